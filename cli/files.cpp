@@ -1,0 +1,58 @@
+#include "files.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace dtx {
+
+namespace fs = std::filesystem;
+
+bool read_file(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+std::vector<PackSource> collect_packs(const std::vector<std::string>& paths,
+                                      std::vector<Diagnostic>* problems) {
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_directory() && it->path().filename() == "schema") {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file() && it->path().extension() == ".json" &&
+            it->path().filename() != "index.json")
+          found.push_back(it->path().string());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(p, ec)) {
+      files.push_back(p);
+    } else {
+      problems->push_back({p, 0, 0, "", "no such file or folder"});
+    }
+  }
+  std::vector<PackSource> out;
+  for (const auto& f : files) {
+    PackSource s;
+    s.file = f;
+    if (!read_file(f, &s.text)) {
+      problems->push_back({f, 0, 0, "", "cannot read this file"});
+      continue;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace dtx

@@ -1,0 +1,607 @@
+// dtx: the command-line face of the engine, for instructors, tests and scripts.
+//   dtx lint PATH...        check packs; exit 0 clean, 1 errors, 2 usage
+//   dtx list [PATH]         exercises
+//   dtx show ID             an instance as a student reads it
+//   dtx grade ID ANSWER...  feedback; exit 0 correct, 1 not, 3 unreadable input
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "files.h"
+#include "grade/buggy_line.h"
+#include "grade/choice.h"
+#include "grade/code.h"
+#include "grade/numeric.h"
+#include "grade/ordering.h"
+#include "lint.h"
+#include "model.h"
+#include "node_runner.h"
+#include "text.h"
+
+using namespace dtx;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr int kUsage = 2;
+
+const char* kMainHelp =
+    "dtx - distributed-training exercises: check packs, show and grade exercises\n"
+    "\n"
+    "usage: dtx <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  lint PATH...              check pack files or folders; every problem as file:line:col\n"
+    "  list [PATH]               list the exercises (default PATH: exercises/)\n"
+    "  show ID [--seed S]        show an exercise instance as a student sees it\n"
+    "  grade ID [--seed S] ANSWER...\n"
+    "                            grade an answer and print the feedback\n"
+    "\n"
+    "Run `dtx <command> --help` for the options of a command.\n";
+
+const char* kLintHelp =
+    "usage: dtx lint [--no-run] [--json] PATH...\n"
+    "\n"
+    "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
+    "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
+    "duplicate ids) and semantic errors: answers that fail to evaluate at the default\n"
+    "parameters or at a corner of the ranges, known mistakes equal to the answer, buggy\n"
+    "lines out of range, duplicated ordering items, choices with no correct option, code\n"
+    "exercises whose reference fails its own cases or whose listed wrong implementations\n"
+    "pass them (needs node; --no-run skips running code).\n"
+    "\n"
+    "Output: file:line:col: error: /json/pointer: message\n"
+    "Exit status: 0 clean, 1 errors found, 2 usage error.\n";
+
+const char* kListHelp =
+    "usage: dtx list [--json] [PATH...]\n"
+    "\n"
+    "Lists exercises by chapter (default PATH: exercises/, or $DTX_EXERCISES).\n"
+    "--json prints [{id, pack, chapter, type, title, difficulty, parameters}].\n";
+
+const char* kShowHelp =
+    "usage: dtx show ID [--seed S] [--answer] [--hints] [--json] [--packs PATH]\n"
+    "\n"
+    "Prints the instance of exercise ID for seed S (default 0: the default parameters) as\n"
+    "a student reads it: prompt with the instance's numbers, parts and units, options,\n"
+    "items or code. --answer adds the answers and the worked explanation; --hints the hints.\n"
+    "--json prints {id, type, seed, parameters, prompt, ...}; with --answer each part's\n"
+    "value and unit.\n";
+
+const char* kGradeHelp =
+    "usage: dtx grade ID [--seed S] [--json] [--packs PATH] ANSWER...\n"
+    "\n"
+    "Grades ANSWER against the instance of exercise ID for seed S (default 0).\n"
+    "  numeric     one ANSWER per part, in order, or id=VALUE: \"1.75 GB\" \"875 MB\" \"2*7/8\"\n"
+    "  choice      the letter(s) shown by `dtx show`: B   or   A,C\n"
+    "  ordering    the letters in your order: C A B D   or   CABD\n"
+    "  buggy-line  line number(s): 6   or   3,6\n"
+    "  code        a file holding your function (- for stdin); run with node\n"
+    "Exit status: 0 correct, 1 partly or not correct, 3 the answer could not be read\n"
+    "(a format error, which does not count as an attempt), 2 usage error.\n";
+
+struct Args {
+  std::vector<std::string> positional;
+  bool json = false, answer = false, hints = false, help = false, no_run = false;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> packs;
+  std::string error;
+};
+
+Args parse_args(int argc, char** argv, int start) {
+  Args a;
+  for (int i = start; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s == "--json") a.json = true;
+    else if (s == "--answer") a.answer = true;
+    else if (s == "--hints") a.hints = true;
+    else if (s == "--no-run") a.no_run = true;
+    else if (s == "--help" || s == "-h") a.help = true;
+    else if (s == "--seed" || s == "--packs") {
+      if (i + 1 >= argc) {
+        a.error = s + " needs a value";
+        return a;
+      }
+      std::string v = argv[++i];
+      if (s == "--packs") {
+        a.packs.push_back(v);
+      } else {
+        char* end = nullptr;
+        unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+        if (v.empty() || *end || v[0] == '-') {
+          a.error = "--seed expects a whole number 0 or more, got '" + v + "'";
+          return a;
+        }
+        a.seed = n;
+      }
+    } else if (s.size() > 1 && s[0] == '-' && s[1] == '-') {
+      a.error = "unknown option " + s;
+      return a;
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  return a;
+}
+
+std::vector<std::string> default_pack_paths(const Args& a) {
+  if (!a.packs.empty()) return a.packs;
+  if (const char* env = std::getenv("DTX_EXERCISES")) return {env};
+  return {"exercises"};
+}
+
+// Loads the library; load errors are printed (a broken pack doesn't stop the others).
+Library load_paths(const std::vector<std::string>& paths, bool print_problems) {
+  std::vector<Diagnostic> problems;
+  auto sources = collect_packs(paths, &problems);
+  Library lib = load_library(sources);
+  lib.diagnostics.insert(lib.diagnostics.begin(), problems.begin(), problems.end());
+  if (print_problems)
+    for (const auto& d : lib.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+  return lib;
+}
+
+std::string letter(int i) { return std::string(1, static_cast<char>('A' + i)); }
+
+Json params_json(const Exercise& ex) {
+  Json ps = Json::array();
+  for (const auto& p : ex.params) {
+    Json j;
+    j["name"] = p.name;
+    j["default"] = p.default_value;
+    if (!p.choices.empty()) j["choices"] = p.choices;
+    else {
+      j["min"] = p.min;
+      j["max"] = p.max;
+      if (p.step > 0) j["step"] = p.step;
+    }
+    ps.push_back(j);
+  }
+  return ps;
+}
+
+int cmd_lint(const Args& a) {
+  if (a.help) {
+    std::cout << kLintHelp;
+    return 0;
+  }
+  if (a.positional.empty()) {
+    std::cerr << "dtx lint: give at least one file or folder\n" << kLintHelp;
+    return kUsage;
+  }
+  std::vector<Diagnostic> problems;
+  auto sources = collect_packs(a.positional, &problems);
+  Library lib = load_library(sources);
+  std::vector<Diagnostic> all = problems;
+  all.insert(all.end(), lib.diagnostics.begin(), lib.diagnostics.end());
+  NodeRunner runner;
+  bool run_code = !a.no_run && runner.available();
+  auto semantic = lint_library(lib, run_code ? &runner : nullptr);
+  all.insert(all.end(), semantic.begin(), semantic.end());
+  int errors = 0, exercises = 0;
+  for (const auto& d : all) errors += d.severity == Severity::Error;
+  for (const auto& p : lib.packs) exercises += static_cast<int>(p.exercises.size());
+  if (a.json) {
+    Json out = Json::array();
+    for (const auto& d : all)
+      out.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"pointer", d.pointer},
+                     {"severity", d.severity == Severity::Error ? "error" : "warning"}, {"message", d.message}});
+    std::cout << out.dump(2) << "\n";
+  } else {
+    for (const auto& d : all) std::cout << format_diagnostic(d) << "\n";
+  }
+  std::cerr << "dtx lint: " << sources.size() << " file" << (sources.size() == 1 ? "" : "s") << ", "
+            << exercises << " exercises loaded, " << errors << " error" << (errors == 1 ? "" : "s")
+            << (run_code ? "" : a.no_run ? " (code not run: --no-run)" : " (code not run: node not found)") << "\n";
+  if (sources.empty() && problems.empty()) {
+    std::cerr << "dtx lint: no .json files found\n";
+    return 1;
+  }
+  return errors ? 1 : 0;
+}
+
+int cmd_list(const Args& a) {
+  if (a.help) {
+    std::cout << kListHelp;
+    return 0;
+  }
+  auto paths = a.positional.empty() ? default_pack_paths(a) : a.positional;
+  Library lib = load_paths(paths, true);
+  if (a.json) {
+    Json out = Json::array();
+    for (const auto& p : lib.packs)
+      for (const auto& ex : p.exercises)
+        out.push_back({{"id", ex.id}, {"pack", p.id}, {"chapter", p.chapter}, {"type", ex.type},
+                       {"title", ex.title}, {"difficulty", ex.difficulty}, {"parameters", params_json(ex)}});
+    std::cout << out.dump(2) << "\n";
+    return lib.diagnostics.empty() ? 0 : 1;
+  }
+  for (const auto& p : lib.packs) {
+    std::cout << "Chapter " << p.chapter << ": " << p.title << "  (" << p.file << ")\n";
+    for (const auto& ex : p.exercises) {
+      std::string id = ex.id;
+      id.resize(std::max<size_t>(id.size(), 28), ' ');
+      std::string type = ex.type;
+      type.resize(std::max<size_t>(type.size(), 11), ' ');
+      std::cout << "  " << id << " " << type << " " << ex.title
+                << (ex.params.empty() ? "" : "  [parameterised]") << "\n";
+    }
+  }
+  return lib.diagnostics.empty() ? 0 : 1;
+}
+
+struct Loaded {
+  Library lib;
+  const Exercise* ex = nullptr;
+  std::optional<Instance> inst;
+};
+
+int load_instance(const Args& a, const char* cmd, Loaded& L) {
+  if (a.positional.empty()) {
+    std::cerr << "dtx " << cmd << ": give an exercise id (see `dtx list`)\n";
+    return kUsage;
+  }
+  L.lib = load_paths(default_pack_paths(a), false);
+  L.ex = L.lib.find(a.positional[0]);
+  if (!L.ex) {
+    for (const auto& d : L.lib.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    std::cerr << "dtx " << cmd << ": no exercise with id '" << a.positional[0] << "' (see `dtx list`)\n";
+    return kUsage;
+  }
+  std::string err;
+  L.inst = make_instance(*L.ex, a.seed.value_or(0), &err);
+  if (!L.inst) {
+    std::cerr << "dtx " << cmd << ": cannot make this instance: " << err << "\n";
+    return 1;
+  }
+  return -1;
+}
+
+int cmd_show(const Args& a) {
+  if (a.help) {
+    std::cout << kShowHelp;
+    return 0;
+  }
+  Loaded L;
+  if (int rc = load_instance(a, "show", L); rc >= 0) return rc;
+  const Exercise& ex = *L.ex;
+  const Instance& inst = *L.inst;
+  Json j;
+  j["id"] = ex.id;
+  j["type"] = ex.type;
+  j["title"] = ex.title;
+  j["chapter"] = ex.chapter;
+  j["seed"] = inst.seed;
+  Json params = Json::object();
+  for (const auto& p : ex.params) params[p.name] = *inst.value(p.name);
+  j["parameters"] = params;
+  j["prompt"] = inst.render(ex.prompt);
+  std::string text = "# " + ex.title + "  (" + ex.id + ", " + ex.type + ", seed " +
+                     std::to_string(inst.seed) + ")\n\n" + inst.render(ex.prompt) + "\n";
+  if (const auto* s = ex.spec_as<NumericSpec>()) {
+    Json parts = Json::array();
+    text += "\n";
+    for (size_t i = 0; i < s->parts.size(); ++i) {
+      const auto& p = s->parts[i];
+      Json pj = {{"id", p.id}, {"label", p.label}, {"unit", p.unit_text}};
+      text += "  [" + p.id + "] " + p.label + (p.unit_text.empty() ? "" : " (" + p.unit_text + ")");
+      if (a.answer) {
+        pj["value"] = inst.part_values[i];
+        pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
+        text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) +
+                "  (" + describe_tolerance(p.rel, p.abs, p.unit_text) + ")";
+      }
+      text += "\n";
+      parts.push_back(pj);
+    }
+    j["parts"] = parts;
+  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+    Json opts = Json::array();
+    text += s->multiple ? "\n(select every correct option)\n" : "\n(choose one)\n";
+    for (size_t pos = 0; pos < inst.order.size(); ++pos) {
+      const auto& o = s->options[inst.order[pos]];
+      Json oj = {{"label", letter(static_cast<int>(pos))}, {"text", inst.render(o.text)}};
+      if (a.answer) oj["correct"] = o.correct;
+      text += "  " + letter(static_cast<int>(pos)) + ") " + inst.render(o.text) + (a.answer && o.correct ? "   <- correct" : "") + "\n";
+      opts.push_back(oj);
+    }
+    j["multiple"] = s->multiple;
+    j["options"] = opts;
+  } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
+    Json items = Json::array();
+    text += "\n(put these in order)\n";
+    for (size_t pos = 0; pos < inst.order.size(); ++pos) {
+      items.push_back({{"label", letter(static_cast<int>(pos))}, {"text", inst.render(s->items[inst.order[pos]])}});
+      text += "  " + letter(static_cast<int>(pos)) + ") " + inst.render(s->items[inst.order[pos]]) + "\n";
+    }
+    j["items"] = items;
+    if (a.answer) {
+      std::string seq;
+      Json ans = Json::array();
+      for (size_t k = 0; k < s->items.size(); ++k)
+        for (size_t pos = 0; pos < inst.order.size(); ++pos)
+          if (inst.order[pos] == static_cast<int>(k)) {
+            seq += letter(static_cast<int>(pos)) + " ";
+            ans.push_back(letter(static_cast<int>(pos)));
+          }
+      j["answer"] = ans;
+      text += "answer: " + seq + "\n";
+    }
+  } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
+    Json lines = Json::array();
+    text += "\n(click the buggy line" + std::string(s->select > 1 ? "s: " + std::to_string(s->select) : "") + ")\n";
+    for (size_t i = 0; i < s->code.size(); ++i) {
+      char num[32];
+      std::snprintf(num, sizeof num, "%3zu | ", i + 1);
+      text += std::string(num) + s->code[i] + "\n";
+      lines.push_back(s->code[i]);
+    }
+    j["code"] = lines;
+    j["select"] = s->select;
+    if (a.answer) {
+      Json bugs = Json::array();
+      text += "bug lines:";
+      for (const auto& b : s->bugs) {
+        bugs.push_back(b.line);
+        text += " " + std::to_string(b.line);
+      }
+      j["bugs"] = bugs;
+      text += "\n";
+    }
+  } else if (const auto* s = ex.spec_as<CodeSpec>()) {
+    text += "\nWrite: function " + s->function + "(";
+    for (size_t i = 0; i < s->args.size(); ++i) text += (i ? ", " : "") + s->args[i];
+    text += ")" + (s->returns.empty() ? "" : " -> " + s->returns) + "\n\nStarter:\n" + s->starter + "\n";
+    j["function"] = s->function;
+    j["args"] = s->args;
+    j["returns"] = s->returns;
+    j["starter"] = s->starter;
+    Json cases = Json::array();
+    text += "\nCases:\n";
+    for (const auto& c : inst.cases) {
+      Json cj;
+      Json args = Json::array();
+      for (const auto& arg : c.args_json) args.push_back(Json::parse(arg, nullptr, false));
+      cj["args"] = args;
+      text += "  " + s->function + "(";
+      for (size_t i = 0; i < c.args_json.size(); ++i) text += (i ? ", " : "") + c.args_json[i];
+      text += ")";
+      if (a.answer && c.expected_json) {
+        cj["expected"] = Json::parse(*c.expected_json, nullptr, false);
+        text += " = " + *c.expected_json;
+      }
+      if (!c.note.empty()) text += "   # " + c.note;
+      text += "\n";
+      cases.push_back(cj);
+    }
+    j["cases"] = cases;
+    if (a.answer && !s->reference.empty()) {
+      text += "\nReference:\n" + s->reference + "\n";
+      j["reference"] = s->reference;
+    }
+  }
+  if (a.hints) {
+    Json hints = Json::array();
+    for (size_t i = 0; i < ex.hints.size(); ++i) {
+      hints.push_back(inst.render(ex.hints[i]));
+      text += "\nHint " + std::to_string(i + 1) + ": " + inst.render(ex.hints[i]);
+    }
+    text += "\n";
+    j["hints"] = hints;
+  }
+  if (a.answer && !ex.explanation.empty()) {
+    j["explanation"] = inst.render(ex.explanation);
+    text += "\nExplanation:\n" + inst.render(ex.explanation) + "\n";
+  }
+  if (a.json) std::cout << j.dump(2) << "\n";
+  else std::cout << text;
+  return 0;
+}
+
+// Splits "A,C" / "A C" / "ACD" / "3,6" into tokens.
+std::vector<std::string> split_tokens(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    std::string cur;
+    for (char c : a) {
+      if (c == ',' || c == ' ' || c == ';') {
+        if (!cur.empty()) out.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+// Letters as shown by `dtx show` -> authored indices. Returns false on unknown labels.
+bool letters_to_indices(const std::vector<std::string>& args, const std::vector<int>& order,
+                        std::vector<int>* out, std::string* err) {
+  for (const auto& tok : split_tokens(args)) {
+    // "CABD" as one token
+    bool all_letters = true;
+    for (char c : tok) all_letters &= std::isalpha(static_cast<unsigned char>(c)) != 0;
+    if (!all_letters) {
+      *err = "expected option letters such as A or A,C; got '" + tok + "'";
+      return false;
+    }
+    for (char c : tok) {
+      int pos = std::toupper(static_cast<unsigned char>(c)) - 'A';
+      if (pos < 0 || pos >= static_cast<int>(order.size())) {
+        *err = std::string("there is no option ") + static_cast<char>(std::toupper(c)) + " (choose A to " +
+               letter(static_cast<int>(order.size()) - 1) + ")";
+        return false;
+      }
+      out->push_back(order[pos]);
+    }
+  }
+  return true;
+}
+
+int cmd_grade(const Args& a) {
+  if (a.help) {
+    std::cout << kGradeHelp;
+    return 0;
+  }
+  Loaded L;
+  if (int rc = load_instance(a, "grade", L); rc >= 0) return rc;
+  const Exercise& ex = *L.ex;
+  const Instance& inst = *L.inst;
+  std::vector<std::string> given(a.positional.begin() + 1, a.positional.end());
+  Answer ans;
+  Feedback fb;
+  bool have_fb = false;
+  auto format_error = [&](const std::string& msg) {
+    fb = Feedback{};
+    fb.verdict = Verdict::FormatError;
+    fb.message = msg;
+    have_fb = true;
+  };
+  if (const auto* s = ex.spec_as<NumericSpec>()) {
+    // Either positional in part order, or id=value for any order.
+    ans.parts.assign(s->parts.size(), "");
+    bool named = !given.empty() && given[0].find('=') != std::string::npos;
+    for (size_t i = 0; i < given.size() && !have_fb; ++i) {
+      if (named) {
+        size_t eq = given[i].find('=');
+        std::string id = trim(given[i].substr(0, eq == std::string::npos ? 0 : eq));
+        bool found = false;
+        for (size_t k = 0; k < s->parts.size(); ++k)
+          if (s->parts[k].id == id) {
+            ans.parts[k] = given[i].substr(eq + 1);
+            found = true;
+          }
+        if (!found) format_error("no part named '" + id + "'");
+      } else if (i < ans.parts.size()) {
+        ans.parts[i] = given[i];
+      }
+    }
+    if (!have_fb && !named && given.size() != s->parts.size()) {
+      ans.parts = given;  // the engine explains the count
+    }
+  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+    std::string err;
+    if (!letters_to_indices(given, inst.order, &ans.picks, &err)) format_error(err);
+    (void)s;
+  } else if (ex.spec_as<OrderingSpec>()) {
+    std::string err;
+    if (!letters_to_indices(given, inst.order, &ans.picks, &err)) format_error(err);
+  } else if (ex.spec_as<BuggyLineSpec>()) {
+    for (const auto& tok : split_tokens(given)) {
+      char* end = nullptr;
+      long v = std::strtol(tok.c_str(), &end, 10);
+      if (tok.empty() || *end) {
+        format_error("expected line numbers such as 6 or 3,6; got '" + tok + "'");
+        break;
+      }
+      ans.picks.push_back(static_cast<int>(v));
+    }
+  } else if (ex.spec_as<CodeSpec>()) {
+    if (given.size() != 1) {
+      std::cerr << "dtx grade: a code exercise takes one ANSWER: a file with your function (- for stdin)\n";
+      return kUsage;
+    }
+    std::string source;
+    if (given[0] == "-") {
+      source.assign(std::istreambuf_iterator<char>(std::cin), {});
+    } else if (!read_file(given[0], &source)) {
+      std::cerr << "dtx grade: cannot read '" << given[0] << "'\n";
+      return kUsage;
+    }
+    NodeRunner runner;
+    if (!runner.available()) {
+      std::cerr << "dtx grade: node and run_code.js are needed to run code (is node installed?)\n";
+      return kUsage;
+    }
+    fb = grade_code(inst, source, runner);
+    have_fb = true;
+  }
+  if (!have_fb) fb = grade(inst, ans);
+
+  if (a.json) {
+    Json j;
+    j["id"] = ex.id;
+    j["seed"] = inst.seed;
+    j["verdict"] = verdict_name(fb.verdict);
+    j["score"] = fb.score;
+    j["counts_as_attempt"] = fb.counts_as_attempt();
+    Json msgs = Json::array();
+    msgs.push_back(fb.message);
+    for (const auto& d : fb.details) msgs.push_back(d);
+    j["messages"] = msgs;
+    if (!fb.parts.empty()) {
+      Json parts = Json::array();
+      for (const auto& p : fb.parts)
+        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"given", p.given},
+                         {"expected", p.expected}, {"message", p.message}});
+      j["parts"] = parts;
+    }
+    if (!fb.cases.empty()) {
+      Json cases = Json::array();
+      for (const auto& c : fb.cases)
+        cases.push_back({{"args", c.args}, {"expected", c.expected}, {"got", c.got}, {"pass", c.pass},
+                         {"message", c.message}});
+      j["cases"] = cases;
+    }
+    std::cout << j.dump(2) << "\n";
+  } else {
+    const char* head = fb.verdict == Verdict::Correct ? "CORRECT"
+                       : fb.verdict == Verdict::Partial ? "PARTLY CORRECT"
+                       : fb.verdict == Verdict::Incorrect ? "INCORRECT"
+                                                          : "COULD NOT READ THE ANSWER";
+    std::cout << head;
+    if (fb.counts_as_attempt()) std::cout << "  (score " << format_number(fb.score * 100, 3) << "%)";
+    std::cout << "\n" << fb.message << "\n";
+    for (const auto& d : fb.details) std::cout << "  " << d << "\n";
+    if (fb.parts.size() > 1 || (fb.parts.size() == 1 && fb.verdict != Verdict::FormatError)) {
+      for (const auto& p : fb.parts)
+        if (fb.counts_as_attempt())
+          std::cout << "  [" << p.id << "] " << verdict_name(p.verdict) << ": you gave " << p.given
+                    << ", expected " << p.expected << "\n";
+    }
+    for (const auto& c : fb.cases) {
+      std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << c.args << "  expected " << c.expected
+                << ", got " << (c.got.empty() ? "-" : c.got);
+      if (!c.message.empty()) std::cout << "  (" << c.message << ")";
+      if (!c.note.empty() && c.note != "generated") std::cout << "  # " << c.note;
+      std::cout << "\n";
+    }
+    if (fb.counts_as_attempt() && !ex.explanation.empty())
+      std::cout << "\nExplanation:\n" << inst.render(ex.explanation) << "\n";
+  }
+  switch (fb.verdict) {
+    case Verdict::Correct: return 0;
+    case Verdict::FormatError: return 3;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kMainHelp;
+    return kUsage;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kMainHelp;
+    return 0;
+  }
+  Args a = parse_args(argc, argv, 2);
+  if (!a.error.empty()) {
+    std::cerr << "dtx " << cmd << ": " << a.error << "\n";
+    return kUsage;
+  }
+  if (cmd == "lint") return cmd_lint(a);
+  if (cmd == "list") return cmd_list(a);
+  if (cmd == "show") return cmd_show(a);
+  if (cmd == "grade") return cmd_grade(a);
+  std::cerr << "dtx: unknown command '" << cmd << "'\n\n" << kMainHelp;
+  return kUsage;
+}

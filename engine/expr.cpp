@@ -1,0 +1,524 @@
+#include "expr.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "text.h"
+
+namespace dtx {
+
+struct ExprNode {
+  enum Kind { Num, Var, Neg, Bin, Call } kind = Num;
+  double value = 0;
+  std::string name;  // Var and Call
+  std::string op;    // Bin
+  int column = 0;    // where the node starts, for evaluation errors
+  std::vector<std::shared_ptr<const ExprNode>> kids;
+};
+
+namespace {
+
+using NodeP = std::shared_ptr<const ExprNode>;
+
+struct Function {
+  const char* name;
+  int min_args, max_args;
+};
+// `max` of -1 means "two or more"; min/max take any number of arguments so authors can
+// write max(a, b, c).
+constexpr Function kFunctions[] = {
+    {"ceil", 1, 1}, {"floor", 1, 1}, {"round", 1, 1}, {"sqrt", 1, 1}, {"log", 1, 1},
+    {"log2", 1, 1}, {"log10", 1, 1}, {"exp", 1, 1},   {"abs", 1, 1},  {"min", 2, -1},
+    {"max", 2, -1}, {"if", 3, 3},
+};
+
+const Function* find_function(std::string_view name) {
+  for (const auto& f : kFunctions)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, bool allow_names) : s_(text), allow_names_(allow_names) {}
+
+  NodeP parse_all(ExprError* err) {
+    NodeP n = parse_or();
+    if (!n) return fail(err);
+    skip_ws();
+    if (pos_ < s_.size()) {
+      error_at(pos_, "unexpected '" + std::string(utf8_char_at(s_, pos_)) +
+                         "' after a complete expression");
+      return fail(err);
+    }
+    return n;
+  }
+
+  NodeP parse_prefix(size_t* consumed, ExprError* err) {
+    NodeP n = parse_or();
+    if (!n) return fail(err);
+    *consumed = end_of_last_token_;
+    return n;
+  }
+
+ private:
+  NodeP fail(ExprError* err) {
+    if (err) *err = error_;
+    return nullptr;
+  }
+
+  void error_at(size_t byte_pos, std::string msg) {
+    if (!error_.message.empty()) return;  // keep the first, most specific error
+    error_.column = utf8_column(s_, byte_pos);
+    error_.message = std::move(msg);
+  }
+
+  void skip_ws() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n'))
+      ++pos_;
+  }
+
+  // Multiplication signs students paste from prose.
+  bool match_times() {
+    skip_ws();
+    if (match_str("*")) return true;
+    if (match_str("\xC3\x97")) return true;  // U+00D7 multiplication sign
+    if (match_str("\xC2\xB7")) return true;  // U+00B7 middle dot
+    if (match_str("\xE2\x8B\x85")) return true;  // U+22C5 dot operator
+    // "6.1x10^-5": an x between a number and a digit means times.
+    if (pos_ < s_.size() && (s_[pos_] == 'x' || s_[pos_] == 'X') && last_was_number_) {
+      size_t p = pos_ + 1;
+      while (p < s_.size() && s_[p] == ' ') ++p;
+      if (p < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p]))) {
+        pos_ += 1;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool match_minus() {
+    skip_ws();
+    return match_str("-") || match_str("\xE2\x88\x92");  // U+2212 minus sign
+  }
+
+  bool match_str(std::string_view t) {
+    if (s_.substr(pos_, t.size()) == t) {
+      pos_ += t.size();
+      return true;
+    }
+    return false;
+  }
+
+  bool peek_str(std::string_view t) {
+    skip_ws();
+    return s_.substr(pos_, t.size()) == t;
+  }
+
+  NodeP make_bin(std::string op, NodeP a, NodeP b, int col) {
+    auto n = std::make_shared<ExprNode>();
+    n->kind = ExprNode::Bin;
+    n->op = std::move(op);
+    n->column = col;
+    n->kids = {std::move(a), std::move(b)};
+    return n;
+  }
+
+  NodeP parse_or() {
+    NodeP a = parse_and();
+    while (a && peek_str("||")) {
+      int col = utf8_column(s_, pos_);
+      pos_ += 2;
+      NodeP b = parse_and();
+      if (!b) return nullptr;
+      a = make_bin("||", a, b, col);
+    }
+    return a;
+  }
+
+  NodeP parse_and() {
+    NodeP a = parse_cmp();
+    while (a && peek_str("&&")) {
+      int col = utf8_column(s_, pos_);
+      pos_ += 2;
+      NodeP b = parse_cmp();
+      if (!b) return nullptr;
+      a = make_bin("&&", a, b, col);
+    }
+    return a;
+  }
+
+  NodeP parse_cmp() {
+    NodeP a = parse_add();
+    if (!a) return nullptr;
+    static const char* ops[] = {"<=", ">=", "==", "!=", "<", ">"};
+    skip_ws();
+    for (const char* op : ops) {
+      if (peek_str(op)) {
+        int col = utf8_column(s_, pos_);
+        pos_ += std::strlen(op);
+        NodeP b = parse_add();
+        if (!b) return nullptr;
+        return make_bin(op, a, b, col);
+      }
+    }
+    return a;
+  }
+
+  NodeP parse_add() {
+    NodeP a = parse_mul();
+    while (a) {
+      size_t save = pos_;
+      int col = utf8_column(s_, pos_);
+      std::string op;
+      skip_ws();
+      if (match_str("+")) op = "+";
+      else if (match_minus()) op = "-";
+      else { pos_ = save; break; }
+      NodeP b = parse_mul();
+      if (!b) return nullptr;
+      a = make_bin(op, a, b, col);
+    }
+    return a;
+  }
+
+  NodeP parse_mul() {
+    NodeP a = parse_unary();
+    while (a) {
+      size_t save = pos_;
+      skip_ws();
+      int col = utf8_column(s_, pos_);
+      std::string op;
+      if (match_times()) op = "*";
+      else if (match_str("/")) op = "/";
+      else { pos_ = save; break; }
+      NodeP b = parse_unary();
+      if (!b) return nullptr;
+      a = make_bin(op, a, b, col);
+    }
+    return a;
+  }
+
+  NodeP parse_unary() {
+    skip_ws();
+    int col = utf8_column(s_, pos_);
+    if (match_minus()) {
+      NodeP x = parse_unary();
+      if (!x) return nullptr;
+      auto n = std::make_shared<ExprNode>();
+      n->kind = ExprNode::Neg;
+      n->column = col;
+      n->kids = {x};
+      return n;
+    }
+    if (match_str("+")) return parse_unary();
+    return parse_power();
+  }
+
+  NodeP parse_power() {
+    NodeP a = parse_primary();
+    if (!a) return nullptr;
+    size_t save = pos_;
+    skip_ws();
+    if (pos_ < s_.size() && s_[pos_] == '^') {
+      int col = utf8_column(s_, pos_);
+      ++pos_;
+      NodeP b = parse_unary();  // right-associative, allows 10^-5
+      if (!b) return nullptr;
+      return make_bin("^", a, b, col);
+    }
+    pos_ = save;
+    return a;
+  }
+
+  NodeP parse_primary() {
+    skip_ws();
+    last_was_number_ = false;
+    if (pos_ >= s_.size()) {
+      error_at(pos_, s_.empty() ? "expected an expression, got nothing"
+                                : "expected a number, a name or '(' at the end");
+      return nullptr;
+    }
+    int col = utf8_column(s_, pos_);
+    char c = s_[pos_];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return parse_number();
+    if (c == '(') {
+      ++pos_;
+      NodeP inner = parse_or();
+      if (!inner) return nullptr;
+      skip_ws();
+      if (pos_ >= s_.size() || s_[pos_] != ')') {
+        error_at(pos_, "expected ')' to close the '(' at column " + std::to_string(col));
+        return nullptr;
+      }
+      ++pos_;
+      end_of_last_token_ = pos_;
+      return inner;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t start = pos_;
+      while (pos_ < s_.size()) {
+        char d = s_[pos_];
+        if (std::isalnum(static_cast<unsigned char>(d)) || d == '_') {
+          ++pos_;
+        } else if (d == '.' && pos_ + 1 < s_.size() &&
+                   std::isalpha(static_cast<unsigned char>(s_[pos_ + 1]))) {
+          ++pos_;  // answer.time
+        } else {
+          break;
+        }
+      }
+      std::string name(s_.substr(start, pos_ - start));
+      size_t after = pos_;
+      skip_ws();
+      bool call = pos_ < s_.size() && s_[pos_] == '(';
+      if (call) return parse_call(name, start, col);
+      if (const Function* f = find_function(name); f && allow_names_) {
+        error_at(start, "'" + name + "' is a function: write " + name + "(...)");
+        return nullptr;
+      }
+      if (!allow_names_) {
+        pos_ = start;  // a unit follows; the caller takes it from here
+        error_at(start, "expected a number, got '" + name + "'");
+        return nullptr;
+      }
+      pos_ = after;
+      end_of_last_token_ = pos_;
+      auto n = std::make_shared<ExprNode>();
+      n->kind = ExprNode::Var;
+      n->name = std::move(name);
+      n->column = col;
+      return n;
+    }
+    error_at(pos_, "expected a number, a name or '(', got '" +
+                       std::string(utf8_char_at(s_, pos_)) + "'");
+    return nullptr;
+  }
+
+  NodeP parse_number() {
+    size_t start = pos_;
+    int col = utf8_column(s_, pos_);
+    bool digits = false;
+    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+      ++pos_;
+      digits = true;
+    }
+    if (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+        ++pos_;
+        digits = true;
+      }
+    }
+    if (!digits) {
+      error_at(start, "expected digits around '.'");
+      return nullptr;
+    }
+    // An exponent only when digits follow, so "2EB" is 2 exabytes, not a bad exponent.
+    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      size_t p = pos_ + 1;
+      if (p < s_.size() && (s_[p] == '+' || s_[p] == '-')) ++p;
+      if (p < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p]))) {
+        pos_ = p;
+        while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      }
+    }
+    std::string num(s_.substr(start, pos_ - start));
+    auto n = std::make_shared<ExprNode>();
+    n->kind = ExprNode::Num;
+    n->value = std::strtod(num.c_str(), nullptr);
+    n->column = col;
+    end_of_last_token_ = pos_;
+    last_was_number_ = true;
+    return n;
+  }
+
+  NodeP parse_call(const std::string& name, size_t start, int col) {
+    const Function* f = find_function(name);
+    if (!f) {
+      error_at(start, "unknown function '" + name +
+                          "' (known: ceil floor round sqrt log log2 log10 exp abs min max if)");
+      return nullptr;
+    }
+    ++pos_;  // '('
+    auto n = std::make_shared<ExprNode>();
+    n->kind = ExprNode::Call;
+    n->name = name;
+    n->column = col;
+    skip_ws();
+    if (pos_ < s_.size() && s_[pos_] == ')') {
+      ++pos_;
+    } else {
+      for (;;) {
+        NodeP a = parse_or();
+        if (!a) return nullptr;
+        n->kids.push_back(a);
+        skip_ws();
+        if (pos_ < s_.size() && s_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        if (pos_ < s_.size() && s_[pos_] == ')') {
+          ++pos_;
+          break;
+        }
+        error_at(pos_, "expected ',' or ')' in the arguments of " + name + "()");
+        return nullptr;
+      }
+    }
+    int count = static_cast<int>(n->kids.size());
+    if (count < f->min_args || (f->max_args >= 0 && count > f->max_args)) {
+      std::string want = f->max_args < 0 ? "at least " + std::to_string(f->min_args)
+                         : f->min_args == f->max_args
+                             ? std::to_string(f->min_args)
+                             : std::to_string(f->min_args) + " to " + std::to_string(f->max_args);
+      error_at(start, name + "() takes " + want + " argument" + (want == "1" ? "" : "s") +
+                          ", got " + std::to_string(count));
+      return nullptr;
+    }
+    end_of_last_token_ = pos_;
+    return n;
+  }
+
+  std::string_view s_;
+  bool allow_names_;
+  size_t pos_ = 0;
+  size_t end_of_last_token_ = 0;
+  bool last_was_number_ = false;
+  ExprError error_;
+};
+
+std::optional<double> eval_node(const ExprNode& n, const ExprScope& scope, ExprError* err) {
+  auto fail = [&](std::string msg) -> std::optional<double> {
+    if (err) *err = {n.column, std::move(msg)};
+    return std::nullopt;
+  };
+  switch (n.kind) {
+    case ExprNode::Num:
+      return n.value;
+    case ExprNode::Var: {
+      auto v = scope ? scope(n.name) : std::nullopt;
+      if (!v) return fail("unknown name '" + n.name + "'");
+      return v;
+    }
+    case ExprNode::Neg: {
+      auto v = eval_node(*n.kids[0], scope, err);
+      if (!v) return v;
+      return -*v;
+    }
+    case ExprNode::Bin: {
+      auto a = eval_node(*n.kids[0], scope, err);
+      if (!a) return a;
+      // && and || short-circuit so if()-style guards can protect a division.
+      if (n.op == "&&" && *a == 0) return 0.0;
+      if (n.op == "||" && *a != 0) return 1.0;
+      auto b = eval_node(*n.kids[1], scope, err);
+      if (!b) return b;
+      double x = *a, y = *b, r = 0;
+      const std::string& op = n.op;
+      if (op == "+") r = x + y;
+      else if (op == "-") r = x - y;
+      else if (op == "*") r = x * y;
+      else if (op == "/") {
+        if (y == 0) return fail("division by zero");
+        r = x / y;
+      } else if (op == "^") r = std::pow(x, y);
+      else if (op == "<") r = x < y;
+      else if (op == "<=") r = x <= y;
+      else if (op == ">") r = x > y;
+      else if (op == ">=") r = x >= y;
+      else if (op == "==") r = x == y;
+      else if (op == "!=") r = x != y;
+      else if (op == "&&") r = (x != 0 && y != 0);
+      else if (op == "||") r = (x != 0 || y != 0);
+      if (!std::isfinite(r)) return fail("'" + op + "' gives a non-finite result");
+      return r;
+    }
+    case ExprNode::Call: {
+      if (n.name == "if") {
+        auto c = eval_node(*n.kids[0], scope, err);
+        if (!c) return c;
+        return eval_node(*n.kids[*c != 0 ? 1 : 2], scope, err);
+      }
+      std::vector<double> args;
+      for (const auto& k : n.kids) {
+        auto v = eval_node(*k, scope, err);
+        if (!v) return v;
+        args.push_back(*v);
+      }
+      double x = args[0], r = 0;
+      const std::string& f = n.name;
+      if (f == "ceil") r = std::ceil(x);
+      else if (f == "floor") r = std::floor(x);
+      else if (f == "round") r = std::round(x);
+      else if (f == "abs") r = std::fabs(x);
+      else if (f == "exp") r = std::exp(x);
+      else if (f == "sqrt") {
+        if (x < 0) return fail("sqrt() of a negative number");
+        r = std::sqrt(x);
+      } else if (f == "log" || f == "log2" || f == "log10") {
+        if (x <= 0) return fail(f + "() of a number that is not positive");
+        r = f == "log" ? std::log(x) : f == "log2" ? std::log2(x) : std::log10(x);
+      } else if (f == "min" || f == "max") {
+        r = x;
+        for (double a : args) r = f == "min" ? std::min(r, a) : std::max(r, a);
+      }
+      if (!std::isfinite(r)) return fail(f + "() gives a non-finite result");
+      return r;
+    }
+  }
+  return fail("internal: unknown node");
+}
+
+void collect_names(const ExprNode& n, std::vector<std::string>& out) {
+  if (n.kind == ExprNode::Var) {
+    for (const auto& s : out)
+      if (s == n.name) return;
+    out.push_back(n.name);
+  }
+  for (const auto& k : n.kids) collect_names(*k, out);
+}
+
+}  // namespace
+
+Expr Expr::parse(std::string_view text, ExprError* error) {
+  Expr e;
+  Parser p(text, true);
+  e.root_ = p.parse_all(error);
+  e.text_ = std::string(text);
+  return e;
+}
+
+Expr Expr::parse_prefix(std::string_view text, bool allow_names, size_t* consumed,
+                        ExprError* error) {
+  Expr e;
+  Parser p(text, allow_names);
+  size_t used = 0;
+  e.root_ = p.parse_prefix(&used, error);
+  if (consumed) *consumed = e.root_ ? used : 0;
+  e.text_ = std::string(text.substr(0, used));
+  return e;
+}
+
+std::optional<double> Expr::eval(const ExprScope& scope, ExprError* error) const {
+  if (!root_) {
+    if (error) *error = {1, "the expression did not parse"};
+    return std::nullopt;
+  }
+  return eval_node(*root_, scope, error);
+}
+
+std::vector<std::string> Expr::names() const {
+  std::vector<std::string> out;
+  if (root_) collect_names(*root_, out);
+  return out;
+}
+
+std::optional<double> eval_expr(std::string_view text, const ExprScope& scope,
+                                ExprError* error) {
+  Expr e = Expr::parse(text, error);
+  if (!e.valid()) return std::nullopt;
+  return e.eval(scope, error);
+}
+
+}  // namespace dtx

@@ -1,0 +1,55 @@
+// The expression language of packs: answers, mistakes, derived parameters, code
+// expectations and placeholders are all written in it, so one parser and one evaluator
+// decide every number an exercise grades against.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtx {
+
+struct ExprNode;
+
+// Errors carry a 1-based column into the expression text so lint can point inside a
+// JSON string ("column 7 of /exercises/2/parts/0/answer").
+struct ExprError {
+  int column = 0;
+  std::string message;
+};
+
+// Looks a name up; returns nullopt when the name is unknown.
+using ExprScope = std::function<std::optional<double>(std::string_view)>;
+
+class Expr {
+ public:
+  Expr() = default;
+  // Parses the whole text; anything left over is an error.
+  static Expr parse(std::string_view text, ExprError* error);
+  // Parses the longest expression at the start of `text` that is followed only by what the
+  // caller treats as a suffix (a unit in student input). Variables are refused when
+  // `allow_names` is false, so "875 MB" stops before "MB". `consumed` is set to the
+  // number of bytes used.
+  static Expr parse_prefix(std::string_view text, bool allow_names, size_t* consumed,
+                           ExprError* error);
+
+  bool valid() const { return root_ != nullptr; }
+  // Evaluates; division by zero, unknown names and non-finite results are errors.
+  std::optional<double> eval(const ExprScope& scope, ExprError* error) const;
+  // Names the expression refers to (for lint: unknown parameters).
+  std::vector<std::string> names() const;
+  const std::string& text() const { return text_; }
+
+ private:
+  std::shared_ptr<const ExprNode> root_;
+  std::string text_;
+};
+
+// Convenience: parse and evaluate in one go.
+std::optional<double> eval_expr(std::string_view text, const ExprScope& scope,
+                                ExprError* error);
+
+}  // namespace dtx

@@ -1,0 +1,475 @@
+#include "code.h"
+
+#include <cmath>
+#include <set>
+
+#include "../load_ctx.h"
+#include "../text.h"
+#include "numeric.h"
+
+namespace dtx {
+
+namespace {
+
+bool valid_js_name(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$')) return false;
+  return true;
+}
+
+std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadContext& ctx) {
+  auto spec = std::make_shared<CodeSpec>();
+  spec->pointer = ptr;
+  if (auto l = ctx.string_field(j, ptr, "language", false)) {
+    if (*l != "javascript") ctx.error(ptr + "/language", "expected \"javascript\" (the only language runners support), got \"" + *l + "\"");
+    spec->language = *l;
+  }
+  if (auto f = ctx.string_field(j, ptr, "function", true)) {
+    if (!valid_js_name(*f)) ctx.error(ptr + "/function", "expected a JavaScript function name, got \"" + *f + "\"");
+    spec->function = *f;
+  }
+  spec->args = ctx.string_list_field(j, ptr, "args");
+  for (size_t i = 0; i < spec->args.size(); ++i)
+    if (!valid_js_name(spec->args[i]))
+      ctx.error(ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec->args[i] + "\"");
+  spec->returns = ctx.string_field(j, ptr, "returns", false, false).value_or("");
+  spec->starter = ctx.string_field(j, ptr, "starter", false).value_or("");
+  spec->reference = ctx.string_field(j, ptr, "reference", false).value_or("");
+  spec->expected = ctx.expr_field(j, ptr, "expected", false);
+  if (!j.contains("expected") && !j.contains("reference"))
+    ctx.error(ptr, "a code exercise needs \"expected\" (an expression over the args) or \"reference\" (a solution), or both");
+  ctx.tolerance_field(j, ptr, "tolerance", &spec->rel, &spec->abs);
+  if (!j.contains("tolerance")) spec->rel = 1e-6;
+
+  if (auto it = j.find("cases"); it != j.end()) {
+    std::string cp = ptr + "/cases";
+    if (!it->is_array()) {
+      ctx.error(cp, "expected an array of cases {\"args\": [...]}, got " + describe_json(*it));
+    } else {
+      for (size_t i = 0; i < it->size(); ++i) {
+        std::string p = cp + "/" + std::to_string(i);
+        const Json& c = (*it)[i];
+        if (!ctx.expect_object(c, p, "a case {\"args\": [...]}")) continue;
+        ctx.check_fields(c, p, {"args", "expected", "note"}, {"args"});
+        auto a = c.find("args");
+        if (a == c.end()) continue;
+        if (!a->is_array() || a->size() != spec->args.size()) {
+          ctx.error(p + "/args", "expected an array of " + std::to_string(spec->args.size()) +
+                                     " argument values (" + std::to_string(spec->args.size()) +
+                                     " names in \"args\"), got " + describe_json(*a));
+          continue;
+        }
+        CodeCaseSpec cs;
+        cs.pointer = p;
+        for (const auto& v : *a) cs.args_json.push_back(v.dump());
+        if (auto e = c.find("expected"); e != c.end()) cs.expected_json = e->dump();
+        cs.note = ctx.string_field(c, p, "note", false).value_or("");
+        spec->cases.push_back(cs);
+      }
+    }
+  }
+  if (auto it = j.find("generate"); it != j.end()) {
+    std::string gp = ptr + "/generate";
+    if (ctx.expect_object(*it, gp, "{\"count\": n, \"ranges\": {...}}")) {
+      ctx.check_fields(*it, gp, {"count", "ranges"}, {"count", "ranges"});
+      if (auto n = ctx.int_field(*it, gp, "count", true, 0, 100)) spec->generate_count = static_cast<int>(*n);
+      if (auto r = it->find("ranges"); r != it->end() && ctx.expect_object(*r, gp + "/ranges", "an object mapping each argument to a range")) {
+        for (const auto& name : spec->args) {
+          std::string rp = gp + "/ranges/" + json_pointer_escape(name);
+          auto ri = r->find(name);
+          if (ri == r->end()) {
+            ctx.error(gp + "/ranges", "missing a range for argument \"" + name + "\"");
+            continue;
+          }
+          if (!ctx.expect_object(*ri, rp, "{\"choices\": [...]} or {\"min\", \"max\", \"step\"}")) continue;
+          ctx.check_fields(*ri, rp, {"choices", "min", "max", "step"}, {});
+          CodeArgRange ar;
+          ar.name = name;
+          if (auto ch = ri->find("choices"); ch != ri->end()) {
+            if (!ch->is_array() || ch->empty()) {
+              ctx.error(rp + "/choices", "expected a non-empty array of numbers, got " + describe_json(*ch));
+              continue;
+            }
+            for (const auto& v : *ch) {
+              if (v.is_number()) ar.choices.push_back(v.get<double>());
+              else ctx.error(rp + "/choices", "expected numbers only, got " + describe_json(v));
+            }
+          } else {
+            auto mn = ctx.number_field(*ri, rp, "min", true);
+            auto mx = ctx.number_field(*ri, rp, "max", true);
+            if (!mn || !mx) {
+              ctx.error(rp, "expected \"choices\" or both \"min\" and \"max\"");
+              continue;
+            }
+            if (*mn > *mx) ctx.error(rp + "/max", "expected max ≥ min");
+            ar.min = *mn;
+            ar.max = *mx;
+            ar.step = ctx.number_field(*ri, rp, "step", false).value_or(0);
+            if (ar.step < 0) ctx.error(rp + "/step", "expected a step greater than 0");
+          }
+          spec->ranges.push_back(ar);
+        }
+        for (auto ri = r->begin(); ri != r->end(); ++ri)
+          if (std::find(spec->args.begin(), spec->args.end(), ri.key()) == spec->args.end())
+            ctx.error(gp + "/ranges/" + json_pointer_escape(ri.key()),
+                      "\"" + ri.key() + "\" is not one of the function's args", true);
+      }
+    }
+  }
+  if (spec->cases.empty() && spec->generate_count == 0 && !ctx.failed())
+    ctx.error(ptr, "a code exercise needs test cases: \"cases\" and/or \"generate\"");
+  if (auto it = j.find("wrong"); it != j.end()) {
+    std::string wp = ptr + "/wrong";
+    if (!it->is_array()) {
+      ctx.error(wp, "expected an array of {\"note\", \"code\"}, got " + describe_json(*it));
+    } else {
+      for (size_t i = 0; i < it->size(); ++i) {
+        std::string p = wp + "/" + std::to_string(i);
+        if (!ctx.expect_object((*it)[i], p, "{\"note\": ..., \"code\": ...}")) continue;
+        ctx.check_fields((*it)[i], p, {"note", "code"}, {"note", "code"});
+        WrongImplementation w;
+        w.pointer = p;
+        w.note = ctx.string_field((*it)[i], p, "note", true).value_or("");
+        w.code = ctx.string_field((*it)[i], p, "code", true).value_or("");
+        spec->wrong.push_back(w);
+      }
+    }
+  }
+  return spec;
+}
+
+// Whole numbers print as 8, not 8.0, so cases read the way a student would write them.
+std::string number_json(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 1e15) return Json(static_cast<long long>(v)).dump();
+  return Json(v).dump();
+}
+
+std::string show_args(const std::vector<std::string>& names, const std::vector<std::string>& vals) {
+  std::string s;
+  for (size_t i = 0; i < vals.size(); ++i) {
+    s += (i ? ", " : "");
+    if (i < names.size()) s += names[i] + "=";
+    s += vals[i];
+  }
+  return s;
+}
+
+std::string pretty_json(const std::string& text) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded()) return text;
+  if (j.is_number()) return format_number(j.get<double>(), 6);
+  return j.dump();
+}
+
+}  // namespace
+
+const TypeEntry& code_type_entry() {
+  static const TypeEntry e{"code",
+                           {"language", "function", "args", "returns", "starter", "expected",
+                            "reference", "cases", "generate", "tolerance", "wrong"},
+                           {"function", "args"},
+                           &load_code};
+  return e;
+}
+
+bool json_values_match(const std::string& got, const std::string& expected, double rel, double abs) {
+  Json g = Json::parse(got, nullptr, false);
+  Json e = Json::parse(expected, nullptr, false);
+  if (g.is_discarded() || e.is_discarded()) return got == expected;
+  std::function<bool(const Json&, const Json&)> eq = [&](const Json& a, const Json& b) -> bool {
+    if (a.is_number() && b.is_number()) return within(a.get<double>(), b.get<double>(), rel, abs);
+    if (a.is_array() && b.is_array()) {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (!eq(a[i], b[i])) return false;
+      return true;
+    }
+    if (a.is_object() && b.is_object()) {
+      if (a.size() != b.size()) return false;
+      for (auto it = b.begin(); it != b.end(); ++it) {
+        auto f = a.find(it.key());
+        if (f == a.end() || !eq(*f, it.value())) return false;
+      }
+      return true;
+    }
+    return a == b;
+  };
+  return eq(g, e);
+}
+
+bool CodeSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const {
+  inst.cases.clear();
+  auto add = [&](const std::vector<std::string>& args_json, std::optional<std::string> expected,
+                 const std::string& note) -> bool {
+    CodeCase c;
+    c.args_json = args_json;
+    c.note = note;
+    for (const auto& a : args_json) {
+      Json v = Json::parse(a, nullptr, false);
+      if (v.is_number()) c.args_num.push_back(v.get<double>());
+      else c.numeric_args = false;
+    }
+    if (!expected && this->expected && c.numeric_args) {
+      auto base = inst.scope();
+      ExprError err;
+      auto v = this->expected->eval(
+          [&](std::string_view name) -> std::optional<double> {
+            for (size_t i = 0; i < args.size(); ++i)
+              if (args[i] == name) return c.args_num[i];
+            return base(name);
+          },
+          &err);
+      if (!v) {
+        if (error) *error = "the expected expression fails for (" + show_args(args, args_json) + "): " + err.message;
+        return false;
+      }
+      expected = number_json(*v);
+    }
+    c.expected_json = expected;
+    inst.cases.push_back(std::move(c));
+    return true;
+  };
+  for (const auto& cs : cases)
+    if (!add(cs.args_json, cs.expected_json, cs.note)) return false;
+  Rng rng(hash_string(ex.id + "/cases") ^ (seed * 0x9E3779B97F4A7C15ull + 1));
+  std::set<std::vector<std::string>> seen;
+  for (const auto& c : inst.cases) seen.insert(c.args_json);
+  for (int k = 0, tries = 0; k < generate_count && tries < 50 * (generate_count + 1); ++tries) {
+    std::vector<std::string> a;
+    for (const auto& r : ranges) {
+      double v;
+      if (!r.choices.empty()) v = r.choices[rng.below(r.choices.size())];
+      else if (r.step > 0) {
+        auto n = static_cast<uint64_t>(std::floor((r.max - r.min) / r.step + 1e-9)) + 1;
+        v = std::round((r.min + static_cast<double>(rng.below(n)) * r.step) * 1e9) / 1e9;
+      } else v = r.min + rng.unit() * (r.max - r.min);
+      a.push_back(number_json(v));
+    }
+    if (!seen.insert(a).second) continue;  // a repeated case tests nothing new
+    if (!add(a, std::nullopt, "generated")) return false;
+    ++k;
+  }
+  return true;
+}
+
+CodeRunRequest make_code_request(const Instance& inst, const std::string& source) {
+  CodeRunRequest r;
+  const auto* spec = inst.exercise ? inst.exercise->spec_as<CodeSpec>() : nullptr;
+  if (!spec) return r;
+  r.language = spec->language;
+  r.function = spec->function;
+  r.source = source;
+  bool need_ref = false;
+  for (const auto& c : inst.cases) {
+    r.cases.push_back(c.args_json);
+    need_ref |= !c.expected_json.has_value();
+  }
+  if (need_ref) r.reference = spec->reference;
+  return r;
+}
+
+std::string code_request_to_json(const CodeRunRequest& r) {
+  Json j;
+  j["language"] = r.language;
+  j["function"] = r.function;
+  j["source"] = r.source;
+  j["reference"] = r.reference;
+  j["time_limit_ms"] = r.time_limit_ms;
+  Json cases = Json::array();
+  for (const auto& c : r.cases) {
+    Json args = Json::array();
+    for (const auto& a : c) args.push_back(Json::parse(a, nullptr, false));
+    cases.push_back(args);
+  }
+  j["cases"] = cases;
+  return j.dump();
+}
+
+CodeRunResult code_result_from_json(const std::string& text) {
+  CodeRunResult r;
+  Json j = Json::parse(text, nullptr, false);
+  if (!j.is_object()) {
+    r.kind = CodeRunResult::Kind::Runtime;
+    r.error = "the code runner returned something unreadable";
+    return r;
+  }
+  if (auto e = j.find("error"); e != j.end() && e->is_string()) r.error = e->get<std::string>();
+  if (auto l = j.find("line"); l != j.end() && l->is_number()) r.error_line = l->get<int>();
+  if (auto k = j.find("kind"); k != j.end() && k->is_string()) {
+    std::string s = k->get<std::string>();
+    r.kind = s == "syntax" ? CodeRunResult::Kind::Syntax
+             : s == "missing" ? CodeRunResult::Kind::Missing
+             : s == "timeout" ? CodeRunResult::Kind::Timeout
+             : s == "runtime" ? CodeRunResult::Kind::Runtime
+                              : CodeRunResult::Kind::None;
+  }
+  auto read = [&](const char* key, std::vector<CodeCaseOutcome>& out) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array()) return;
+    for (const auto& o : *it) {
+      CodeCaseOutcome c;
+      if (o.is_object()) {
+        c.ok = o.value("ok", false);
+        if (auto v = o.find("value"); v != o.end()) c.value_json = v->dump();
+        if (auto e = o.find("error"); e != o.end() && e->is_string()) c.error = e->get<std::string>();
+      }
+      out.push_back(c);
+    }
+  };
+  read("student", r.student);
+  read("reference", r.reference);
+  return r;
+}
+
+Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer& a) const {
+  (void)ex;
+  Feedback fb;
+  if (!a.code_run) {
+    fb.verdict = Verdict::FormatError;
+    fb.message = "No run result: the code was not run.";
+    return fb;
+  }
+  const CodeRunResult& run = *a.code_run;
+  std::string at_line = run.error_line > 0 ? " (line " + std::to_string(run.error_line) + ")" : "";
+  // A program that does not parse or does not define the function is unreadable input, like
+  // a malformed number: reported, not counted.
+  if (run.kind == CodeRunResult::Kind::Syntax || run.kind == CodeRunResult::Kind::Missing) {
+    fb.verdict = Verdict::FormatError;
+    fb.message = (run.kind == CodeRunResult::Kind::Syntax ? "Syntax error" + at_line + ": " : "") + run.error;
+    if (run.kind == CodeRunResult::Kind::Missing && fb.message.empty())
+      fb.message = "Define a function named " + function + ".";
+    return fb;
+  }
+  if (run.kind == CodeRunResult::Kind::Timeout) {
+    fb.verdict = Verdict::Incorrect;
+    fb.message = "Stopped: the code ran past the time limit (is there an infinite loop?)" + at_line + ".";
+    return fb;
+  }
+  if (!run.error.empty() && run.student.empty()) {
+    fb.verdict = Verdict::Incorrect;
+    fb.message = "Error" + at_line + ": " + run.error;
+    return fb;
+  }
+  int pass = 0;
+  std::vector<std::string> diagnoses;
+  for (size_t i = 0; i < inst.cases.size(); ++i) {
+    const CodeCase& c = inst.cases[i];
+    CaseFeedback cf;
+    cf.args = show_args(args, c.args_json);
+    cf.note = c.note;
+    std::optional<std::string> expected = c.expected_json;
+    if (!expected && i < run.reference.size() && run.reference[i].ok) expected = run.reference[i].value_json;
+    cf.expected = expected ? pretty_json(*expected) : "?";
+    if (i >= run.student.size()) {
+      cf.message = "not run";
+    } else if (!run.student[i].ok) {
+      cf.got = "error";
+      cf.message = run.student[i].error;
+    } else {
+      cf.got = pretty_json(run.student[i].value_json);
+      if (!expected) {
+        cf.message = "the reference solution failed on this case (a problem with the exercise)";
+      } else if (json_values_match(run.student[i].value_json, *expected, rel, abs)) {
+        cf.pass = true;
+      } else {
+        Json g = Json::parse(run.student[i].value_json, nullptr, false);
+        Json e = Json::parse(*expected, nullptr, false);
+        if (g.is_number() && e.is_number()) {
+          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(rel, 1e-6), abs);
+          if (!cf.message.empty()) diagnoses.push_back(cf.message);
+        } else if (!g.is_discarded() && g.is_null()) {
+          cf.message = "the function returned nothing (undefined) or NaN";
+        }
+      }
+    }
+    pass += cf.pass;
+    fb.cases.push_back(cf);
+  }
+  int n = static_cast<int>(inst.cases.size());
+  fb.score = n ? static_cast<double>(pass) / n : 0;
+  fb.verdict = pass == n ? Verdict::Correct : pass > 0 ? Verdict::Partial : Verdict::Incorrect;
+  fb.message = pass == n ? "Correct: all " + std::to_string(n) + " cases pass."
+                         : std::to_string(pass) + " of " + std::to_string(n) + " cases pass.";
+  // When every failing case is off by the same factor, say it once, up front.
+  if (pass < n && !diagnoses.empty() && static_cast<int>(diagnoses.size()) == n - pass) {
+    bool same = true;
+    for (const auto& d : diagnoses) same &= d == diagnoses.front();
+    if (same) fb.message += " In every failing case: " + diagnoses.front();
+  }
+  return fb;
+}
+
+Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner& runner) {
+  CodeRunResult run = runner.run(make_code_request(inst, source));
+  Answer a;
+  a.code_run = &run;
+  return grade(inst, a);
+}
+
+void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
+  // Expected values must evaluate for every listed case and for the generated ranges'
+  // corners; running the reference needs a runner, which lint gets from the CLI.
+  if (expected) {
+    for (const auto& c : cases) {
+      if (c.expected_json) continue;
+      std::vector<double> nums;
+      bool numeric = true;
+      for (const auto& a : c.args_json) {
+        Json v = Json::parse(a, nullptr, false);
+        if (v.is_number()) nums.push_back(v.get<double>());
+        else numeric = false;
+      }
+      if (!numeric) {
+        ctx.error(c.pointer + "/args", "the \"expected\" expression needs numeric arguments; give this case its own \"expected\"");
+        continue;
+      }
+      auto base = ctx.scope_at(0);
+      ExprError err;
+      auto v = expected->eval(
+          [&](std::string_view name) -> std::optional<double> {
+            for (size_t i = 0; i < args.size(); ++i)
+              if (args[i] == name) return nums[i];
+            return base(name);
+          },
+          &err);
+      if (!v)
+        ctx.error(c.pointer, "\"expected\" does not evaluate for this case (" + show_args(args, c.args_json) +
+                                 "): " + err.message);
+    }
+  } else if (reference.empty()) {
+    ctx.error(pointer, "no \"expected\" expression and no \"reference\" solution");
+  }
+  if (!ctx.runner) return;
+  for (uint64_t seed : {0ull, 1ull, 2ull}) {
+    std::string err;
+    auto inst = make_instance(ex, seed, &err);
+    if (!inst) {
+      ctx.error(pointer, "cannot make an instance: " + err);
+      return;
+    }
+    if (!reference.empty()) {
+      Feedback f = grade_code(*inst, reference, *ctx.runner);
+      if (f.verdict != Verdict::Correct) {
+        std::string which;
+        for (const auto& cf : f.cases)
+          if (!cf.pass) {
+            which = " (first failing case: " + cf.args + " expected " + cf.expected + ", got " +
+                    (cf.got.empty() ? cf.message : cf.got) + ")";
+            break;
+          }
+        ctx.error(pointer + "/reference", "the reference solution fails its own cases: " + f.message + which);
+        return;
+      }
+    }
+    for (const auto& w : wrong) {
+      Feedback f = grade_code(*inst, w.code, *ctx.runner);
+      if (f.verdict == Verdict::Correct)
+        ctx.error(w.pointer, "this wrong implementation (" + w.note + ") passes every case" +
+                                 (seed ? " of seed " + std::to_string(seed) : "") +
+                                 "; add a case that catches it");
+    }
+  }
+}
+
+}  // namespace dtx

@@ -1,0 +1,89 @@
+// Code exercises: the student writes a JavaScript function; the engine makes the cases and
+// the expected results and grades what a runner returns. Running JavaScript is not the
+// engine's job: a runner (node for the CLI, a Web Worker in the browser) implements the
+// request/result protocol below.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../model.h"
+
+namespace dtx {
+
+struct CodeArgRange {
+  std::string name;
+  std::vector<double> choices;
+  double min = 0, max = 0, step = 0;
+};
+
+struct CodeCaseSpec {
+  std::vector<std::string> args_json;
+  std::optional<std::string> expected_json;
+  std::string note, pointer;
+};
+
+struct WrongImplementation {
+  std::string note, code, pointer;
+};
+
+struct CodeSpec : TypeSpec {
+  std::string language = "javascript", function, returns, starter, reference;
+  std::vector<std::string> args;
+  std::optional<Expr> expected;
+  std::vector<CodeCaseSpec> cases;
+  int generate_count = 0;
+  std::vector<CodeArgRange> ranges;
+  double rel = 1e-6, abs = 0;
+  std::vector<WrongImplementation> wrong;
+  std::string pointer;
+
+  void lint(const Exercise& ex, LintContext& ctx) const override;
+  bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
+  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
+};
+
+// ---- runner protocol (also its JSON form, which the web worker and node speak)
+
+struct CodeRunRequest {
+  std::string language = "javascript";
+  std::string function;
+  std::string source;     // the student's code
+  std::string reference;  // run too when some case has no expected value yet
+  std::vector<std::vector<std::string>> cases;  // each argument as JSON text
+  double time_limit_ms = 2000;                  // for the whole submission
+};
+
+struct CodeCaseOutcome {
+  bool ok = false;
+  std::string value_json;  // JSON of the returned value ("NaN"/"Infinity" as strings)
+  std::string error;       // runtime error with its line, when !ok
+};
+
+struct CodeRunResult {
+  // A problem with the whole program: syntax error, function missing, time limit.
+  std::string error;
+  int error_line = 0;
+  enum class Kind { None, Syntax, Missing, Timeout, Runtime } kind = Kind::None;
+  std::vector<CodeCaseOutcome> student, reference;
+};
+
+CodeRunRequest make_code_request(const Instance& inst, const std::string& source);
+std::string code_request_to_json(const CodeRunRequest& r);
+// Lenient reader: malformed runner output becomes a result with an error, never a throw.
+CodeRunResult code_result_from_json(const std::string& text);
+
+class CodeRunner {
+ public:
+  virtual ~CodeRunner() = default;
+  virtual CodeRunResult run(const CodeRunRequest& request) = 0;
+};
+
+// Runs the student's code with `runner` and grades it.
+Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner& runner);
+
+// Compares a returned value with the expected one: numbers with tolerance, arrays element
+// by element, anything else exactly.
+bool json_values_match(const std::string& got, const std::string& expected, double rel, double abs);
+
+}  // namespace dtx

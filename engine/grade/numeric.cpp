@@ -1,0 +1,311 @@
+#include "numeric.h"
+
+#include <cmath>
+
+#include "../load_ctx.h"
+#include "../text.h"
+
+namespace dtx {
+
+namespace {
+
+std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, LoadContext& ctx) {
+  auto spec = std::make_shared<NumericSpec>();
+  static const Json kNone;
+  auto found = j.find("parts");
+  const Json& parts = found == j.end() ? kNone : *found;
+  std::string pp = ptr + "/parts";
+  if (!parts.is_array() || parts.empty()) {
+    ctx.error(pp, "expected a non-empty array of parts, got " + describe_json(parts));
+    return nullptr;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string p = pp + "/" + std::to_string(i);
+    const Json& pj = parts[i];
+    if (!ctx.expect_object(pj, p, "a part with \"id\", \"answer\" and \"unit\"")) continue;
+    ctx.check_fields(pj, p, {"id", "label", "answer", "unit", "tolerance", "mistakes"},
+                     {"id", "answer", "unit"});
+    NumericPart part;
+    part.pointer = p;
+    if (auto id = ctx.string_field(pj, p, "id", true)) {
+      part.id = *id;
+      for (char c : *id)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) {
+          ctx.error(p + "/id", "expected a part id of letters, digits and _ (it is used as "
+                               "{answer." + *id + "}), got \"" + *id + "\"");
+          break;
+        }
+      for (const auto& other : spec->parts)
+        if (other.id == *id) ctx.error(p + "/id", "duplicate part id \"" + *id + "\"");
+    }
+    part.label = ctx.string_field(pj, p, "label", false).value_or(part.id);
+    if (auto u = ctx.string_field(pj, p, "unit", true, false)) {
+      std::string err;
+      auto unit = parse_unit(*u, &err);
+      if (!unit) ctx.error(p + "/unit", err);
+      else {
+        part.unit = *unit;
+        part.unit_text = *u;
+      }
+    }
+    if (auto e = ctx.expr_field(pj, p, "answer", true)) part.answer = *e;
+    ctx.tolerance_field(pj, p, "tolerance", &part.rel, &part.abs);
+    if (pj.contains("mistakes")) {
+      const Json& ms = pj["mistakes"];
+      std::string mp = p + "/mistakes";
+      if (!ms.is_array()) {
+        ctx.error(mp, "expected an array of {\"answer\", \"message\"}, got " + describe_json(ms));
+      } else {
+        for (size_t k = 0; k < ms.size(); ++k) {
+          std::string q = mp + "/" + std::to_string(k);
+          if (!ctx.expect_object(ms[k], q, "a known mistake {\"answer\": ..., \"message\": ...}"))
+            continue;
+          ctx.check_fields(ms[k], q, {"answer", "message"}, {"answer", "message"});
+          NumericMistake m;
+          m.pointer = q;
+          auto e = ctx.expr_field(ms[k], q, "answer", true);
+          auto msg = ctx.string_field(ms[k], q, "message", true);
+          if (e && msg) {
+            m.answer = *e;
+            m.message = *msg;
+            part.mistakes.push_back(std::move(m));
+          }
+        }
+      }
+    }
+    spec->parts.push_back(std::move(part));
+  }
+  return spec;
+}
+
+// "Mb/s" -> "MB/s": the same prefix in bytes.
+std::string bytes_symbol(std::string s) {
+  size_t b = s.find('b');
+  if (b != std::string::npos) s[b] = 'B';
+  return s;
+}
+
+bool near_factor(double given, double expected, double k, double rel, double abs) {
+  return within(given, expected * k, rel, abs * std::fabs(k));
+}
+
+}  // namespace
+
+const TypeEntry& numeric_type_entry() {
+  static const TypeEntry e{"numeric", {"parts"}, {"parts"}, &load_numeric};
+  return e;
+}
+
+std::vector<std::string> numeric_part_ids(const Exercise& ex) {
+  std::vector<std::string> ids;
+  if (const auto* s = ex.spec_as<NumericSpec>())
+    for (const auto& p : s->parts) ids.push_back(p.id);
+  return ids;
+}
+
+std::string diagnose_factor(double given, double expected, double rel, double abs) {
+  if (expected == 0 || given == 0) return "";
+  struct Factor {
+    double k;
+    const char* msg;
+  };
+  // Checked in this order: the first that fits is the most likely slip.
+  static const Factor kFactors[] = {
+      {2, "Your answer is 2x the expected value: something is counted twice (both phases "
+          "twice, both directions of a link, or 2 bytes where 1 belongs)."},
+      {0.5, "Your answer is half the expected value: a factor of 2 is missing (one phase of "
+            "two, one direction, or bytes per parameter)."},
+      {8, "Your answer is 8x the expected value: bits vs bytes (1 byte = 8 bits)."},
+      {0.125, "Your answer is 1/8 of the expected value: bits vs bytes (1 byte = 8 bits)."},
+      {1000, "Your answer is 1000x the expected value: check the unit prefix (MB vs GB, ms vs "
+             "s, GFLOP vs TFLOP)."},
+      {0.001, "Your answer is 1/1000 of the expected value: check the unit prefix (MB vs GB, "
+              "ms vs s, GFLOP vs TFLOP)."},
+      {1024, "Your answer is 1024x the expected value: a unit step in binary prefixes (KiB, "
+             "MiB, GiB) is 1024."},
+      {1.0 / 1024, "Your answer is 1/1024 of the expected value: a unit step in binary "
+                   "prefixes (KiB, MiB, GiB) is 1024."},
+      {1.073741824, "Your answer is 7.4% high: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+      {1 / 1.073741824, "Your answer is 6.9% low: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+      {1.048576, "Your answer is 4.9% high: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+      {1 / 1.048576, "Your answer is 4.6% low: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+      {1.099511627776, "Your answer is 10% high: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+      {1 / 1.099511627776, "Your answer is 9% low: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+      {100, "Your answer is 100x the expected value: percent vs fraction (50% = 0.5)."},
+      {0.01, "Your answer is 1/100 of the expected value: percent vs fraction (50% = 0.5)."},
+      {1e6, "Your answer is a million times the expected value: check the unit (µs vs s, MB "
+            "vs TB)."},
+      {1e-6, "Your answer is a millionth of the expected value: check the unit (µs vs s, MB "
+             "vs TB)."},
+  };
+  // A tolerance wider than a factor's own distance would make every answer "match" it.
+  for (const auto& f : kFactors) {
+    if (std::fabs(f.k - 1) <= 2 * rel) continue;
+    if (near_factor(given, expected, f.k, rel, abs)) return f.msg;
+  }
+  return "";
+}
+
+void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
+  (void)ex;
+  for (const auto& part : parts) {
+    auto vals = ctx.eval_everywhere(part.answer, part.pointer + "/answer", "the answer");
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (vals[i] && *vals[i] == 0 && part.abs == 0) {
+        ctx.error(part.pointer + "/answer",
+                  "the answer is 0 " + ctx.describe_point(i) +
+                      ", which a relative tolerance cannot grade; add \"abs\" to the tolerance "
+                      "or change the parameter range");
+        break;
+      }
+    }
+    for (const auto& m : part.mistakes) {
+      auto mv = ctx.eval_everywhere(m.answer, m.pointer + "/answer", "the known mistake");
+      if (!vals.empty() && !mv.empty() && vals[0] && mv[0] &&
+          within(*mv[0], *vals[0], part.rel, part.abs)) {
+        ctx.error(m.pointer + "/answer",
+                  "this known mistake equals the answer (" + format_number(*vals[0]) + " " +
+                      part.unit_text + ") at the default parameters, so it can never be told "
+                      "apart from a right answer");
+      }
+    }
+  }
+}
+
+bool NumericSpec::prepare(const Exercise& ex, Instance& inst, uint64_t, std::string* error) const {
+  (void)ex;
+  inst.part_values.clear();
+  for (const auto& part : parts) {
+    ExprError err;
+    auto v = part.answer.eval(inst.scope(), &err);
+    if (!v) {
+      if (error) *error = "part \"" + part.id + "\": the answer does not evaluate: " + err.message;
+      return false;
+    }
+    inst.part_values.push_back(*v);
+  }
+  return true;
+}
+
+Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answer& a) const {
+  (void)ex;
+  Feedback fb;
+  if (a.parts.size() != parts.size()) {
+    fb.verdict = Verdict::FormatError;
+    std::string labels;
+    for (const auto& p : parts) labels += (labels.empty() ? "" : ", ") + p.label;
+    fb.message = "Expected " + std::to_string(parts.size()) + " answer" +
+                 (parts.size() == 1 ? "" : "s") + " (" + labels + "), got " +
+                 std::to_string(a.parts.size()) + ".";
+    return fb;
+  }
+  // First read every part: one unreadable field makes the whole submission a format error,
+  // so a typo never costs an attempt.
+  std::vector<double> given(parts.size());
+  std::vector<std::optional<Unit>> given_unit(parts.size());
+  std::vector<double> given_raw(parts.size());  // in the student's own unit
+  bool format_error = false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const NumericPart& part = parts[i];
+    PartFeedback pf;
+    pf.id = part.id;
+    pf.label = part.label;
+    pf.given = a.parts[i];
+    pf.expected = format_number(inst.part_values[i]) + (part.unit_text.empty() ? "" : " " + part.unit_text);
+    std::string err;
+    auto q = parse_quantity(a.parts[i], &err);
+    if (!q) {
+      pf.verdict = Verdict::FormatError;
+      pf.message = err;
+      format_error = true;
+    } else if (q->unit && q->unit->dim != part.unit.dim) {
+      pf.verdict = Verdict::FormatError;
+      pf.message = "'" + trim(a.parts[i]) + "' is " + describe_dim(q->unit->dim) +
+                   "; this part asks for " + describe_dim(part.unit.dim) +
+                   (part.unit_text.empty() ? "" : " (in " + part.unit_text + ")") + ".";
+      format_error = true;
+    } else {
+      given[i] = q->unit ? q->value * q->unit->factor / part.unit.factor : q->value;
+      given_unit[i] = q->unit;
+      given_raw[i] = q->value;
+      pf.verdict = Verdict::Incorrect;
+    }
+    fb.parts.push_back(pf);
+  }
+  if (format_error) {
+    fb.verdict = Verdict::FormatError;
+    for (const auto& pf : fb.parts)
+      if (pf.verdict == Verdict::FormatError) {
+        fb.message = (parts.size() > 1 ? pf.label + ": " : "") + pf.message;
+        break;
+      }
+    fb.details.push_back("Unreadable answers are not counted as attempts.");
+    for (auto& pf : fb.parts) {
+      if (pf.verdict != Verdict::FormatError) pf.verdict = Verdict::Incorrect;
+      pf.expected.clear();  // don't reveal anything on a format error
+    }
+    return fb;
+  }
+
+  int right = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const NumericPart& part = parts[i];
+    PartFeedback& pf = fb.parts[i];
+    double expected = inst.part_values[i];
+    double g = given[i];
+    std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+    std::string tol = describe_tolerance(part.rel, part.abs, part.unit_text);
+    pf.given = format_number(g) + unit_sp;
+    if (within(g, expected, part.rel, part.abs)) {
+      pf.verdict = Verdict::Correct;
+      pf.message = "Correct: " + format_number(g) + unit_sp + " matches " + format_number(expected) +
+                   unit_sp + " (" + tol + ").";
+      ++right;
+      continue;
+    }
+    pf.verdict = Verdict::Incorrect;
+    // 1. Mistakes the author listed for this part.
+    for (const auto& m : part.mistakes) {
+      ExprError err;
+      auto mv = m.answer.eval(inst.scope(), &err);
+      if (mv && !within(*mv, expected, part.rel, part.abs) && within(g, *mv, part.rel, part.abs)) {
+        pf.message = inst.render(m.message);
+        break;
+      }
+    }
+    // 2. Bits for bytes: the student's number read in bytes would have been right.
+    if (pf.message.empty() && given_unit[i] && given_unit[i]->family == DataFamily::Bits &&
+        part.unit.family != DataFamily::Bits && near_factor(g, expected, 0.125, part.rel, part.abs)) {
+      pf.message = "You answered in " + given_unit[i]->symbol + " (bits), but the question asks for bytes: " +
+                   format_number(given_raw[i]) + " " + given_unit[i]->symbol + " is only " + format_number(g) +
+                   unit_sp + ". Your number is right in bytes: write " +
+                   bytes_symbol(given_unit[i]->symbol) + ".";
+    }
+    if (pf.message.empty() && given_unit[i] && given_unit[i]->family == DataFamily::Bytes &&
+        part.unit.family == DataFamily::Bits && near_factor(g, expected, 8, part.rel, part.abs)) {
+      pf.message = "You answered in bytes, but the question asks for bits (1 byte = 8 bits).";
+    }
+    // 3. The engine's own factor diagnosis.
+    if (pf.message.empty()) pf.message = diagnose_factor(g, expected, part.rel, part.abs);
+    if (pf.message.empty() && given_unit[i] && part.unit.family != DataFamily::None &&
+        given_unit[i]->family != DataFamily::None && given_unit[i]->family != part.unit.family)
+      pf.message = format_number(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
+                   given_unit[i]->symbol + (given_unit[i]->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
+                   " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
+    if (pf.message.empty())
+      pf.message = format_number(g) + unit_sp + " is not " + tol + " of the answer.";
+  }
+  fb.score = static_cast<double>(right) / static_cast<double>(parts.size());
+  fb.verdict = right == static_cast<int>(parts.size()) ? Verdict::Correct
+               : right > 0                              ? Verdict::Partial
+                                                        : Verdict::Incorrect;
+  if (parts.size() == 1) {
+    fb.message = fb.parts[0].message;
+  } else {
+    fb.message = std::to_string(right) + " of " + std::to_string(parts.size()) + " parts correct.";
+    for (const auto& pf : fb.parts) fb.details.push_back(pf.label + ": " + pf.message);
+  }
+  return fb;
+}
+
+}  // namespace dtx

@@ -1,0 +1,41 @@
+// Numeric exercises: one or more named parts, each an expression with a unit and a
+// tolerance, plus the wrong answers students are known to give.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../model.h"
+#include "../units.h"
+
+namespace dtx {
+
+struct NumericMistake {
+  Expr answer;
+  std::string message, pointer;
+};
+
+struct NumericPart {
+  std::string id, label, unit_text, pointer;
+  Unit unit;
+  Expr answer;
+  double rel = 0.01, abs = 0;
+  std::vector<NumericMistake> mistakes;
+};
+
+struct NumericSpec : TypeSpec {
+  std::vector<NumericPart> parts;
+  void lint(const Exercise& ex, LintContext& ctx) const override;
+  bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
+  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
+};
+
+// Part ids of a numeric exercise (empty for other types), for {answer.<id>} placeholders.
+std::vector<std::string> numeric_part_ids(const Exercise& ex);
+
+// The engine's own diagnosis of a wrong number: off by 2x, 8x (bits/bytes), 1000x, 1024x
+// (binary vs decimal prefixes), 100x (percent vs fraction). Empty when none applies.
+// Shared with code grading, where a function's result can be off the same ways.
+std::string diagnose_factor(double given, double expected, double rel, double abs);
+
+}  // namespace dtx

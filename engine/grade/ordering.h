@@ -1,0 +1,24 @@
+// Ordering exercises: items authored in the right order, shown shuffled, graded with
+// PrairieLearn's ranking credit (longest subsequence in the right relative order / items).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../model.h"
+
+namespace dtx {
+
+struct OrderingSpec : TypeSpec {
+  std::vector<std::string> items;
+  std::vector<std::string> feedback;  // optional, one per item
+  void lint(const Exercise& ex, LintContext& ctx) const override;
+  bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
+  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
+};
+
+// Length of the longest strictly increasing subsequence; `members` receives the positions
+// (in `seq`) of one such subsequence.
+size_t longest_increasing_subsequence(const std::vector<int>& seq, std::vector<size_t>* members);
+
+}  // namespace dtx

@@ -1,0 +1,302 @@
+#include "load_ctx.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "text.h"
+
+namespace dtx {
+
+std::string describe_json(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return j.get<bool>() ? "true" : "false";
+    case Json::value_t::string: {
+      std::string s = j.get<std::string>();
+      if (s.size() > 30) s = s.substr(0, 27) + "...";
+      return "the string \"" + s + "\"";
+    }
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float: return "the number " + format_number(j.get<double>(), 6);
+    case Json::value_t::array:
+      return "an array of " + std::to_string(j.size()) + (j.size() == 1 ? " item" : " items");
+    case Json::value_t::object: return "an object";
+    default: return "a value of another kind";
+  }
+}
+
+void Reporter::report(Severity sev, const std::string& pointer, const std::string& message,
+                      bool at_key, int column_in_string) const {
+  if (!out) return;
+  Diagnostic d;
+  d.file = file;
+  d.pointer = pointer;
+  d.message = message;
+  d.severity = sev;
+  if (positions && text) {
+    size_t off = positions->offset_of(pointer, at_key);
+    TextPos p = positions->at_offset(*text, off);
+    d.line = p.line;
+    d.column = p.column + (column_in_string > 0 ? column_in_string : 0);  // +1 for the quote
+  }
+  out->push_back(std::move(d));
+}
+
+bool LoadContext::failed() const {
+  if (!out) return false;
+  for (size_t i = error_count_at_start; i < out->size(); ++i)
+    if ((*out)[i].severity == Severity::Error) return true;
+  return false;
+}
+
+bool LoadContext::expect_object(const Json& j, const std::string& ptr, const char* what) {
+  if (j.is_object()) return true;
+  error(ptr, std::string("expected ") + what + " (a JSON object), got " + describe_json(j));
+  return false;
+}
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+}  // namespace
+
+void LoadContext::check_fields(const Json& obj, const std::string& ptr,
+                               const std::vector<std::string>& allowed,
+                               const std::vector<std::string>& required) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string& k = it.key();
+    if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+    std::string best;
+    size_t best_d = 3;
+    for (const auto& a : allowed) {
+      size_t d = edit_distance(to_lower(k), to_lower(a));
+      if (d < best_d) {
+        best_d = d;
+        best = a;
+      }
+    }
+    std::string msg = "unknown field \"" + k + "\"";
+    if (!best.empty()) msg += " (did you mean \"" + best + "\"?)";
+    msg += "; expected one of: " + join(allowed, ", ");
+    error(ptr + "/" + json_pointer_escape(k), msg, true);
+  }
+  for (const auto& r : required) {
+    if (!obj.contains(r)) error(ptr, "missing required field \"" + r + "\"");
+  }
+}
+
+std::optional<std::string> LoadContext::string_field(const Json& obj, const std::string& ptr,
+                                                     const char* key, bool required,
+                                                     bool non_empty) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;  // check_fields reports missing required ones
+  std::string p = ptr + "/" + key;
+  if (!it->is_string()) {
+    error(p, std::string("expected a string, got ") + describe_json(*it));
+    return std::nullopt;
+  }
+  std::string s = it->get<std::string>();
+  if (non_empty && trim(s).empty()) {
+    error(p, "expected a non-empty string");
+    return std::nullopt;
+  }
+  (void)required;
+  return s;
+}
+
+std::optional<double> LoadContext::number_field(const Json& obj, const std::string& ptr,
+                                                const char* key, bool required) {
+  auto it = obj.find(key);
+  (void)required;
+  if (it == obj.end()) return std::nullopt;
+  if (!it->is_number()) {
+    std::string hint = it->is_string() ? " (write the number without quotes)" : "";
+    error(ptr + "/" + key, "expected a number, got " + describe_json(*it) + hint);
+    return std::nullopt;
+  }
+  return it->get<double>();
+}
+
+std::optional<long long> LoadContext::int_field(const Json& obj, const std::string& ptr,
+                                                const char* key, bool required, long long min,
+                                                long long max) {
+  auto v = number_field(obj, ptr, key, required);
+  if (!v) return std::nullopt;
+  if (std::floor(*v) != *v || *v < static_cast<double>(min) || *v > static_cast<double>(max)) {
+    error(ptr + "/" + key, "expected a whole number from " + std::to_string(min) + " to " +
+                               std::to_string(max) + ", got " + format_number(*v, 6));
+    return std::nullopt;
+  }
+  return static_cast<long long>(*v);
+}
+
+std::optional<bool> LoadContext::bool_field(const Json& obj, const std::string& ptr,
+                                            const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;
+  if (!it->is_boolean()) {
+    error(ptr + "/" + key, "expected true or false, got " + describe_json(*it));
+    return std::nullopt;
+  }
+  return it->get<bool>();
+}
+
+std::vector<std::string> LoadContext::string_list_field(const Json& obj, const std::string& ptr,
+                                                        const char* key) {
+  std::vector<std::string> out;
+  auto it = obj.find(key);
+  if (it == obj.end()) return out;
+  std::string p = ptr + "/" + key;
+  if (!it->is_array()) {
+    error(p, "expected an array of strings, got " + describe_json(*it));
+    return out;
+  }
+  for (size_t i = 0; i < it->size(); ++i) {
+    const Json& v = (*it)[i];
+    if (!v.is_string() || trim(v.get<std::string>()).empty()) {
+      error(p + "/" + std::to_string(i), "expected a non-empty string, got " + describe_json(v));
+      continue;
+    }
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+std::optional<Expr> LoadContext::expr_value(const Json& v, const std::string& ptr) {
+  if (v.is_number()) {
+    // A bare number is allowed where a constant is meant (a mistake like "0"), but answers
+    // should be expressions; lint warns about constant answers elsewhere.
+    ExprError e;
+    return Expr::parse(format_number(v.get<double>(), 15), &e);
+  }
+  if (!v.is_string()) {
+    error(ptr, "expected an expression (a string such as \"2*M*(N-1)/N\"), got " +
+                   describe_json(v));
+    return std::nullopt;
+  }
+  ExprError err;
+  Expr e = Expr::parse(v.get<std::string>(), &err);
+  if (!e.valid()) {
+    error(ptr, "invalid expression at column " + std::to_string(err.column) + ": " +
+                   err.message,
+          false, err.column);
+    return std::nullopt;
+  }
+  return e;
+}
+
+std::optional<Expr> LoadContext::expr_field(const Json& obj, const std::string& ptr,
+                                            const char* key, bool required) {
+  auto it = obj.find(key);
+  (void)required;
+  if (it == obj.end()) return std::nullopt;
+  return expr_value(*it, ptr + "/" + key);
+}
+
+bool LoadContext::tolerance_field(const Json& obj, const std::string& ptr, const char* key,
+                                  double* rel, double* abs) {
+  *rel = 0.01;
+  *abs = 0;
+  auto it = obj.find(key);
+  if (it == obj.end()) return true;
+  std::string p = ptr + "/" + key;
+  if (!it->is_object()) {
+    error(p, "expected an object with \"rel\" and/or \"abs\" (e.g. {\"rel\": 0.01}), got " +
+                 describe_json(*it));
+    return false;
+  }
+  check_fields(*it, p, {"rel", "abs"}, {});
+  if (!it->contains("rel") && !it->contains("abs")) {
+    error(p, "expected \"rel\" and/or \"abs\" in the tolerance, got an empty object");
+    return false;
+  }
+  auto r = number_field(*it, p, "rel", false);
+  auto a = number_field(*it, p, "abs", false);
+  *rel = 0;
+  if (r) {
+    if (*r < 0 || *r >= 1) {
+      error(p + "/rel", "expected a relative tolerance from 0 to 1 (0.01 is 1%), got " +
+                            format_number(*r, 6));
+      return false;
+    }
+    *rel = *r;
+  }
+  if (a) {
+    if (*a < 0) {
+      error(p + "/abs", "expected an absolute tolerance of 0 or more, got " + format_number(*a, 6));
+      return false;
+    }
+    *abs = *a;
+  }
+  return true;
+}
+
+uint64_t hash_string(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::vector<int> shuffled_indices(int n, Rng& rng, const std::vector<bool>& fixed,
+                                  bool avoid_identity) {
+  std::vector<int> movable;
+  for (int i = 0; i < n; ++i)
+    if (i >= static_cast<int>(fixed.size()) || !fixed[i]) movable.push_back(i);
+  std::vector<int> out(n);
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::vector<int> m = movable;
+    for (int i = static_cast<int>(m.size()) - 1; i > 0; --i)
+      std::swap(m[i], m[rng.below(static_cast<uint64_t>(i) + 1)]);
+    size_t k = 0;
+    bool identity = true;
+    for (int i = 0; i < n; ++i) {
+      out[i] = (i < static_cast<int>(fixed.size()) && fixed[i]) ? i : m[k++];
+      if (out[i] != i) identity = false;
+    }
+    if (!identity || !avoid_identity || movable.size() < 2) return out;
+  }
+  // Unlucky 16 times (only likely for 2 items): rotate by one.
+  if (movable.size() >= 2) {
+    for (size_t i = 0; i < movable.size(); ++i)
+      out[movable[i]] = movable[(i + 1) % movable.size()];
+  }
+  return out;
+}
+
+bool within(double given, double expected, double rel, double abs) {
+  double allowed = std::max(abs, rel * std::fabs(expected));
+  // A hair of slack so "within 1%" includes exactly 1% despite rounding in the input.
+  return std::fabs(given - expected) <= allowed * (1 + 1e-9) + 1e-300;
+}
+
+std::string describe_tolerance(double rel, double abs, const std::string& unit) {
+  std::string r = rel > 0 ? "within " + format_percent(rel) : "";
+  std::string a = abs > 0 ? "within ±" + format_number(abs) + (unit.empty() ? "" : " " + unit) : "";
+  if (!r.empty() && !a.empty()) return r + " or " + a.substr(7);
+  if (!r.empty()) return r;
+  if (!a.empty()) return a;
+  return "exactly";
+}
+
+}  // namespace dtx

@@ -1,0 +1,117 @@
+// Internal to the engine: reading JSON fields with errors that say where and what was
+// expected. Every type file in grade/ uses these, so all packs get the same messages.
+#pragma once
+
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model.h"
+
+namespace dtx {
+
+using Json = nlohmann::ordered_json;
+
+// "a string", "the number 3", "an array of 2 items": for "expected X, got Y" messages.
+std::string describe_json(const Json& j);
+
+// Turns pointers into file positions and collects diagnostics.
+struct Reporter {
+  std::string file;
+  std::shared_ptr<const std::string> text;
+  std::shared_ptr<const JsonPosIndex> positions;
+  std::vector<Diagnostic>* out = nullptr;
+
+  // `at_key` points at a member's name instead of its value (unknown fields);
+  // `column_in_string` > 0 points inside a string value (an expression's column).
+  void report(Severity sev, const std::string& pointer, const std::string& message,
+              bool at_key = false, int column_in_string = 0) const;
+  void error(const std::string& pointer, const std::string& message, bool at_key = false,
+             int column_in_string = 0) const {
+    report(Severity::Error, pointer, message, at_key, column_in_string);
+  }
+};
+
+struct LoadContext : Reporter {
+  bool failed() const;
+  size_t error_count_at_start = 0;
+
+  bool expect_object(const Json& j, const std::string& ptr, const char* what);
+  // Reports unknown members (with a "did you mean" when one is close) and missing
+  // required ones.
+  void check_fields(const Json& obj, const std::string& ptr,
+                    const std::vector<std::string>& allowed,
+                    const std::vector<std::string>& required);
+
+  std::optional<std::string> string_field(const Json& obj, const std::string& ptr,
+                                          const char* key, bool required,
+                                          bool non_empty = true);
+  std::optional<double> number_field(const Json& obj, const std::string& ptr, const char* key,
+                                     bool required);
+  std::optional<long long> int_field(const Json& obj, const std::string& ptr, const char* key,
+                                     bool required, long long min, long long max);
+  std::optional<bool> bool_field(const Json& obj, const std::string& ptr, const char* key);
+  std::vector<std::string> string_list_field(const Json& obj, const std::string& ptr,
+                                             const char* key);
+  // Parses an expression; a parse error points at its column inside the JSON string.
+  std::optional<Expr> expr_field(const Json& obj, const std::string& ptr, const char* key,
+                                 bool required);
+  std::optional<Expr> expr_value(const Json& v, const std::string& ptr);
+  // A tolerance object {"rel": r, "abs": a}; fills defaults.
+  bool tolerance_field(const Json& obj, const std::string& ptr, const char* key, double* rel,
+                       double* abs);
+};
+
+// Type-specific loader, one per file in grade/.
+struct TypeEntry {
+  const char* name;
+  std::vector<std::string> fields;    // members the type adds to an exercise
+  std::vector<std::string> required;  // of those, the required ones
+  std::shared_ptr<TypeSpec> (*load)(const Json& ex, const std::string& ptr, LoadContext& ctx);
+};
+const std::vector<TypeEntry>& exercise_types();
+
+// Lint needs the same reporter plus the exercise being checked.
+class CodeRunner;
+
+struct LintContext : Reporter {
+  const Exercise* exercise = nullptr;
+  CodeRunner* runner = nullptr;  // when set, code exercises run their reference and wrongs
+  // Parameter points to evaluate at: the defaults first, then every corner of the ranges
+  // (params and derived values, in order).
+  std::vector<std::vector<std::pair<std::string, double>>> points;
+
+  ExprScope scope_at(size_t point) const;
+  std::string describe_point(size_t point) const;  // "at N=2, M=0.5"
+  // Evaluates `e` at every point; reports the first failure at `pointer` and returns the
+  // values (nullopt where it failed).
+  std::vector<std::optional<double>> eval_everywhere(const Expr& e, const std::string& pointer,
+                                                     const std::string& what);
+};
+
+// Deterministic random numbers, identical in native and wasm builds (std distributions
+// differ between libstdc++ and libc++, so we don't use them).
+struct Rng {
+  uint64_t state;
+  explicit Rng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform integer in [0, n).
+  uint64_t below(uint64_t n) { return n ? next() % n : 0; }
+  double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+uint64_t hash_string(std::string_view s);
+
+// Shuffles 0..n-1 with `rng`; `fixed` positions stay put. When `avoid_identity` and n > 1,
+// the result is never the identity (an ordering shown already solved teaches nothing).
+std::vector<int> shuffled_indices(int n, Rng& rng, const std::vector<bool>& fixed,
+                                  bool avoid_identity);
+
+
+}  // namespace dtx

@@ -1,0 +1,512 @@
+#include "model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "grade/numeric.h"
+#include "load_ctx.h"
+#include "text.h"
+
+namespace dtx {
+
+std::string format_diagnostic(const Diagnostic& d) {
+  std::string s = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+                  (d.severity == Severity::Error ? "error: " : "warning: ");
+  if (!d.pointer.empty()) s += d.pointer + ": ";
+  return s + d.message;
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Correct: return "correct";
+    case Verdict::Partial: return "partial";
+    case Verdict::Incorrect: return "incorrect";
+    case Verdict::FormatError: return "format-error";
+  }
+  return "?";
+}
+
+namespace {
+
+const std::vector<std::string> kCommonFields = {
+    "id",     "type",    "title",       "prompt",      "difficulty", "tags",
+    "params", "derived", "constraints", "hints",       "explanation"};
+
+bool valid_id(const std::string& s, bool allow_dot) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || (allow_dot && c == '.');
+    if (!ok) return false;
+  }
+  return std::isalnum(static_cast<unsigned char>(s.front()));
+}
+
+bool valid_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+const std::set<std::string> kReservedNames = {"answer", "ceil", "floor", "round", "sqrt", "log",
+                                              "log2",   "log10", "exp", "abs", "min",  "max",
+                                              "if"};
+
+void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  if (!ctx.expect_object(j, ptr, "an object mapping parameter names to their specs")) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string p = ptr + "/" + json_pointer_escape(it.key());
+    if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
+      ctx.error(p, "parameter name \"" + it.key() +
+                       "\" must be a name usable in expressions (letters, digits, _; not a "
+                       "function name or \"answer\")",
+                true);
+      continue;
+    }
+    const Json& spec = it.value();
+    if (!ctx.expect_object(spec, p, "a parameter spec like {\"default\": 8, \"choices\": [4, 8]}"))
+      continue;
+    ctx.check_fields(spec, p, {"default", "choices", "min", "max", "step"}, {"default"});
+    ParamSpec ps;
+    ps.name = it.key();
+    ps.pointer = p;
+    auto def = ctx.number_field(spec, p, "default", true);
+    if (!def) continue;
+    ps.default_value = *def;
+    bool has_choices = spec.contains("choices");
+    bool has_range = spec.contains("min") || spec.contains("max");
+    if (has_choices && has_range) {
+      ctx.error(p, "give either \"choices\" or \"min\"/\"max\", not both");
+      continue;
+    }
+    if (has_choices) {
+      const Json& ch = spec["choices"];
+      if (!ch.is_array() || ch.empty()) {
+        ctx.error(p + "/choices", "expected a non-empty array of numbers, got " + describe_json(ch));
+        continue;
+      }
+      bool bad = false;
+      for (size_t i = 0; i < ch.size(); ++i) {
+        if (!ch[i].is_number()) {
+          ctx.error(p + "/choices/" + std::to_string(i), "expected a number, got " + describe_json(ch[i]));
+          bad = true;
+        } else {
+          ps.choices.push_back(ch[i].get<double>());
+        }
+      }
+      if (bad) continue;
+      if (std::find(ps.choices.begin(), ps.choices.end(), ps.default_value) == ps.choices.end()) {
+        ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
+                                      " is not one of the choices");
+        continue;
+      }
+      if (spec.contains("step")) ctx.error(p + "/step", "\"step\" only applies to a min/max range");
+    } else if (has_range) {
+      auto mn = ctx.number_field(spec, p, "min", true);
+      auto mx = ctx.number_field(spec, p, "max", true);
+      auto st = ctx.number_field(spec, p, "step", false);
+      if (!spec.contains("min")) ctx.error(p, "a range needs \"min\" as well as \"max\"");
+      if (!spec.contains("max")) ctx.error(p, "a range needs \"max\" as well as \"min\"");
+      if (!mn || !mx) continue;
+      if (*mn > *mx) {
+        ctx.error(p + "/max", "expected max ≥ min (" + format_number(*mn, 6) + "), got " +
+                                  format_number(*mx, 6));
+        continue;
+      }
+      ps.min = *mn;
+      ps.max = *mx;
+      if (st) {
+        if (*st <= 0) {
+          ctx.error(p + "/step", "expected a step greater than 0, got " + format_number(*st, 6));
+          continue;
+        }
+        ps.step = *st;
+        double k = (ps.default_value - ps.min) / ps.step;
+        if (std::fabs(k - std::round(k)) > 1e-9) {
+          ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
+                                        " is not min + a whole number of steps");
+          continue;
+        }
+      }
+      if (ps.default_value < ps.min || ps.default_value > ps.max) {
+        ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
+                                      " is outside [" + format_number(ps.min, 6) + ", " +
+                                      format_number(ps.max, 6) + "]");
+        continue;
+      }
+    } else {
+      // A fixed parameter: only the default.
+      ps.choices = {ps.default_value};
+    }
+    ex.params.push_back(std::move(ps));
+  }
+}
+
+void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  auto type = ctx.string_field(j, ptr, "type", true);
+  const TypeEntry* entry = nullptr;
+  if (type) {
+    for (const auto& t : exercise_types())
+      if (*type == t.name) entry = &t;
+    if (!entry) {
+      std::string names;
+      for (const auto& t : exercise_types()) names += std::string(names.empty() ? "" : ", ") + t.name;
+      ctx.error(ptr + "/type", "unknown exercise type \"" + *type + "\"; expected one of: " + names);
+    }
+  }
+  std::vector<std::string> allowed = kCommonFields, required = {"id", "type", "title", "prompt"};
+  if (entry) {
+    allowed.insert(allowed.end(), entry->fields.begin(), entry->fields.end());
+    required.insert(required.end(), entry->required.begin(), entry->required.end());
+  }
+  ctx.check_fields(j, ptr, allowed, required);
+
+  if (auto id = ctx.string_field(j, ptr, "id", true)) {
+    if (!valid_id(*id, true))
+      ctx.error(ptr + "/id", "expected an id of lower-case letters, digits, '-' and '.', got \"" +
+                                 *id + "\"");
+    ex.id = *id;
+  }
+  if (type) ex.type = *type;
+  if (auto t = ctx.string_field(j, ptr, "title", true)) ex.title = *t;
+  if (auto t = ctx.string_field(j, ptr, "prompt", true)) ex.prompt = *t;
+  if (auto t = ctx.string_field(j, ptr, "explanation", false)) ex.explanation = *t;
+  if (auto d = ctx.int_field(j, ptr, "difficulty", false, 1, 3)) ex.difficulty = static_cast<int>(*d);
+  ex.tags = ctx.string_list_field(j, ptr, "tags");
+  ex.hints = ctx.string_list_field(j, ptr, "hints");
+  if (j.contains("params")) load_params(j["params"], ptr + "/params", ctx, ex);
+  if (j.contains("derived")) {
+    const Json& d = j["derived"];
+    std::string p = ptr + "/derived";
+    if (ctx.expect_object(d, p, "an object mapping names to expressions")) {
+      for (auto it = d.begin(); it != d.end(); ++it) {
+        std::string q = p + "/" + json_pointer_escape(it.key());
+        if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
+          ctx.error(q, "derived name \"" + it.key() + "\" must be a name usable in expressions", true);
+          continue;
+        }
+        bool clash = false;
+        for (const auto& ps : ex.params) clash |= ps.name == it.key();
+        if (clash) {
+          ctx.error(q, "\"" + it.key() + "\" is already a parameter", true);
+          continue;
+        }
+        if (auto e = ctx.expr_value(it.value(), q)) ex.derived.emplace_back(it.key(), *e);
+      }
+    }
+  }
+  if (j.contains("constraints")) {
+    const Json& c = j["constraints"];
+    std::string p = ptr + "/constraints";
+    if (!c.is_array()) {
+      ctx.error(p, "expected an array of expressions such as \"m >= p\", got " + describe_json(c));
+    } else {
+      for (size_t i = 0; i < c.size(); ++i)
+        if (auto e = ctx.expr_value(c[i], p + "/" + std::to_string(i))) ex.constraints.push_back(*e);
+    }
+  }
+  if (entry && !ctx.failed()) ex.spec = entry->load(j, ptr, ctx);
+}
+
+// Loads one exercise, judging failure by this exercise's errors only.
+void load_exercise_scoped(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  size_t saved = ctx.error_count_at_start;
+  ctx.error_count_at_start = ctx.out->size();
+  load_exercise(j, ptr, ctx, ex);
+  ctx.error_count_at_start = saved;
+}
+
+// nlohmann reports "parse error at line 3, column 5: syntax error while parsing object -
+// unexpected '}'; expected string literal"; we keep the part after the position since our
+// diagnostic already carries file, line and column.
+struct SyntaxErrorCatcher : nlohmann::json_sax<Json> {
+  size_t byte = 0;
+  std::string message;
+  bool failed = false;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) override {
+    failed = true;
+    byte = position;
+    std::string what = ex.what();
+    size_t colon = what.find(": ", what.find("column"));
+    message = colon == std::string::npos ? what : what.substr(colon + 2);
+    if (message.empty()) message = "invalid JSON near '" + last_token + "'";
+    return false;
+  }
+};
+
+}  // namespace
+
+LoadResult load_pack(const std::string& text, const std::string& file) {
+  LoadResult res;
+  auto src = std::make_shared<const std::string>(text);
+  SyntaxErrorCatcher catcher;
+  Json::sax_parse(text, &catcher, nlohmann::detail::input_format_t::json, true, false);
+  if (catcher.failed) {
+    Diagnostic d;
+    d.file = file;
+    // nlohmann reports the position just after the offending token.
+    JsonPosIndex lines;
+    lines.line_starts.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') lines.line_starts.push_back(i + 1);
+    size_t off = catcher.byte > 0 ? catcher.byte - 1 : 0;
+    TextPos p = lines.at_offset(text, std::min(off, text.size()));
+    d.line = p.line;
+    d.column = p.column;
+    d.message = "invalid JSON: " + catcher.message;
+    res.diagnostics.push_back(d);
+    return res;
+  }
+  Json doc = Json::parse(text, nullptr, false);
+  auto pos = std::make_shared<JsonPosIndex>(JsonPosIndex::build(text));
+  LoadContext ctx;
+  ctx.file = file;
+  ctx.text = src;
+  ctx.positions = pos;
+  ctx.out = &res.diagnostics;
+  for (const auto& dup : pos->duplicate_keys)
+    ctx.error(dup, "this field appears twice in the same object; keep one", true);
+
+  Pack pack;
+  pack.file = file;
+  if (!ctx.expect_object(doc, "", "a pack")) return res;
+  ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "exercises"},
+                   {"format", "chapter", "id", "title", "exercises"});
+  if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
+    ctx.error("/format", "this engine reads pack format 1, got " + std::to_string(*f));
+  if (auto c = ctx.int_field(doc, "", "chapter", true, 0, 999)) pack.chapter = static_cast<int>(*c);
+  if (auto id = ctx.string_field(doc, "", "id", true)) {
+    if (!valid_id(*id, false))
+      ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"");
+    pack.id = *id;
+  }
+  if (auto t = ctx.string_field(doc, "", "title", true)) pack.title = *t;
+  if (auto t = ctx.string_field(doc, "", "intro", false)) pack.intro = *t;
+  ctx.string_field(doc, "", "$schema", false);
+  if (doc.contains("exercises")) {
+    const Json& exs = doc["exercises"];
+    if (!exs.is_array()) {
+      ctx.error("/exercises", "expected an array of exercises, got " + describe_json(exs));
+    } else {
+      std::map<std::string, std::string> seen;
+      for (size_t i = 0; i < exs.size(); ++i) {
+        std::string p = "/exercises/" + std::to_string(i);
+        if (!ctx.expect_object(exs[i], p, "an exercise")) continue;
+        Exercise ex;
+        ex.file = file;
+        ex.pointer = p;
+        ex.source = src;
+        ex.positions = pos;
+        ex.pack_id = pack.id;
+        ex.chapter = pack.chapter;
+        size_t before = res.diagnostics.size();
+        load_exercise_scoped(exs[i], p, ctx, ex);
+        if (!ex.id.empty()) {
+          auto it = seen.find(ex.id);
+          if (it != seen.end())
+            ctx.error(p + "/id", "duplicate exercise id \"" + ex.id + "\" (first used at " + it->second + ")");
+          else
+            seen[ex.id] = p;
+        }
+        bool ok = true;
+        for (size_t k = before; k < res.diagnostics.size(); ++k)
+          ok &= res.diagnostics[k].severity != Severity::Error;
+        if (ok) pack.exercises.push_back(std::move(ex));
+      }
+    }
+  }
+  if (!ctx.failed()) res.pack = std::move(pack);
+  return res;
+}
+
+Library load_library(const std::vector<PackSource>& sources) {
+  Library lib;
+  std::map<std::string, std::string> owner;  // exercise id -> file
+  for (const auto& s : sources) {
+    LoadResult r = load_pack(s.text, s.file);
+    lib.diagnostics.insert(lib.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+    if (!r.pack) continue;
+    bool clash = false;
+    for (const auto& ex : r.pack->exercises) {
+      auto it = owner.find(ex.id);
+      if (it != owner.end()) {
+        Reporter rep{s.file, ex.source, ex.positions, &lib.diagnostics};
+        rep.error(ex.pointer + "/id", "duplicate exercise id \"" + ex.id + "\": already used in " +
+                                          it->second);
+        clash = true;
+      }
+    }
+    if (clash) continue;  // the first pack keeps its ids; this one is left out whole
+    for (const auto& ex : r.pack->exercises) owner[ex.id] = s.file;
+    lib.packs.push_back(std::move(*r.pack));
+  }
+  std::stable_sort(lib.packs.begin(), lib.packs.end(),
+                   [](const Pack& a, const Pack& b) { return a.chapter < b.chapter; });
+  return lib;
+}
+
+const Exercise* Library::find(const std::string& id) const {
+  for (const auto& p : packs)
+    for (const auto& e : p.exercises)
+      if (e.id == id) return &e;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- instances
+
+std::optional<double> Instance::value(std::string_view name) const {
+  for (const auto& [n, v] : values)
+    if (n == name) return v;
+  if (exercise && !part_values.empty() && exercise->type == "numeric") {
+    if (name == "answer") return part_values[0];
+  }
+  return std::nullopt;
+}
+
+ExprScope Instance::scope() const {
+  return [this](std::string_view name) -> std::optional<double> {
+    if (auto v = value(name)) return v;
+    if (name.substr(0, 7) == "answer." && exercise) {
+      std::string part(name.substr(7));
+      auto ids = numeric_part_ids(*exercise);
+      for (size_t i = 0; i < ids.size() && i < part_values.size(); ++i)
+        if (ids[i] == part) return part_values[i];
+    }
+    return std::nullopt;
+  };
+}
+
+std::string Instance::render(const std::string& text) const {
+  std::string out;
+  auto sc = scope();
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') {
+      out += '}';
+      ++i;
+      continue;
+    }
+    if (c == '{') {
+      size_t close = text.find('}', i + 1);
+      size_t nl = text.find('\n', i + 1);
+      if (close != std::string::npos && (nl == std::string::npos || nl > close)) {
+        std::string inner = text.substr(i + 1, close - i - 1);
+        int sig = 4;
+        size_t colon = inner.rfind(':');
+        std::string expr_text = inner;
+        if (colon != std::string::npos) {
+          std::string digits = trim(inner.substr(colon + 1));
+          if (!digits.empty() && digits.size() <= 2 &&
+              std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+            sig = std::stoi(digits);
+            expr_text = inner.substr(0, colon);
+          }
+        }
+        ExprError err;
+        Expr e = Expr::parse(expr_text, &err);
+        if (e.valid() && !trim(expr_text).empty()) {
+          auto v = e.eval(sc, &err);
+          // Unknown names are caught by lint; at run time show the text so nothing vanishes.
+          if (v) {
+            out += format_number(*v, sig);
+            i = close;
+            continue;
+          }
+        }
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::string* error) {
+  Instance inst;
+  inst.exercise = &ex;
+  inst.seed = seed;
+  Rng rng(hash_string(ex.id) ^ (seed * 0x9E3779B97F4A7C15ull));
+  const int kTries = seed == 0 ? 1 : 200;
+  bool ok = false;
+  std::string why;
+  for (int attempt = 0; attempt < kTries && !ok; ++attempt) {
+    inst.values.clear();
+    for (const auto& p : ex.params) {
+      double v = p.default_value;
+      if (seed != 0) {
+        if (!p.choices.empty()) {
+          v = p.choices[rng.below(p.choices.size())];
+        } else if (p.step > 0) {
+          auto n = static_cast<uint64_t>(std::floor((p.max - p.min) / p.step + 1e-9)) + 1;
+          v = p.min + static_cast<double>(rng.below(n)) * p.step;
+          v = std::round(v * 1e9) / 1e9;  // 0.1 steps should not print as 0.30000000000000004
+        } else {
+          v = p.min + rng.unit() * (p.max - p.min);
+        }
+      }
+      inst.values.emplace_back(p.name, v);
+    }
+    bool good = true;
+    for (const auto& [name, e] : ex.derived) {
+      ExprError err;
+      auto v = e.eval(inst.scope(), &err);
+      if (!v) {
+        why = "derived \"" + name + "\": " + err.message;
+        good = false;
+        break;
+      }
+      inst.values.emplace_back(name, *v);
+    }
+    for (size_t k = 0; good && k < ex.constraints.size(); ++k) {
+      ExprError err;
+      auto v = ex.constraints[k].eval(inst.scope(), &err);
+      if (!v || *v == 0) {
+        why = "constraint \"" + ex.constraints[k].text() + "\" " +
+              (v ? std::string("is false") : "fails: " + err.message);
+        good = false;
+      }
+    }
+    ok = good;
+  }
+  if (!ok) {
+    if (error) *error = (seed == 0 ? "the default instance: " : "no instance satisfies the constraints: ") + why;
+    return std::nullopt;
+  }
+  if (!ex.spec) {
+    if (error) *error = "exercise has no type-specific part";
+    return std::nullopt;
+  }
+  if (!ex.spec->prepare(ex, inst, seed, error)) return std::nullopt;
+  return inst;
+}
+
+Feedback grade(const Instance& inst, const Answer& a) {
+  if (!inst.exercise || !inst.exercise->spec) {
+    Feedback f;
+    f.verdict = Verdict::FormatError;
+    f.message = "internal: this instance has no exercise";
+    return f;
+  }
+  return inst.exercise->spec->grade(*inst.exercise, inst, a);
+}
+
+}  // namespace dtx

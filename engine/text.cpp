@@ -1,0 +1,98 @@
+#include "text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace dtx {
+
+int utf8_column(std::string_view s, size_t byte_pos) {
+  int col = 1;
+  for (size_t i = 0; i < byte_pos && i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++col;
+  // byte_pos inside a multi-byte char counts that char once
+  return col;
+}
+
+std::string_view utf8_char_at(std::string_view s, size_t byte_pos) {
+  if (byte_pos >= s.size()) return "end of input";
+  size_t len = 1;
+  unsigned char c = static_cast<unsigned char>(s[byte_pos]);
+  if (c >= 0xF0) len = 4;
+  else if (c >= 0xE0) len = 3;
+  else if (c >= 0xC0) len = 2;
+  return s.substr(byte_pos, len);
+}
+
+namespace {
+
+std::string group_thousands(const std::string& digits) {
+  std::string out;
+  int n = static_cast<int>(digits.size());
+  for (int i = 0; i < n; ++i) {
+    out += digits[i];
+    int left = n - 1 - i;
+    if (left > 0 && left % 3 == 0) out += ',';
+  }
+  return out;
+}
+
+std::string trim_zeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string format_number(double v, int sig) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "∞" : "−∞";
+  if (sig < 1) sig = 1;
+  if (sig > 15) sig = 15;
+  if (v == 0) return "0";
+  std::string sign = v < 0 ? "-" : "";
+  double a = std::fabs(v);
+  // Round to `sig` significant digits first so 999.99 with sig 4 becomes 1,000.
+  int exp10 = static_cast<int>(std::floor(std::log10(a)));
+  double scale = std::pow(10.0, sig - 1 - exp10);
+  double rounded = std::round(a * scale) / scale;
+  if (rounded > 0) exp10 = static_cast<int>(std::floor(std::log10(rounded) + 1e-12));
+
+  if (exp10 >= 15 || exp10 < -4) {
+    double mant = rounded / std::pow(10.0, exp10);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", sig - 1, mant);
+    return sign + trim_zeros(buf) + " × 10^" + std::to_string(exp10);
+  }
+  // Integers (after rounding to at least the integer digits) print in full: a GPU count
+  // or a byte count reads better as 16,384 than as 1.638 × 10^4.
+  int decimals = std::max(0, sig - 1 - exp10);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, exp10 >= sig - 1 ? std::round(a) : rounded);
+  std::string s = trim_zeros(buf);
+  size_t dot = s.find('.');
+  std::string ip = dot == std::string::npos ? s : s.substr(0, dot);
+  std::string fp = dot == std::string::npos ? "" : s.substr(dot);
+  if (ip.size() > 4) ip = group_thousands(ip);
+  return sign + ip + fp;
+}
+
+std::string format_percent(double fraction) {
+  return format_number(fraction * 100, 3) + "%";
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace dtx

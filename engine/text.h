@@ -1,0 +1,31 @@
+// Small text helpers shared by the engine: UTF-8 columns (errors point at characters, not
+// bytes) and the number formatting used in prompts and feedback.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dtx {
+
+// 1-based column of byte offset `byte_pos`, counting UTF-8 code points.
+int utf8_column(std::string_view s, size_t byte_pos);
+// The (possibly multi-byte) character starting at byte_pos, or "end of input".
+std::string_view utf8_char_at(std::string_view s, size_t byte_pos);
+
+// Formats a number for prose: `sig` significant digits, trailing zeros trimmed, integers in
+// full with thousands separators ("16,384"), very large or very small magnitudes as
+// "6.1 × 10^-5". Never prints "1e+09".
+std::string format_number(double v, int sig = 4);
+
+// "1.5%" style percentage of a fraction with up to 3 significant digits.
+std::string format_percent(double fraction);
+
+// Numbers compared with a tolerance: |given - expected| <= max(abs, rel * |expected|).
+bool within(double given, double expected, double rel, double abs);
+// "within 1%", "within ±0.5 GB", "within 1% or ±0.5 GB".
+std::string describe_tolerance(double rel, double abs, const std::string& unit);
+
+std::string trim(std::string_view s);
+std::string to_lower(std::string_view s);
+
+}  // namespace dtx

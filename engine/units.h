@@ -1,0 +1,49 @@
+// Quantities with units. Every unit converts to a base (bytes, seconds, FLOP, dollars) so a
+// student may answer "875 MB" to a question asked in GB, while bits stay distinguishable
+// from bytes for feedback.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dtx {
+
+// Exponents over the base dimensions. `count` is a named thing being counted (tokens,
+// sequences): tokens/s and sequences/s are different answers even though both are 1/s.
+struct Dim {
+  int data = 0, time = 0, flop = 0, money = 0, count = 0;
+  std::string count_word;
+  bool operator==(const Dim& o) const {
+    return data == o.data && time == o.time && flop == o.flop && money == o.money &&
+           count == o.count && (count == 0 || count_word == o.count_word);
+  }
+  bool operator!=(const Dim& o) const { return !(*this == o); }
+};
+
+enum class DataFamily { None, Bytes, Bits };
+
+struct Unit {
+  std::string symbol;      // as written, normalised ("GB/s", "TFLOP/s", "%", "")
+  Dim dim;
+  double factor = 1;       // value in base units = value * factor
+  DataFamily family = DataFamily::None;
+  bool binary_prefix = false;  // KiB..PiB
+};
+
+// Parses a unit as authors and students write it: "GB", "Gb/s", "Gbps", "µs", "TFLOPS",
+// "tokens/s", "%", "" (a plain number). Returns nullopt and an explanation otherwise.
+std::optional<Unit> parse_unit(std::string_view text, std::string* error);
+
+// Plain-language name of a dimension for messages: "data size", "time", "bandwidth".
+std::string describe_dim(const Dim& d);
+
+// Student input: a number (plain, 6.1e-5, 6.1 × 10^-5, 6.1x10^-5, 1,024, 2*7/8) followed
+// by an optional unit.
+struct QuantityInput {
+  double value = 0;              // in `unit` (or in the question's unit when none given)
+  std::optional<Unit> unit;      // nullopt: the student gave no unit
+};
+std::optional<QuantityInput> parse_quantity(std::string_view text, std::string* error);
+
+}  // namespace dtx

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs what dtx needs to build and test, from Debian's packages and the npm registry only.
+#
+#   scripts/deps.sh native|wasm|browser|all
+#
+#   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node
+#   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
+#   browser  chromium, the fonts we subset, fonttools, and npm playwright-core in build/node/
+#   all      all of the above
+#
+# Idempotent: prints nothing and exits 0 when everything is already there. Runs apt-get update
+# only when something has to be installed. Works as root, or as a user with sudo.
+set -euo pipefail
+
+usage() { echo "usage: scripts/deps.sh native|wasm|browser|all" >&2; exit 2; }
+[[ $# -eq 1 ]] || usage
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+native_pkgs=(cmake g++ make pkg-config nlohmann-json3-dev libgtest-dev googletest
+             libbenchmark-dev libmd4c-dev libimgui-dev nodejs)
+# googletest ships its source in /usr/src/googletest: the wasm build compiles gtest with em++.
+wasm_pkgs=("${native_pkgs[@]}" emscripten googletest)
+browser_pkgs=(chromium fonts-inter fonts-jetbrains-mono fonttools)
+
+want_browser=0
+case "$1" in
+  native)  wanted=("${native_pkgs[@]}") ;;
+  wasm)    wanted=("${wasm_pkgs[@]}") ;;
+  browser) wanted=("${browser_pkgs[@]}" nodejs); want_browser=1 ;;
+  all)     wanted=("${wasm_pkgs[@]}" "${browser_pkgs[@]}"); want_browser=1 ;;
+  *)       usage ;;
+esac
+
+is_installed() {
+  [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+}
+
+missing=()
+declare -A seen=()
+for pkg in "${wanted[@]}"; do
+  [[ -n "${seen[$pkg]:-}" ]] && continue
+  seen[$pkg]=1
+  is_installed "$pkg" || missing+=("$pkg")
+done
+
+# npm: NodeSource's nodejs bundles npm (and conflicts with Debian's npm package); Debian's nodejs
+# does not. Ask for Debian's npm only when no npm command will be there otherwise.
+playwright_dir="$repo_root/build/node"
+need_playwright=0
+if (( want_browser )) && [[ ! -d "$playwright_dir/node_modules/playwright-core" ]]; then
+  need_playwright=1
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    echo "deps.sh: need root to install: ${missing[*]} (run as root, or install sudo)" >&2
+    exit 1
+  fi
+}
+
+if (( ${#missing[@]} )); then
+  echo "deps.sh: installing Debian packages: ${missing[*]}"
+  apt_env=(env DEBIAN_FRONTEND=noninteractive)
+  apt_opts=(-q -o DPkg::Lock::Timeout=300)
+  if ! as_root "${apt_env[@]}" apt-get "${apt_opts[@]}" update; then
+    echo "deps.sh: apt-get update failed: check the network and /etc/apt/sources.list.d/" >&2
+    exit 1
+  fi
+  if ! as_root "${apt_env[@]}" apt-get "${apt_opts[@]}" install -y --no-install-recommends "${missing[@]}"; then
+    echo "deps.sh: apt-get install failed for: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if (( need_playwright )); then
+  echo "deps.sh: installing npm playwright-core into build/node/"
+  mkdir -p "$playwright_dir"
+  if ! npm install --prefix "$playwright_dir" --no-audit --no-fund --no-update-notifier playwright-core@1; then
+    echo "deps.sh: npm install of playwright-core failed: check access to the npm registry" >&2
+    exit 1
+  fi
+fi
