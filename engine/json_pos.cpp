@@ -1,6 +1,7 @@
 #include "json_pos.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "text.h"
 
@@ -21,6 +22,7 @@ namespace {
 class Walker {
  public:
   Walker(std::string_view s, JsonPosIndex& idx) : s_(s), idx_(idx) {}
+  void skip(size_t n) { p_ += n; }
 
   void value(const std::string& ptr, size_t key_off) {
     ws();
@@ -37,18 +39,18 @@ class Walker {
         size_t k = p_;
         std::string key = string_literal();
         std::string child = ptr + "/" + json_pointer_escape(key);
+        // nlohmann keeps the last of duplicated keys, so the index does too: errors in
+        // that value then point at the text that was actually used.
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
           idx_.duplicate_keys.push_back(child);
-          // keep the first position: that is the one nlohmann overwrote, and both matter
-          ws();
-          if (peek(':')) ++p_;
-          skip_value();
+          for (auto it = idx_.entries.begin(); it != idx_.entries.end();)
+            it = it->first.rfind(child + "/", 0) == 0 ? idx_.entries.erase(it) : std::next(it);
         } else {
           seen.push_back(key);
-          ws();
-          if (peek(':')) ++p_;
-          value(child, k);
         }
+        ws();
+        if (peek(':')) ++p_;
+        value(child, k);
         ws();
         if (peek(',')) { ++p_; continue; }
         if (peek('}')) { ++p_; break; }
@@ -82,12 +84,6 @@ class Walker {
   void ws() {
     while (p_ < s_.size() && strchr_any(s_[p_], " \t\r\n")) ++p_;
   }
-  void skip_value() {
-    Walker w(s_, scratch_);
-    w.p_ = p_;
-    w.value("", std::string::npos);
-    p_ = w.p_;
-  }
   // Returns the decoded key (escapes other than \uXXXX kept simple: keys are ASCII names).
   std::string string_literal() {
     std::string out;
@@ -113,7 +109,6 @@ class Walker {
 
   std::string_view s_;
   JsonPosIndex& idx_;
-  JsonPosIndex scratch_;
   size_t p_ = 0;
 };
 
@@ -125,6 +120,8 @@ JsonPosIndex JsonPosIndex::build(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i)
     if (text[i] == '\n') idx.line_starts.push_back(i + 1);
   Walker w(text, idx);
+  // nlohmann accepts a UTF-8 byte order mark (Windows editors add one); step over it.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") w.skip(3);
   w.value("", std::string::npos);
   return idx;
 }

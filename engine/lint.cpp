@@ -89,6 +89,7 @@ void build_points(const Exercise& ex, LintContext& ctx) {
       }
   }
   std::set<std::vector<double>> seen;
+  std::set<std::string> reported_derived;  // one report per derived name is enough
   for (size_t r = 0; r < raw.size(); ++r) {
     if (r > 0 && !seen.insert(raw[r]).second) continue;
     if (r == 0) seen.insert(raw[r]);
@@ -101,10 +102,11 @@ void build_points(const Exercise& ex, LintContext& ctx) {
       ExprError err;
       auto v = e.eval(ctx.scope_at(idx), &err);
       if (!v) {
-        if (r == 0 || ex.constraints.empty())
+        if ((r == 0 || ex.constraints.empty()) && reported_derived.insert(name).second)
           ctx.error(ex.pointer + "/derived/" + json_pointer_escape(name),
-                    "\"" + name + "\" fails " + ctx.describe_point(idx) + ": " + err.message, false,
-                    err.column);
+                    "\"" + name + "\" fails " + ctx.describe_point(idx) + ": " + err.message +
+                        " (column " + std::to_string(err.column) + ")",
+                    false, err.column);
         ok = false;
         break;
       }

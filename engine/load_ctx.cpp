@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "text.h"
 
@@ -26,6 +27,30 @@ std::string describe_json(const Json& j) {
   }
 }
 
+// Byte offset of the `column`-th character (1-based) of the JSON string whose opening quote
+// is at `quote`: escapes such as \n or \u00d7 are one character of the decoded string but
+// several bytes of the file.
+size_t offset_inside_string(const std::string& text, size_t quote, int column) {
+  size_t p = quote + 1;
+  for (int c = 1; c < column && p < text.size() && text[p] != '"'; ++c) {
+    if (text[p] == '\\' && p + 1 < text.size()) {
+      if (text[p + 1] == 'u') {
+        p += 6;
+        // a surrogate pair is one character
+        if (p + 1 < text.size() && text[p] == '\\' && text[p + 1] == 'u' && text.size() > p + 3 &&
+            (text[p - 4] == 'd' || text[p - 4] == 'D') && std::string("89abAB").find(text[p - 3]) != std::string::npos)
+          p += 6;
+      } else {
+        p += 2;
+      }
+    } else {
+      unsigned char b = static_cast<unsigned char>(text[p]);
+      p += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    }
+  }
+  return std::min(p, text.size());
+}
+
 void Reporter::report(Severity sev, const std::string& pointer, const std::string& message,
                       bool at_key, int column_in_string) const {
   if (!out) return;
@@ -36,9 +61,10 @@ void Reporter::report(Severity sev, const std::string& pointer, const std::strin
   d.severity = sev;
   if (positions && text) {
     size_t off = positions->offset_of(pointer, at_key);
+    if (column_in_string > 0) off = offset_inside_string(*text, off, column_in_string);
     TextPos p = positions->at_offset(*text, off);
     d.line = p.line;
-    d.column = p.column + (column_in_string > 0 ? column_in_string : 0);  // +1 for the quote
+    d.column = p.column;
   }
   out->push_back(std::move(d));
 }
@@ -185,7 +211,9 @@ std::optional<Expr> LoadContext::expr_value(const Json& v, const std::string& pt
     // A bare number is allowed where a constant is meant (a mistake like "0"), but answers
     // should be expressions; lint warns about constant answers elsewhere.
     ExprError e;
-    return Expr::parse(format_number(v.get<double>(), 15), &e);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());  // no thousands separators
+    return Expr::parse(buf, &e);
   }
   if (!v.is_string()) {
     error(ptr, "expected an expression (a string such as \"2*M*(N-1)/N\"), got " +

@@ -160,8 +160,14 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
   if (entry) {
     allowed.insert(allowed.end(), entry->fields.begin(), entry->fields.end());
     required.insert(required.end(), entry->required.begin(), entry->required.end());
+    ctx.check_fields(j, ptr, allowed, required);
+  } else {
+    // With an unknown type we can't tell which fields belong; checking only the common
+    // ones would add misleading "unknown field" errors.
+    std::vector<std::string> any;
+    for (auto it = j.begin(); it != j.end(); ++it) any.push_back(it.key());
+    ctx.check_fields(j, ptr, any, required);
   }
-  ctx.check_fields(j, ptr, allowed, required);
 
   if (auto id = ctx.string_field(j, ptr, "id", true)) {
     if (!valid_id(*id, true))
@@ -280,7 +286,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   ctx.positions = pos;
   ctx.out = &res.diagnostics;
   for (const auto& dup : pos->duplicate_keys)
-    ctx.error(dup, "this field appears twice in the same object; keep one", true);
+    ctx.error(dup, "this field appears a second time in the same object (the later value would silently win); keep one", true);
 
   Pack pack;
   pack.file = file;

@@ -111,6 +111,7 @@ struct CodeCase {
   std::string note;
 };
 
+// An instance points at its Exercise: keep the Pack (or Library) alive while using it.
 struct Instance {
   const Exercise* exercise = nullptr;
   uint64_t seed = 0;

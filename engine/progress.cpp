@@ -72,10 +72,17 @@ ProgressRead read_progress(const std::string& text) {
     }
   }
   if (auto s = j.find("streak"); s != j.end()) {
-    if (s->is_object() && s->value("current", -1) >= 0 && s->value("best", -1) >= 0) {
-      r.progress.streak_days = s->value("current", 0);
-      r.progress.best_streak_days = s->value("best", 0);
-      std::string day = s->value("last_day", std::string());
+    // Checked field by field: json::value() would throw on a wrong type.
+    auto int_at = [&](const char* k) -> int {
+      auto f = s->is_object() ? s->find(k) : s->end();
+      return f != s->end() && f->is_number_integer() && f->get<int>() >= 0 ? f->get<int>() : -1;
+    };
+    int cur = int_at("current"), best = int_at("best");
+    if (cur >= 0 && best >= 0) {
+      r.progress.streak_days = cur;
+      r.progress.best_streak_days = best;
+      auto f = s->find("last_day");
+      std::string day = f != s->end() && f->is_string() ? f->get<std::string>() : "";
       if (!day.empty() && days_from_date(day) < 0) {
         r.problems.push_back("the streak's last day \"" + day + "\" is not a date; streak reset");
         r.progress.streak_days = 0;

@@ -310,7 +310,8 @@ CodeRunResult code_result_from_json(const std::string& text) {
     for (const auto& o : *it) {
       CodeCaseOutcome c;
       if (o.is_object()) {
-        c.ok = o.value("ok", false);
+        auto okf = o.find("ok");
+        c.ok = okf != o.end() && okf->is_boolean() && okf->get<bool>();
         if (auto v = o.find("value"); v != o.end()) c.value_json = v->dump();
         if (auto e = o.find("error"); e != o.end() && e->is_string()) c.error = e->get<std::string>();
       }

@@ -1,1 +1,110 @@
+// The CLI's code runner with the real node, and every shipped code exercise: the reference
+// passes its own cases and each listed wrong implementation fails, over 20 seeds.
 #include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "content_util.h"
+#include "grade/code.h"
+#include "helpers.h"
+#include "node_runner.h"
+
+using namespace dtx;
+using namespace dtx::testing;
+
+namespace {
+
+const char* kPack = R"J({"id": "k", "type": "code", "title": "K", "prompt": "p",
+  "function": "ringTime", "args": ["M", "N", "bw"], "expected": "2*(N-1)*(M/N)/bw*1000",
+  "cases": [{"args": [1, 8, 50]}, {"args": [1, 1, 50]}]})J";
+
+Instance inst_of(const Pack& p) { return must_instance(p.exercises[0]); }
+
+}  // namespace
+
+TEST(NodeRunner, RunsAFunctionDeclaration) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  ASSERT_TRUE(run.available());
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) { return 2*(N-1)*(M/N)/bw*1000; }", run);
+  EXPECT_EQ(f.verdict, Verdict::Correct) << f.message;
+}
+
+TEST(NodeRunner, ConstArrowFunctionsWorkToo) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "const ringTime = (M, N, bw) => 2*(N-1)*(M/N)/bw*1000;", run);
+  EXPECT_EQ(f.verdict, Verdict::Correct) << f.message;
+}
+
+TEST(NodeRunner, SyntaxErrorWithLine) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) {\n  return M +* 2;\n}", run);
+  EXPECT_EQ(f.verdict, Verdict::FormatError);
+  EXPECT_NE(f.message.find("line 2"), std::string::npos) << f.message;
+}
+
+TEST(NodeRunner, MissingFunction) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "function ringtime() { return 1; }", run);
+  EXPECT_EQ(f.verdict, Verdict::FormatError);
+  EXPECT_NE(f.message.find("ringTime"), std::string::npos) << f.message;
+}
+
+TEST(NodeRunner, RuntimeErrorsPerCaseWithLine) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) {\n  if (N === 1) throw new Error('no');\n  return 2*(N-1)*(M/N)/bw*1000;\n}", run);
+  EXPECT_EQ(f.verdict, Verdict::Partial);
+  EXPECT_TRUE(f.cases[0].pass);
+  EXPECT_NE(f.cases[1].message.find("line 2"), std::string::npos) << f.cases[1].message;
+}
+
+TEST(NodeRunner, InfiniteLoopIsStopped) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  auto t0 = std::chrono::steady_clock::now();
+  Feedback f = grade_code(inst_of(p), "function ringTime() { for (;;) {} }", run);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(f.verdict, Verdict::Incorrect);
+  EXPECT_NE(f.message.find("time limit"), std::string::npos) << f.message;
+  EXPECT_LT(s, 15);  // stopped, not hung (generous: this is not a timing test)
+}
+
+TEST(NodeRunner, NoRequireNoProcessNoFetch) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Pack p = must_load(pack_with(kPack));
+  for (const char* body : {"return require('fs') ? 1 : 0;", "return process.pid;", "return fetch('http://x');"}) {
+    Feedback f = grade_code(inst_of(p), std::string("function ringTime() { ") + body + " }", run);
+    EXPECT_NE(f.verdict, Verdict::Correct) << body;
+    ASSERT_FALSE(f.cases.empty());
+    EXPECT_NE(f.cases[0].message.find("not defined"), std::string::npos) << body << ": " << f.cases[0].message;
+  }
+}
+
+TEST(NodeRunner, ShippedCodeExercisesReferenceAndWrongImplementations) {
+  NodeRunner run(DTX_RUN_CODE_JS);
+  Library lib = load_library(shipped_pack_sources());
+  int exercises = 0;
+  for (const auto& pack : lib.packs)
+    for (const auto& ex : pack.exercises) {
+      const auto* spec = ex.spec_as<CodeSpec>();
+      if (!spec) continue;
+      ++exercises;
+      EXPECT_FALSE(spec->wrong.empty()) << ex.id << " lists no wrong implementation";
+      for (uint64_t seed = 0; seed < 20; ++seed) {
+        Instance inst = must_instance(ex, seed);
+        if (!spec->reference.empty()) {
+          Feedback f = grade_code(inst, spec->reference, run);
+          EXPECT_EQ(f.verdict, Verdict::Correct) << ex.id << " seed " << seed << ": " << f.message;
+        }
+        for (const auto& w : spec->wrong) {
+          Feedback f = grade_code(inst, w.code, run);
+          EXPECT_NE(f.verdict, Verdict::Correct) << ex.id << " seed " << seed << ": wrong '" << w.note << "' passes";
+        }
+      }
+    }
+  EXPECT_GT(exercises, 0);
+}

@@ -1,1 +1,152 @@
 #include <gtest/gtest.h>
+
+#include "helpers.h"
+
+using namespace dtx;
+using namespace dtx::testing;
+
+namespace {
+
+// Ring AllReduce volume: N=8, M=1 GB -> 1.75 GB.
+Pack ring_pack(const std::string& tolerance = "") {
+  return must_load(pack_with(R"J({"id": "ring.volume", "type": "numeric", "title": "Volume", "prompt": "p",
+    "params": {"N": {"default": 8, "choices": [4, 8, 16]}, "M": {"default": 1, "min": 1, "max": 4, "step": 1}},
+    "parts": [{"id": "v", "label": "Volume", "answer": "2*M*(N-1)/N", "unit": "GB")J" + tolerance + R"J(,
+       "mistakes": [{"answer": "M*(N-1)/N", "message": "One phase only: the all-gather moves {M*(N-1)/N} GB too."},
+                    {"answer": "2*M", "message": "Missing (N-1)/N."}]}]})J"));
+}
+
+}  // namespace
+
+TEST(Numeric, RightAnswerInTheQuestionsUnit) {
+  Pack p = ring_pack();
+  Instance i = must_instance(p.exercises[0]);
+  Feedback f = grade_parts(i, {"1.75"});
+  EXPECT_EQ(f.verdict, Verdict::Correct);
+  EXPECT_DOUBLE_EQ(f.score, 1);
+  EXPECT_NE(f.message.find("within 1%"), std::string::npos) << f.message;  // tolerance stated
+  EXPECT_EQ(grade_parts(i, {"1.75 GB"}).verdict, Verdict::Correct);
+}
+
+TEST(Numeric, OtherCompatibleUnits) {
+  Pack pk = ring_pack();
+  Instance i = must_instance(pk.exercises[0]);
+  EXPECT_EQ(grade_parts(i, {"1750 MB"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"1,750,000 KB"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"0.00175 TB"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"1.6298 GiB"}).verdict, Verdict::Correct);  // 1.75e9 / 2^30
+  EXPECT_EQ(grade_parts(i, {"14 Gb"}).verdict, Verdict::Correct);       // 14 gigabits = 1.75 GB
+}
+
+TEST(Numeric, JustInsideAndJustOutsideTolerance) {
+  Pack pk = ring_pack();
+  Instance i = must_instance(pk.exercises[0]);
+  EXPECT_EQ(grade_parts(i, {"1.7675"}).verdict, Verdict::Correct);    // +1.0%
+  EXPECT_EQ(grade_parts(i, {"1.7325"}).verdict, Verdict::Correct);    // -1.0%
+  EXPECT_EQ(grade_parts(i, {"1.7680"}).verdict, Verdict::Incorrect);  // +1.03%
+  EXPECT_EQ(grade_parts(i, {"1.7320"}).verdict, Verdict::Incorrect);
+}
+
+TEST(Numeric, AbsoluteTolerance) {
+  Pack pk = ring_pack(R"J(, "tolerance": {"abs": 0.1})J");
+  Instance i = must_instance(pk.exercises[0]);
+  EXPECT_EQ(grade_parts(i, {"1.84"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"1.86"}).verdict, Verdict::Incorrect);
+  Feedback f = grade_parts(i, {"1.8"});
+  EXPECT_NE(f.message.find("±0.1 GB"), std::string::npos) << f.message;
+}
+
+TEST(Numeric, KnownMistakesGiveTheirMessage) {
+  Pack pk = ring_pack();
+  Instance i = must_instance(pk.exercises[0]);
+  Feedback f = grade_parts(i, {"0.875"});
+  EXPECT_EQ(f.verdict, Verdict::Incorrect);
+  EXPECT_EQ(f.message, "One phase only: the all-gather moves 0.875 GB too.");
+  EXPECT_EQ(grade_parts(i, {"875 MB"}).message, f.message);
+  EXPECT_EQ(grade_parts(i, {"2 GB"}).message, "Missing (N-1)/N.");
+}
+
+TEST(Numeric, BitsVersusBytes) {
+  Pack pk = ring_pack();
+  Instance i = must_instance(pk.exercises[0]);
+  Feedback f = grade_parts(i, {"1750 Mb"});  // right number, bits instead of bytes
+  EXPECT_EQ(f.verdict, Verdict::Incorrect);
+  EXPECT_NE(f.message.find("bits"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("write MB"), std::string::npos) << f.message;
+  f = grade_parts(i, {"3 Mb"});
+  EXPECT_NE(f.message.find("(bits)"), std::string::npos) << f.message;
+}
+
+TEST(Numeric, EngineDiagnosesFactors) {
+  Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
+    "parts": [{"id": "v", "answer": "3", "unit": "GB"}]})J"));
+  Instance i = must_instance(p.exercises[0]);
+  EXPECT_NE(grade_parts(i, {"6"}).message.find("2x"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"1.5"}).message.find("half"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"24"}).message.find("bits vs bytes"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"0.375"}).message.find("bits vs bytes"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"3000"}).message.find("1000x"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"0.003"}).message.find("1/1000"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"3072"}).message.find("1024x"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"3.2212"}).message.find("GiB vs GB"), std::string::npos);
+  EXPECT_NE(grade_parts(i, {"300"}).message.find("percent"), std::string::npos);
+  Feedback plain = grade_parts(i, {"5"});
+  EXPECT_NE(plain.message.find("not within 1%"), std::string::npos) << plain.message;
+}
+
+TEST(Numeric, FormatErrorsAreNotAttempts) {
+  Pack pk = ring_pack();
+  Instance i = must_instance(pk.exercises[0]);
+  for (const char* bad : {"", "abc", "1,75", "3 ms", "1.75 GBs", "2 +"}) {
+    Feedback f = grade_parts(i, {bad});
+    EXPECT_EQ(f.verdict, Verdict::FormatError) << bad;
+    EXPECT_FALSE(f.counts_as_attempt()) << bad;
+    EXPECT_FALSE(f.message.empty()) << bad;
+  }
+  Feedback f = grade_parts(i, {"3 ms"});
+  EXPECT_NE(f.message.find("is a time"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("data size"), std::string::npos) << f.message;
+  EXPECT_EQ(grade_parts(i, {"1", "2"}).verdict, Verdict::FormatError);
+}
+
+TEST(Numeric, InputSyntaxes) {
+  Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
+    "parts": [{"id": "v", "answer": "6.1e-5", "unit": ""}]})J"));
+  Instance i = must_instance(p.exercises[0]);
+  for (const char* ok : {"6.1e-5", "6.1 × 10^-5", "6.1x10^-5", "6.1 * 10^-5", "0.000061", "61/1000000", "0.0061%"})
+    EXPECT_EQ(grade_parts(i, {ok}).verdict, Verdict::Correct) << ok;
+  Pack q = must_load(pack_with(R"J({"id": "y", "type": "numeric", "title": "Y", "prompt": "p",
+    "parts": [{"id": "v", "answer": "16384", "unit": "GPUs"}]})J"));
+  Instance j = must_instance(q.exercises[0]);
+  EXPECT_EQ(grade_parts(j, {"16,384"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(j, {"16384 GPUs"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(j, {"2^14"}).verdict, Verdict::Correct);
+}
+
+TEST(Numeric, SeveralPartsGivePartialCredit) {
+  Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
+    "params": {"mb": {"default": 120, "choices": [120]}, "k": {"default": 64, "choices": [64]}},
+    "parts": [{"id": "step", "label": "Step time", "answer": "mb*k + 50", "unit": "ms"},
+              {"id": "tput", "label": "Throughput", "answer": "4*k*8/((mb*k+50)/1000)", "unit": "sequences/s"}]})J"));
+  Instance i = must_instance(p.exercises[0]);
+  Feedback f = grade_parts(i, {"7.73 s", "265 seq/s"});
+  EXPECT_EQ(f.verdict, Verdict::Correct);
+  f = grade_parts(i, {"7730 ms", "1"});
+  EXPECT_EQ(f.verdict, Verdict::Partial);
+  EXPECT_DOUBLE_EQ(f.score, 0.5);
+  EXPECT_EQ(f.parts[0].verdict, Verdict::Correct);
+  EXPECT_EQ(f.parts[1].verdict, Verdict::Incorrect);
+  // one unreadable part makes the whole submission a format error
+  EXPECT_EQ(grade_parts(i, {"7730 ms", "lots"}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_parts(i, {"7730 ms", "265 tokens/s"}).verdict, Verdict::FormatError);
+}
+
+TEST(Numeric, PercentAnswers) {
+  Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
+    "parts": [{"id": "v", "answer": "(8-1)/(32+8-1)*100", "unit": "%"}]})J"));
+  Instance i = must_instance(p.exercises[0]);
+  EXPECT_EQ(grade_parts(i, {"17.95%"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"17.95"}).verdict, Verdict::Correct);
+  Feedback f = grade_parts(i, {"0.1795"});
+  EXPECT_NE(f.message.find("percent vs fraction"), std::string::npos) << f.message;
+}

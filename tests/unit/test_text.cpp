@@ -1,1 +1,41 @@
 #include <gtest/gtest.h>
+
+#include "text.h"
+
+using namespace dtx;
+
+TEST(FormatNumber, ProseFriendly) {
+  EXPECT_EQ(format_number(1.75), "1.75");
+  EXPECT_EQ(format_number(0.875), "0.875");
+  EXPECT_EQ(format_number(29.3125), "29.31");
+  EXPECT_EQ(format_number(2048), "2048");
+  EXPECT_EQ(format_number(16384), "16,384");
+  EXPECT_EQ(format_number(405e9), "405,000,000,000");
+  EXPECT_EQ(format_number(1e9), "1,000,000,000");
+  EXPECT_EQ(format_number(6.1e-5), "6.1 × 10^-5");
+  EXPECT_EQ(format_number(3.8e25), "3.8 × 10^25");
+  EXPECT_EQ(format_number(0), "0");
+  EXPECT_EQ(format_number(-0.5), "-0.5");
+  EXPECT_EQ(format_number(999.99), "1000");
+  EXPECT_EQ(format_number(2.0 / 3.0, 3), "0.667");
+  EXPECT_EQ(format_number(0.001), "0.001");
+}
+
+TEST(FormatNumber, NeverPrintsCExponents) {
+  for (double v : {1e9, 1.5e12, 7e14, 2e15, 1e-7, 123456789.0})
+    EXPECT_EQ(format_number(v).find("e+"), std::string::npos) << v;
+}
+
+TEST(Tolerance, Within) {
+  EXPECT_TRUE(within(1.01, 1.0, 0.01, 0));
+  EXPECT_TRUE(within(0.99, 1.0, 0.01, 0));
+  EXPECT_FALSE(within(1.0101, 1.0, 0.01, 0));
+  EXPECT_TRUE(within(0.4, 0.0, 0.01, 0.5));
+  EXPECT_EQ(describe_tolerance(0.01, 0, "GB"), "within 1%");
+  EXPECT_EQ(describe_tolerance(0, 0.5, "GB"), "within ±0.5 GB");
+}
+
+TEST(Utf8, ColumnsCountCharacters) {
+  EXPECT_EQ(utf8_column("µs x", 3), 3);  // µ is two bytes but one column
+  EXPECT_EQ(utf8_column("abc", 0), 1);
+}
