@@ -31,6 +31,9 @@ function runProgram(source, fn, cases) {
   const program = source + `\n;globalThis.__dtx_fn = (typeof ${fn} === 'function') ? ${fn} : undefined;`;
   let script;
   try {
+    // Compile the student's text alone first so a syntax error points at their line, not
+    // at the lookup we append.
+    new vm.Script(source, { filename: FILE });
     script = new vm.Script(program, { filename: FILE });
   } catch (e) {
     return { kind: 'syntax', error: String(e.message), line: lineOf(e) };

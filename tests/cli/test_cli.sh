@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The dtx command as instructors and scripts use it: help, exit codes, output formats, and
+# for every shipped exercise, `show --answer --json` fed back into `grade` is graded correct.
+#   tests/cli/test_cli.sh path/to/dtx repo_root
+set -uo pipefail
+DTX=$1
+ROOT=$2
+cd "$ROOT"
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check "description" expected_exit command...
+  local what=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "FAIL: $what: exit $got, expected $want"
+    sed 's/^/    /' "$tmp/out" "$tmp/err" | head -20
+    fails=$((fails + 1))
+  fi
+}
+
+contains() {  # contains "description" file pattern
+  if ! grep -qE -- "$3" "$2"; then
+    echo "FAIL: $1: no line matching /$3/ in:"
+    sed 's/^/    /' "$2" | head -20
+    fails=$((fails + 1))
+  fi
+}
+
+json() {  # json 'js expression over d' < file
+  node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);const r=($1);process.stdout.write(typeof r==='string'?r:JSON.stringify(r))})"
+}
+
+# ---- help and usage
+check "dtx --help" 0 "$DTX" --help
+contains "main help lists commands" "$tmp/out" "lint PATH"
+for c in lint list show grade; do
+  check "dtx $c --help" 0 "$DTX" "$c" --help
+  contains "$c help has usage" "$tmp/out" "^usage: dtx $c"
+done
+check "no command" 2 "$DTX"
+check "unknown command" 2 "$DTX" frobnicate
+check "lint without paths" 2 "$DTX" lint
+check "unknown option" 2 "$DTX" list --frob
+check "bad seed" 2 "$DTX" show ring.volume --seed -4
+check "unknown exercise" 2 "$DTX" show no.such.exercise
+
+# ---- lint
+check "lint shipped packs" 0 "$DTX" lint exercises/
+contains "lint summary" "$tmp/err" "0 errors"
+check "lint a malformed pack" 1 "$DTX" lint tests/malformed/numeric-tolerence-typo.json
+contains "lint error format" "$tmp/out" "^tests/malformed/numeric-tolerence-typo.json:[0-9]+:[0-9]+: error: /exercises/0/parts/0/tolerence: unknown field"
+check "lint --json" 1 "$DTX" lint --json tests/malformed/numeric-tolerence-typo.json
+[[ $(json 'd[0].pointer' <"$tmp/out") == "/exercises/0/parts/0/tolerence" ]] || { echo "FAIL: lint --json pointer"; fails=$((fails + 1)); }
+check "lint a missing path" 1 "$DTX" lint no/such/dir
+# a broken pack next to good ones: the others still load and are linted
+mkdir -p "$tmp/mixed"
+cp exercises/00-ring-allreduce.json tests/malformed/json-trailing-comma.json "$tmp/mixed/"
+check "lint a folder with one broken pack" 1 "$DTX" lint "$tmp/mixed"
+contains "broken pack reported" "$tmp/out" "json-trailing-comma.json:7:1: error"
+contains "good pack still loaded" "$tmp/err" "[1-9][0-9]* exercises loaded"
+
+# ---- list
+check "list" 0 "$DTX" list
+contains "list shows chapter 0" "$tmp/out" "^Chapter 0: "
+check "list --json" 0 "$DTX" list --json
+"$DTX" list --json >"$tmp/list.json"
+n=$(json 'd.length' <"$tmp/list.json")
+[[ $n -ge 8 ]] || { echo "FAIL: list --json has $n exercises"; fails=$((fails + 1)); }
+[[ $(json 'Object.keys(d[0]).join(",")' <"$tmp/list.json") == "id,pack,chapter,type,title,difficulty,parameters" ]] ||
+  { echo "FAIL: list --json fields"; fails=$((fails + 1)); }
+
+# ---- show hides the answer unless asked
+check "show" 0 "$DTX" show ring.volume
+if grep -q "Explanation" "$tmp/out"; then echo "FAIL: show reveals the explanation"; fails=$((fails + 1)); fi
+check "show --json has no values" 0 "$DTX" show ring.volume --json
+[[ $(json 'd.parts.every(p => p.value === undefined)' <"$tmp/out") == "true" ]] || { echo "FAIL: show --json leaks answers"; fails=$((fails + 1)); }
+check "show --seed is deterministic" 0 "$DTX" show ring.volume --seed 5 --json
+cp "$tmp/out" "$tmp/a"
+"$DTX" show ring.volume --seed 5 --json >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: same seed, different instance"; fails=$((fails + 1)); }
+
+# ---- grade: every exercise, default and two other seeds, answered from show --answer
+graded=0
+for id in $(json 'd.map(e => e.id).join(" ")' <"$tmp/list.json"); do
+  for seed in 0 3 11; do
+    "$DTX" show "$id" --seed $seed --answer --json >"$tmp/show.json" || { echo "FAIL: show $id"; fails=$((fails + 1)); continue; }
+    type=$(json 'd.type' <"$tmp/show.json")
+    case $type in
+      numeric)
+        mapfile -t args < <(json 'd.parts.map(p => p.value + " " + p.unit).join("\n")' <"$tmp/show.json") ;;
+      choice)
+        args=("$(json 'd.options.filter(o => o.correct).map(o => o.label).join(",")' <"$tmp/show.json")") ;;
+      ordering)
+        args=("$(json 'd.answer.join(" ")' <"$tmp/show.json")") ;;
+      buggy-line)
+        args=("$(json 'd.bugs.slice(0, d.select).join(",")' <"$tmp/show.json")") ;;
+      code)
+        json 'd.reference' <"$tmp/show.json" >"$tmp/ref.js"
+        args=("$tmp/ref.js") ;;
+    esac
+    check "grade $id seed $seed with the engine's answer (${args[*]})" 0 "$DTX" grade "$id" --seed $seed "${args[@]}"
+    graded=$((graded + 1))
+  done
+done
+echo "graded $graded instances with their own answers"
+
+# ---- grade: verdicts and exit codes for each kind of input
+read -r v1 v2 < <("$DTX" show ring.volume --answer --json | json 'd.parts.map(p => p.value).join(" ")')
+check "numeric right" 0 "$DTX" grade ring.volume "$v1" "$v2"
+read -r id1 id2 < <("$DTX" show ring.volume --json | json 'd.parts.map(p => p.id).join(" ")')
+check "numeric named parts" 0 "$DTX" grade ring.volume "$id2=$v2" "$id1=$v1"
+check "numeric wrong" 1 "$DTX" grade ring.volume "$v1" 999
+check "numeric unreadable" 3 "$DTX" grade ring.volume "$v1" "lots"
+contains "format error says it is not an attempt" "$tmp/out" "not counted as attempts"
+check "numeric wrong kind of unit" 3 "$DTX" grade ring.volume "$v1" "3 ms"
+check "numeric --json" 1 "$DTX" grade ring.volume --json "$v1" 999
+[[ $(json 'd.verdict + " " + d.counts_as_attempt' <"$tmp/out") == "partial true" ]] || { echo "FAIL: grade --json verdict"; fails=$((fails + 1)); }
+check "choice unknown letter" 3 "$DTX" grade ring.why-ring Z
+check "buggy-line not a number" 3 "$DTX" grade ring.buggy-double-count x
+printf 'function ringAllReduceTime(M_gb, N, bw_gbs, latency_us) {\n  return 0;\n}\n' >"$tmp/zero.js"
+check "code wrong" 1 "$DTX" grade ring.code-time "$tmp/zero.js"
+contains "code per-case results" "$tmp/out" "FAIL"
+printf 'function ringAllReduceTime(M_gb, N, bw_gbs, latency_us) {\n  return M_gb +* 2;\n}\n' >"$tmp/syntax.js"
+check "code syntax error" 3 "$DTX" grade ring.code-time "$tmp/syntax.js"
+contains "code syntax error line" "$tmp/out" "Syntax error \(line 2\)"
+
+if [[ $fails -gt 0 ]]; then
+  echo "$fails CLI check(s) failed"
+  exit 1
+fi
+echo "all CLI checks passed"
