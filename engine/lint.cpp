@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "grade/buggy_line.h"
+#include "grade/choice.h"
 #include "grade/numeric.h"
+#include "grade/ordering.h"
 #include "load_ctx.h"
 #include "text.h"
 
@@ -194,6 +197,25 @@ std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner) {
       check_placeholders(ex.explanation, ex.pointer + "/explanation", known, ctx);
       for (size_t i = 0; i < ex.hints.size(); ++i)
         check_placeholders(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i), known, ctx);
+
+      // Every other text the engine fills in.
+      if (const auto* s = ex.spec_as<NumericSpec>()) {
+        for (const auto& part : s->parts)
+          for (const auto& m : part.mistakes) check_placeholders(m.message, m.pointer + "/message", known, ctx);
+      } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+        for (const auto& o : s->options) {
+          check_placeholders(o.text, o.pointer + "/text", known, ctx);
+          check_placeholders(o.feedback, o.pointer + "/feedback", known, ctx);
+        }
+      } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
+        for (size_t i = 0; i < s->items.size(); ++i)
+          check_placeholders(s->items[i], ex.pointer + "/items/" + std::to_string(i), known, ctx);
+        for (size_t i = 0; i < s->feedback.size(); ++i)
+          check_placeholders(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i), known, ctx);
+      } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
+        for (const auto* notes : {&s->bugs, &s->decoys})
+          for (const auto& n : *notes) check_placeholders(n.message, n.pointer + "/message", known, ctx);
+      }
 
       if (ex.spec) ex.spec->lint(ex, ctx);
 

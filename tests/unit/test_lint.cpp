@@ -72,3 +72,14 @@ TEST(Lint, OtherTypes) {
     "params": {"p": {"default": 4, "choices": [4]}}, "constraints": ["p > 4"],
     "parts": [{"id": "v", "answer": "p", "unit": ""}]})J")).find("do not satisfy"), std::string::npos);
 }
+
+TEST(Lint, PlaceholdersInMessagesAndOptions) {
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "params": {"N": {"default": 8, "choices": [8]}},
+    "parts": [{"id": "v", "answer": "N", "unit": "", "mistakes": [{"answer": "N/2", "message": "half of {NN}"}]}]},
+    {"id": "c", "type": "choice", "title": "C", "prompt": "p",
+    "options": [{"text": "{x} GPUs", "correct": true}, {"text": "b"}]})J");
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0/mistakes/0/message");
+  EXPECT_EQ(ds[1].pointer, "/exercises/1/options/0/text");
+}
