@@ -442,6 +442,8 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
     ctx.error(pointer, "no \"expected\" expression and no \"reference\" solution");
   }
   if (!ctx.runner) return;
+  bool ref_reported = false;
+  std::vector<bool> wrong_reported(wrong.size(), false);
   for (uint64_t seed : {0ull, 1ull, 2ull}) {
     std::string err;
     auto inst = make_instance(ex, seed, &err);
@@ -449,7 +451,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
       ctx.error(pointer, "cannot make an instance: " + err);
       return;
     }
-    if (!reference.empty()) {
+    if (!reference.empty() && !ref_reported) {
       Feedback f = grade_code(*inst, reference, *ctx.runner);
       if (f.verdict != Verdict::Correct) {
         std::string which;
@@ -460,15 +462,18 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
             break;
           }
         ctx.error(pointer + "/reference", "the reference solution fails its own cases: " + f.message + which);
-        return;
+        ref_reported = true;
       }
     }
-    for (const auto& w : wrong) {
-      Feedback f = grade_code(*inst, w.code, *ctx.runner);
-      if (f.verdict == Verdict::Correct)
-        ctx.error(w.pointer, "this wrong implementation (" + w.note + ") passes every case" +
-                                 (seed ? " of seed " + std::to_string(seed) : "") +
-                                 "; add a case that catches it");
+    for (size_t k = 0; k < wrong.size(); ++k) {
+      if (wrong_reported[k]) continue;
+      Feedback f = grade_code(*inst, wrong[k].code, *ctx.runner);
+      if (f.verdict == Verdict::Correct) {
+        ctx.error(wrong[k].pointer, "this wrong implementation (" + wrong[k].note + ") passes every case" +
+                                        (seed ? " of seed " + std::to_string(seed) : "") +
+                                        "; add a case that catches it");
+        wrong_reported[k] = true;
+      }
     }
   }
 }

@@ -63,6 +63,18 @@ check "lint a folder with one broken pack" 1 "$DTX" lint "$tmp/mixed"
 contains "broken pack reported" "$tmp/out" "json-trailing-comma.json:7:1: error"
 contains "good pack still loaded" "$tmp/err" "[1-9][0-9]* exercises loaded"
 
+# code exercises: lint runs the reference and the listed wrong implementations with node
+cat >"$tmp/code.json" <<'JSON'
+{"format": 1, "chapter": 0, "id": "c", "title": "C", "exercises": [
+ {"id": "c.bad-ref", "type": "code", "title": "T", "prompt": "p", "function": "f", "args": ["x"],
+  "expected": "2*x", "reference": "function f(x) { return 3 * x; }", "cases": [{"args": [1]}],
+  "wrong": [{"note": "same as the answer", "code": "function f(x) { return x + x; }"}]}]}
+JSON
+check "lint runs code" 1 "$DTX" lint "$tmp/code.json"
+contains "reference failing its cases" "$tmp/out" "/exercises/0/reference: the reference solution fails its own cases"
+contains "wrong implementation passing" "$tmp/out" "/exercises/0/wrong/0: this wrong implementation \\(same as the answer\\) passes every case"
+check "lint --no-run skips code" 0 "$DTX" lint --no-run "$tmp/code.json"
+
 # ---- list
 check "list" 0 "$DTX" list
 contains "list shows chapter 0" "$tmp/out" "^Chapter 0: "
