@@ -286,6 +286,16 @@ uint64_t hash_string(std::string_view s) {
   return h;
 }
 
+double draw_value(Rng& rng, const std::vector<double>& choices, double min, double max, double step) {
+  if (!choices.empty()) return choices[rng.below(choices.size())];
+  if (step > 0) {
+    auto n = static_cast<uint64_t>(std::floor((max - min) / step + 1e-9)) + 1;
+    // 0.1 steps should not print as 0.30000000000000004
+    return std::round((min + static_cast<double>(rng.below(n)) * step) * 1e9) / 1e9;
+  }
+  return min + rng.unit() * (max - min);
+}
+
 std::vector<int> shuffled_indices(int n, Rng& rng, const std::vector<bool>& fixed,
                                   bool avoid_identity) {
   std::vector<int> movable;

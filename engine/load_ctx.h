@@ -108,6 +108,10 @@ struct Rng {
 };
 uint64_t hash_string(std::string_view s);
 
+// One value drawn uniformly: from `choices` when given, else from min..max on the `step`
+// grid (continuous when step is 0). Shared by parameters and generated code cases.
+double draw_value(Rng& rng, const std::vector<double>& choices, double min, double max, double step);
+
 // Shuffles 0..n-1 with `rng`; `fixed` positions stay put. When `avoid_identity` and n > 1,
 // the result is never the identity (an ordering shown already solved teaches nothing).
 std::vector<int> shuffled_indices(int n, Rng& rng, const std::vector<bool>& fixed,

@@ -458,17 +458,7 @@ std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::st
     inst.values.clear();
     for (const auto& p : ex.params) {
       double v = p.default_value;
-      if (seed != 0) {
-        if (!p.choices.empty()) {
-          v = p.choices[rng.below(p.choices.size())];
-        } else if (p.step > 0) {
-          auto n = static_cast<uint64_t>(std::floor((p.max - p.min) / p.step + 1e-9)) + 1;
-          v = p.min + static_cast<double>(rng.below(n)) * p.step;
-          v = std::round(v * 1e9) / 1e9;  // 0.1 steps should not print as 0.30000000000000004
-        } else {
-          v = p.min + rng.unit() * (p.max - p.min);
-        }
-      }
+      if (seed != 0) v = draw_value(rng, p.choices, p.min, p.max, p.step);
       inst.values.emplace_back(p.name, v);
     }
     bool good = true;

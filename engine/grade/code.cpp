@@ -238,12 +238,7 @@ bool CodeSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::s
   for (int k = 0, tries = 0; k < generate_count && tries < 50 * (generate_count + 1); ++tries) {
     std::vector<std::string> a;
     for (const auto& r : ranges) {
-      double v;
-      if (!r.choices.empty()) v = r.choices[rng.below(r.choices.size())];
-      else if (r.step > 0) {
-        auto n = static_cast<uint64_t>(std::floor((r.max - r.min) / r.step + 1e-9)) + 1;
-        v = std::round((r.min + static_cast<double>(rng.below(n)) * r.step) * 1e9) / 1e9;
-      } else v = r.min + rng.unit() * (r.max - r.min);
+      double v = draw_value(rng, r.choices, r.min, r.max, r.step);
       a.push_back(number_json(v));
     }
     if (!seen.insert(a).second) continue;  // a repeated case tests nothing new
