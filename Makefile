@@ -1,7 +1,9 @@
 # dtx build entry points. Each target first installs what is missing (Debian packages via
 # apt-get, npm packages into build/node; quiet when everything is there), then builds.
 #
-#   make test    everything builds, every test runs (native + engine under node), ctest summary
+#   make serve   build the site into dist/ and serve it on http://localhost:8080 (PORT=... overrides)
+#   make dist    the static site alone, in dist/ (copy the folder to any static web server)
+#   make test    everything builds, every test runs (native, engine under node, browser), ctest summary
 #   make lint    build/native/dtx lint exercises/
 #   make bench   load/lint/grade timings, native and wasm, and their ratio
 SHELL := /bin/bash
@@ -11,13 +13,18 @@ export NODE_PATH := /usr/share/nodejs
 NATIVE_DIR := build/native
 WASM_DIR := build/wasm
 
-.PHONY: deps-native deps-wasm native wasm-engine test lint bench clean
+.PHONY: deps-native deps-wasm deps-browser native wasm-engine web dist serve test lint bench clean
+
+PORT ?= 8080
 
 deps-native:
 	@scripts/deps.sh native
 
 deps-wasm:
 	@scripts/deps.sh wasm
+
+deps-browser:
+	@scripts/deps.sh browser
 
 $(NATIVE_DIR)/build.ninja: CMakeLists.txt CMakePresets.json tests/CMakeLists.txt | deps-native
 	@cmake --preset native >/dev/null
@@ -32,14 +39,25 @@ $(WASM_DIR)/build.ninja: CMakeLists.txt CMakePresets.json tests/CMakeLists.txt |
 wasm-engine: deps-wasm $(WASM_DIR)/build.ninja
 	@cmake --build --preset wasm --target dtx_tests dtx_bench_plain
 
-test: native wasm-engine
+# The page: dtx.js + dtx.wasm from web/, then the static site in dist/.
+web: deps-wasm deps-browser $(WASM_DIR)/build.ninja
+	@cmake --build --preset wasm --target dtx_web
+
+dist: web
+	@scripts/build-dist.sh $(WASM_DIR) dist
+	@echo "dist/ is ready: $$(du -sh dist | cut -f1) of static files"
+
+serve: dist
+	@node scripts/serve.mjs dist --port $(PORT)
+
+test: native wasm-engine dist
 	@cd $(NATIVE_DIR) && ctest --output-on-failure -j2
 
 lint: native
 	@$(NATIVE_DIR)/dtx lint exercises/
 
-bench: native wasm-engine
+bench: native wasm-engine dist
 	@scripts/bench.sh
 
 clean:
-	rm -rf build
+	rm -rf build dist

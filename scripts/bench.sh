@@ -7,6 +7,8 @@
 # 2. build/native/dtx_bench_plain      the same workloads timed with std::chrono (medians)
 # 3. build/wasm/dtx_bench_plain.js     the same program compiled by em++, under node
 # then a table of the two medians per operation and their ratio wasm/native.
+# 4. scripts/bench-web.mjs             the web build (dist/): transfer size, page load in
+#                                      headless Chromium, idle frames, wasm heap
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -74,5 +76,10 @@ for (const [name, get] of rows) {
   line(name, fmt(n), fmt(w), ratio);
 }
 EOF
+echo
+
+echo "== web build (dist/) =="
+# exits non-zero (with the reason) only if dist/ is missing or the page cannot be loaded
+node scripts/bench-web.mjs dist
 echo
 echo "bench.sh: done in ${SECONDS}s"

@@ -1,0 +1,288 @@
+// Figures for the web build (run by scripts/bench.sh, so by `make bench`, after `make dist`).
+//
+//   node scripts/bench-web.mjs [DIST_DIR] [--runs N] [--idle-ms MS]     defaults: dist/, 5, 5000
+//
+// 1. transfer size of dist/ per file, raw and gzip -9 (node's zlib), and totals;
+// 2. in headless Chromium, one fresh browser context (cold cache) per run: time from
+//    navigation start to the first drawn frame, to the first complete frame (fonts and
+//    library ready, the loading text hidden) and to the course map being usable
+//    (screen 'course', not busy, at least one "ex-" item): median, min and max of the runs;
+// 3. frames drawn in 5 s of idleness on the course map (the page should draw none);
+// 4. the wasm heap size once every pack is loaded.
+//
+// Times are read in the page with performance.now(), which counts from navigation start.
+// A benchmark reports figures and never fails on one: the exit status is non-zero only
+// when the page cannot be loaded at all.
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// ---- arguments
+const argv = process.argv.slice(2);
+let distDir = path.join(ROOT, 'dist');
+let runs = 5;
+let idleMs = 5000;
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--runs') runs = Math.max(1, Number(argv[++i]) || 5);
+  else if (argv[i] === '--idle-ms') idleMs = Math.max(0, Number(argv[++i]) || 0);
+  else distDir = path.resolve(argv[i]);
+}
+const SETTLE_MS = 1000;       // after the map is usable, before the idle window opens
+const LOAD_TIMEOUT_MS = 30000;
+const VIEWPORT = { width: 1280, height: 800 };
+const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
+  '--force-device-scale-factor=1', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function fail(msg) {
+  console.error(`bench-web: ${msg}`);
+  process.exit(1);
+}
+// Thrown inside main() so that the browser and the server are stopped before the exit.
+class Fatal extends Error {}
+
+if (!fs.existsSync(path.join(distDir, 'index.html'))) fail(`${distDir}/index.html not found; run \`make dist\` first`);
+
+let chromium;
+try {
+  ({ chromium } = createRequire(path.join(ROOT, 'build/node/'))('playwright-core'));
+} catch (e) {
+  fail(`playwright-core not found under ${path.join(ROOT, 'build/node/node_modules')} (${e.code || e.message}); run \`make dist\` (deps-browser installs it)`);
+}
+
+const t_start = Date.now();
+
+// ---- formatting
+const kb = (n) => (n / 1024).toFixed(1);
+const ms = (v) => (v == null ? '-' : v.toFixed(0));
+function table(header, rows, alignLeft = [0]) {
+  const all = [header, ...rows.filter((r) => r !== null)];
+  const w = header.map((_, c) => Math.max(...all.map((r) => String(r[c]).length)));
+  const fmt = (r) => r.map((v, c) => (alignLeft.includes(c) ? String(v).padEnd(w[c]) : String(v).padStart(w[c]))).join('  ');
+  console.log(fmt(header));
+  console.log(w.map((n) => '-'.repeat(n)).join('  '));
+  for (const r of rows) console.log(r === null ? w.map((n) => '-'.repeat(n)).join('  ') : fmt(r));
+}
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// ---- 1. transfer size
+function listFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+function transferSizes() {
+  console.log(`== transfer size of ${path.relative(ROOT, distDir) || distDir}/ (gzip -9 by node's zlib) ==`);
+  const files = listFiles(distDir).map((f) => {
+    const buf = fs.readFileSync(f);
+    return { name: path.relative(distDir, f).split(path.sep).join('/'), raw: buf.length, gz: zlib.gzipSync(buf, { level: 9 }).length };
+  }).sort((a, b) => b.raw - a.raw || a.name.localeCompare(b.name));
+  const rows = files.map((f) => [f.name, f.raw, kb(f.raw), f.gz, kb(f.gz), (f.gz / f.raw * 100).toFixed(0) + '%']);
+  const raw = files.reduce((s, f) => s + f.raw, 0), gz = files.reduce((s, f) => s + f.gz, 0);
+  rows.push(null, [`total (${files.length} files)`, raw, kb(raw), gz, kb(gz), (gz / raw * 100).toFixed(0) + '%']);
+  // What the first visit downloads: the page, its scripts, the wasm, the fonts and every pack.
+  table(['file', 'raw (B)', 'raw (KiB)', 'gzip (B)', 'gzip (KiB)', 'gz/raw'], rows);
+  console.log();
+  return files;
+}
+
+// ---- the server
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), distDir, '--port', '0', '--quiet'],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let done = false;
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/localhost:\d+\/\S*/);
+      if (m && !done) { done = true; resolve({ url: m[0], proc: p }); }
+    });
+    p.stderr.on('data', (d) => { out += d; });
+    p.on('error', (e) => { if (!done) { done = true; reject(e); } });
+    p.on('exit', (code) => { if (!done) { done = true; reject(new Error(`server exited (${code}): ${out.trim()}`)); } });
+  });
+}
+
+// Installed before any page script: glue.js assigns window.dtx, and at that moment (before
+// the wasm runs) this wraps it to note, in navigation-start milliseconds, the first drawn
+// frame, the first complete frame (when glue.js sets firstFrameMs) and the first frame with
+// a usable course map. dtx.waitFor only wakes the frame loop once the engine is ready, which
+// it is not yet here, so this changes nothing the page does.
+function pageProbe() {
+  const B = (window.__dtxBench = { firstDrawn: null, firstComplete: null, usable: null, usableFrame: null });
+  let hook;
+  Object.defineProperty(window, 'dtx', {
+    configurable: true,
+    enumerable: true,
+    get() { return hook; },
+    set(v) {
+      hook = v;
+      let ff = v.firstFrameMs;
+      Object.defineProperty(v, 'firstFrameMs', {
+        configurable: true,
+        enumerable: true,
+        get() { return ff; },
+        set(x) { if (B.firstComplete == null && x != null) B.firstComplete = performance.now(); ff = x; },
+      });
+      v.waitFor(() => true, 600000).then(() => { B.firstDrawn = performance.now(); }, () => {});
+      v.waitFor((s) => s.screen === 'course' && !s.busy && s.items.some((i) => i.id.startsWith('ex-')), 600000)
+        .then((s) => { B.usable = performance.now(); B.usableFrame = s.frame; }, () => {});
+    },
+  });
+}
+
+// One cold load; with `idle`, also the idle frame count and the heap size.
+async function oneRun(browser, url, packCount, idle) {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const errors = [];
+  try {
+    await context.addInitScript(pageProbe);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e.message || e)));
+    page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
+    // favicon.ico is not part of dist/: the browser's own request for it is not the page's
+    page.on('response', (res) => {
+      if (res.status() >= 400 && !res.url().endsWith('/favicon.ico')) errors.push(`HTTP ${res.status()} for ${res.url()}`);
+    });
+    const resp = await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    if (!resp || !resp.ok()) throw new Error(`GET ${url}: HTTP ${resp ? resp.status() : 'no response'}`);
+    try {
+      // done when the map is usable, or as soon as the page shows its own error (onAbort, no WebGL 2)
+      await page.waitForFunction(() => (window.__dtxBench && window.__dtxBench.usable != null && window.__dtxBench.firstComplete != null) ||
+        (document.getElementById('loading') || {}).className === 'error', null, { timeout: LOAD_TIMEOUT_MS, polling: 50 });
+    } catch (e) {
+      const s = await page.evaluate(() => window.dtx && window.dtx.state && { screen: window.dtx.state.screen, busy: window.dtx.state.busy, packs: window.dtx.state.packs, frame: window.dtx.state.frame }).catch(() => null);
+      throw new Error(`the course map was not usable within ${LOAD_TIMEOUT_MS / 1000} s; last state: ${JSON.stringify(s)}`);
+    }
+    const pageError = await page.evaluate(() => {
+      const l = document.getElementById('loading');
+      return l && l.className === 'error' ? l.textContent : null;
+    });
+    if (pageError) throw new Error(`the page reports: ${pageError}`);
+    const r = await page.evaluate(() => ({ ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs }));
+    if (idle) {
+      // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
+      await page.waitForTimeout(SETTLE_MS);
+      const a = await page.evaluate(() => ({ frame: window.dtx.state.frame, t: performance.now() }));
+      await page.waitForTimeout(idleMs);
+      const b = await page.evaluate(() => ({ frame: window.dtx.state.frame, t: performance.now(), screen: window.dtx.state.screen }));
+      r.settleFrames = a.frame - r.usableFrame;
+      r.idleFrames = b.frame - a.frame;
+      r.idleWindowMs = b.t - a.t;
+      r.idleScreen = b.screen;
+      r.idleFrameRange = [a.frame, b.frame];
+      // heap once every pack is loaded (waitFor wakes the page; the idle window is over)
+      const h = await page.evaluate(async (n) => {
+        const s = await window.dtx.waitFor((st) => !st.busy && st.packs >= n, 10000).catch(() => window.dtx.state);
+        return { heap: window.dtx.heapBytes(), packs: s.packs };
+      }, packCount);
+      r.heapBytes = h.heap;
+      r.packs = h.packs;
+    }
+    return { ...r, errors };
+  } catch (e) {
+    e.pageErrors = errors;
+    throw e;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+async function main() {
+  transferSizes();
+
+  let packCount = 0;
+  try { packCount = JSON.parse(fs.readFileSync(path.join(distDir, 'exercises/index.json'), 'utf8')).packs.length; } catch { /* unknown */ }
+
+  let server;
+  try { server = await startServer(); } catch (e) { fail(`cannot start scripts/serve.mjs: ${e.message}`); }
+  const stopServer = () => { if (server && server.proc.exitCode == null) server.proc.kill(); };
+  process.on('exit', stopServer);
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { stopServer(); process.exit(130); });
+
+  let browser;
+  try {
+    try {
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    } catch (e) {
+      throw new Fatal(`cannot launch /usr/bin/chromium: ${e.message.split('\n')[0]}`);
+    }
+    const version = browser.version();
+    console.log(`== page load, headless Chromium ${version} (swiftshader), ${VIEWPORT.width}x${VIEWPORT.height}, ` +
+      `${runs} runs, each in a fresh context (cold cache), ${server.url} ==`);
+
+    const results = [];
+    const failures = [];
+    for (let i = 0; i < runs; i++) {
+      const last = i === runs - 1;
+      try {
+        const r = await oneRun(browser, server.url, packCount, last);
+        results.push(r);
+        console.log(`run ${i + 1}: first drawn frame ${ms(r.firstDrawn)} ms, first complete frame ${ms(r.firstComplete)} ms, ` +
+          `course map usable ${ms(r.usable)} ms`);
+        for (const pe of r.errors.slice(0, 3)) console.log(`    page console error: ${pe.split('\n')[0]}`);
+      } catch (e) {
+        failures.push(e);
+        console.log(`run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
+        for (const pe of (e.pageErrors || []).slice(0, 5)) console.log(`    page: ${pe}`);
+        if (results.length === 0 && i === 0) {
+          // The first load failed: the page cannot be loaded; more runs would only wait longer.
+          throw new Fatal(`the page at ${server.url} could not be loaded in headless Chromium (see above)`);
+        }
+      }
+    }
+    if (results.length === 0) throw new Fatal('no run loaded the page');
+    console.log();
+
+    const rows = [
+      ['first drawn frame (any screen)', (r) => r.firstDrawn],
+      ['first complete frame (loading text hidden)', (r) => r.firstComplete],
+      ['course map usable', (r) => r.usable],
+      ['  dtx.firstFrameMs (from glue.js start)', (r) => r.glueFirstFrameMs],
+    ].map(([name, get]) => {
+      const xs = results.map(get).filter((v) => typeof v === 'number');
+      if (!xs.length) return [name, '-', '-', '-'];
+      return [name, ms(median(xs)), ms(Math.min(...xs)), ms(Math.max(...xs))];
+    });
+    console.log(`time from navigation start (ms), ${results.length} of ${runs} runs:`);
+    table(['milestone', 'median', 'min', 'max'], rows);
+    console.log();
+
+    const r = results[results.length - 1];
+    if (r.idleFrames != null) {
+      console.log(`== idle on the course map (last run) ==`);
+      console.log(`frames drawn in the ${(SETTLE_MS / 1000).toFixed(0)} s after the map became usable: ${r.settleFrames}`);
+      console.log(`frames drawn in ${(r.idleWindowMs / 1000).toFixed(2)} s of idleness that followed: ${r.idleFrames}` +
+        `  (frame counter ${r.idleFrameRange[0]} -> ${r.idleFrameRange[1]}, screen '${r.idleScreen}'; expected 0)`);
+      console.log();
+      console.log(`== wasm heap (last run, ${r.packs} of ${packCount || '?'} packs loaded) ==`);
+      const hb = Number(r.heapBytes);
+      console.log(Number.isFinite(hb)
+        ? `heap: ${hb} bytes = ${(hb / 1048576).toFixed(2)} MiB (${(hb / 1e6).toFixed(2)} MB)`
+        : `heap: unknown (dtx.heapBytes() returned ${r.heapBytes})`);
+      console.log();
+    } else {
+      console.log('(the last run failed: no idle frame count, no heap size)\n');
+    }
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    stopServer();
+  }
+  console.log(`bench-web: done in ${((Date.now() - t_start) / 1000).toFixed(1)} s`);
+}
+
+main().catch((e) => fail(e instanceof Fatal ? e.message : e.stack || e.message));

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Assembles the static site from a built build/wasm/dtx.{js,wasm}:
+#
+#   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
+#
+# OUTDIR holds everything the page needs and nothing else: index.html, glue.js,
+# code-runner.js, dtx.js, dtx.wasm, fonts/, exercises/index.json and the packs listed in it.
+# Every URL in it is relative, so the folder works from any static server at any sub-path.
+set -euo pipefail
+wasm_dir=${1:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
+out=${2:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mkdir -p "$out/exercises" "$out/fonts"
+cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
+cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/code-runner.js" "$out/"
+"$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"
+cp "$wasm_dir"/fonts/*.otf "$wasm_dir"/fonts/*.ttf "$out/fonts/"
+# The packs: exactly those listed in the index (an instructor's unlisted draft stays out).
+rm -f "$out"/exercises/*.json
+cp "$repo_root/exercises/index.json" "$out/exercises/"
+node -e '
+  const fs = require("fs"), path = require("path");
+  const [src, dst] = process.argv.slice(1);
+  const index = JSON.parse(fs.readFileSync(path.join(src, "index.json"), "utf8"));
+  for (const f of index.packs) {
+    if (!fs.existsSync(path.join(src, f))) { console.error(`build-dist: exercises/index.json lists ${f}, which does not exist`); process.exit(1); }
+    fs.copyFileSync(path.join(src, f), path.join(dst, f));
+  }' "$repo_root/exercises" "$out/exercises"
+if [[ -d $repo_root/exercises/schema ]]; then cp -r "$repo_root/exercises/schema" "$out/exercises/"; fi

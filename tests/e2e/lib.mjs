@@ -1,0 +1,117 @@
+// Helpers for the browser tests: a static server for dist/, Chromium through playwright-core,
+// and actions that go through the real mouse, touch and keyboard at the positions window.dtx
+// reports (the hook only reads; it never acts).
+import { createRequire } from 'node:module';
+import { spawn, execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(ROOT, 'build/node/'));
+const { chromium } = require('playwright-core');
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-device-scale-factor=1'];
+
+export function launch(extraArgs = []) {
+  const args = CHROMIUM_ARGS.filter((a) => !extraArgs.some((e) => e.split('=')[0] === a.split('=')[0])).concat(extraArgs);
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args });
+}
+
+// Serves `dir` with scripts/serve.mjs on a free port; resolves with {url, stop}.
+export function serve(dir, base = '/') {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), dir, '--port', '0', '--base', base, '--quiet'],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/localhost:\d+\S*/);
+      if (m) resolve({ url: m[0], stop: () => p.kill() });
+    });
+    p.stderr.on('data', (d) => { out += d; });
+    p.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+// The engine's own answer for an instance, from the CLI (same engine as the page).
+export function engineAnswer(id, seed = 0) {
+  const dtx = path.join(ROOT, 'build/native/dtx');
+  return JSON.parse(execFileSync(dtx, ['show', id, '--seed', String(seed), '--answer', '--json'], { cwd: ROOT }).toString());
+}
+
+export async function state(page) { return page.evaluate(() => window.dtx.state); }
+
+// Waits for a drawn frame whose state satisfies `pred` (a JS expression over `s`).
+export async function waitFor(page, pred, timeoutMs = 10000) {
+  return page.evaluate(([p, t]) => window.dtx.waitFor(new Function('s', 'return (' + p + ');'), t), [pred, timeoutMs]);
+}
+
+export async function ready(page) {
+  return waitFor(page, "s.screen === 'course' && !s.busy", 20000);
+}
+
+async function findItem(page, id, { scroll = true } = {}) {
+  for (let i = 0; i < 40; i++) {
+    const s = await waitFor(page, 'true');
+    const vp = page.viewportSize();
+    const it = s.items.find((x) => x.id === id);
+    if (it && it.y >= 0 && it.y + Math.min(it.h, 20) <= vp.height) return it;
+    if (!scroll) break;
+    // Not visible: scroll the page with the wheel toward it (down unless it is above).
+    const dir = it && it.y < 0 ? -1 : 1;
+    await page.mouse.move(vp.width / 2, vp.height / 2);
+    await page.mouse.wheel(0, dir * 300);
+    await page.waitForTimeout(60);
+  }
+  const s = await state(page);
+  throw new Error(`item "${id}" not found on screen; items: ${s.items.map((x) => x.id).join(', ')}`);
+}
+
+// Clicks an item and waits until a frame after the click has been drawn, so what follows
+// (typing, another click) reaches the page in a later frame, as a person's would.
+export async function click(page, id) {
+  const it = await findItem(page, id);
+  await page.mouse.click(it.x + Math.min(it.w / 2, 40), it.y + it.h / 2);
+  const f = (await state(page)).frame;
+  await waitFor(page, `s.frame > ${f}`);
+  return it;
+}
+
+export async function tap(page, id) {
+  const it = await findItem(page, id);
+  await page.touchscreen.tap(it.x + Math.min(it.w / 2, 40), it.y + it.h / 2);
+  return it;
+}
+
+export async function typeInto(page, id, text) {
+  await click(page, id);
+  await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+}
+
+export async function openExercise(page, id) {
+  await waitFor(page, "s.screen === 'course' || s.screen === 'exercise' || s.screen === 'settings'");
+  const s = await state(page);
+  if (s.screen !== 'course') await click(page, 'nav-course');
+  const ex = engineAnswer(id);
+  const chapter = `chapter-${ex.chapter}`;
+  // open the chapter if its exercises are not listed
+  const listed = (await state(page)).items.some((x) => x.id === `ex-${id}`);
+  if (!listed) await click(page, chapter);
+  await click(page, `ex-${id}`);
+  return waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)}`);
+}
+
+export async function submit(page) {
+  const before = (await state(page)).graded;
+  await click(page, 'submit');
+  return waitFor(page, `s.graded > ${before}`, 8000);
+}
+
+export async function shot(page, name) {
+  const dir = path.join(ROOT, 'build/e2e');
+  await page.screenshot({ path: path.join(dir, name + '.png') });
+}

@@ -1,0 +1,370 @@
+// Browser end-to-end tests: the built site (dist/) in headless Chromium (SwiftShader WebGL),
+// driven through the real mouse, touch and keyboard. Screenshots go to build/e2e/.
+//
+//   node tests/e2e/run.mjs [DIST_DIR] [--only NAME]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT, launch, serve, engineAnswer, state, waitFor, ready, click, tap, typeInto, openExercise, submit, shot } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const dist = path.resolve(argv.find((a) => !a.startsWith('--')) || path.join(ROOT, 'dist'));
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+fs.mkdirSync(path.join(ROOT, 'build/e2e'), { recursive: true });
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+function eq(a, b, msg) { if (a !== b) throw new Error(`${msg}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`); }
+
+let server, browser;
+
+async function newPage(opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !/favicon/.test(m.text())) page.errors.push(m.text()); });
+  return page;
+}
+
+// ---------------------------------------------------------------- the tests
+
+test('course map loads every pack', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  const s = await ready(page);
+  const index = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/index.json'), 'utf8'));
+  eq(s.problems.length, 0, 'pack problems: ' + JSON.stringify(s.problems));
+  eq(s.packs, index.packs.length, 'packs loaded');
+  assert(s.items.some((i) => i.id === 'ex-ring.volume'), 'chapter 0 exercises listed');
+  eq(s.id_clashes.length, 0, 'ID clashes');
+  await shot(page, 'course-map');
+  await page.context().close();
+});
+
+test('numeric: wrong, unreadable, then right; progress survives a reload', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.volume');
+  const ans = engineAnswer('ring.volume');
+  // an unreadable answer is a format error, shown beside the field, not an attempt
+  await typeInto(page, 'part-phase', 'lots');
+  await typeInto(page, 'part-total', '1.75');
+  let s = await submit(page);
+  eq(s.verdict, 'format-error', 'verdict for "lots"');
+  assert(s.parts[0].message.length > 0, 'format error message beside the field');
+  let prog = await page.evaluate(() => localStorage.getItem('dtx.progress'));
+  assert(!prog || !JSON.parse(prog).exercises?.['ring.volume'], 'format error was recorded as an attempt: ' + prog);
+  // one phase only for the total: the known mistake's own message
+  await typeInto(page, 'part-phase', String(ans.parts[0].value));
+  await typeInto(page, 'part-total', String(ans.parts[0].value) + ' GB');
+  s = await submit(page);
+  eq(s.verdict, 'partial', 'verdict with one part wrong');
+  assert(s.parts[1].message.length > 10, 'specific message for the wrong part');
+  await shot(page, 'numeric-wrong');
+  // right, typed with a unit in MB for one part
+  await typeInto(page, 'part-total', String(ans.parts[1].value * 1000) + ' MB');
+  await page.keyboard.press('Enter');  // Enter in a field submits
+  s = await waitFor(page, 's.graded >= 3');
+  eq(s.verdict, 'correct', 'verdict for the right answer');
+  assert(s.explanation, 'worked explanation shown after a correct answer');
+  await shot(page, 'numeric-right');
+  // hints one at a time
+  await click(page, 'hint');
+  s = await waitFor(page, 's.hints_shown === 1');
+  // reload: progress is still there
+  await page.reload();
+  s = await ready(page);
+  prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
+  assert(prog.exercises['ring.volume'].solved_at > 0, 'solved after reload');
+  eq(prog.exercises['ring.volume'].attempts, 2, 'attempts (format error not counted)');
+  assert(s.items.some((i) => i.id === 'continue'), '"continue where you left off" offered');
+  await page.context().close();
+});
+
+test('choice: wrong option then right', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.why-ring');
+  const ans = engineAnswer('ring.why-ring');
+  const wrong = ans.options.findIndex((o) => !o.correct);
+  const right = ans.options.findIndex((o) => o.correct);
+  await click(page, `choice-${wrong}`);
+  let s = await submit(page);
+  eq(s.verdict, 'incorrect', 'wrong option');
+  assert(s.message.length > 0, 'feedback for the wrong option');
+  await click(page, `choice-${right}`);
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'right option');
+  await shot(page, 'choice');
+  await page.context().close();
+});
+
+test('ordering: by drag and by keyboard', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  let s = await openExercise(page, 'ring.order-steps');
+  const ans = engineAnswer('ring.order-steps');
+  const n = ans.items.length;
+  // as shown: wrong (the engine never shows it solved)
+  s = await submit(page);
+  assert(s.verdict !== 'correct', 'initial order graded correct');
+  // drag the second row above the first with the mouse
+  const before = (await state(page)).order.slice();
+  const r1 = await click(page, 'order-1');
+  const r0 = (await state(page)).items.find((i) => i.id === 'order-0');
+  await page.mouse.move(r1.x + 30, r1.y + r1.h / 2);
+  await page.mouse.down();
+  await page.mouse.move(r1.x + 30, r0.y + r0.h / 2 - 4, { steps: 6 });
+  await page.mouse.up();
+  s = await waitFor(page, `s.order[0] === ${before[1]}`);
+  eq(s.order[1], before[0], 'dragged row swapped');
+  // now sort with the keyboard: select a row, Home / arrow keys move it
+  const labels = ans.items.map((i) => i.label);           // display order of the original instance
+  const target = ans.answer.map((l) => before[labels.indexOf(l)]);  // authored index wanted at each place
+  for (let t = 0; t < n; t++) {
+    s = await state(page);
+    const pos = s.order.indexOf(target[t]);
+    if (pos === t) continue;
+    await click(page, `order-${pos}`);
+    await waitFor(page, 'true');
+    for (let k = 0; k < pos - t; k++) await page.keyboard.press('ArrowUp');
+    await waitFor(page, `s.order[${t}] === ${target[t]}`);
+  }
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'ordering after keyboard moves');
+  await shot(page, 'ordering');
+  await page.context().close();
+});
+
+test('buggy line: a decoy, then the bug', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.buggy-double-count');
+  const ans = engineAnswer('ring.buggy-double-count');
+  const bug = ans.bugs[0];
+  const decoy = bug === 1 ? 2 : 1;
+  await click(page, `line-${decoy}`);
+  let s = await submit(page);
+  eq(s.verdict, 'incorrect', 'decoy line');
+  await click(page, `line-${bug}`);
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'bug line');
+  await shot(page, 'buggy-line');
+  await page.context().close();
+});
+
+test('code: wrong, infinite loop, syntax error, clipboard both ways, right', async () => {
+  const page = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.code-time');
+  const ans = engineAnswer('ring.code-time');
+  const sig = ans.reference.match(/function\s+(\w+)\s*\(([^)]*)\)/);
+  const head = `function ${sig[1]}(${sig[2]}) {`;
+  // wrong: per-case results
+  await typeInto(page, 'code', `${head}\n  return 0;\n}`);
+  let s = await submit(page);
+  assert(s.verdict === 'incorrect' || s.verdict === 'partial', 'return 0 graded ' + s.verdict);
+  assert(s.cases.length > 0 && s.cases.some((c) => !c.pass), 'per-case results');
+  await shot(page, 'code-wrong');
+  // an infinite loop is stopped; the page keeps drawing meanwhile
+  await typeInto(page, 'code', `${head}\n  while (true) {}\n}`);
+  const t0 = Date.now();
+  const f0 = (await state(page)).frame;
+  await click(page, 'submit');
+  await page.mouse.move(10, 10);
+  const mid = await waitFor(page, `s.frame > ${f0 + 3}`, 3000);
+  assert(mid.frame > f0, 'page responsive while the code runs');
+  s = await waitFor(page, `s.graded >= 2`, 3000 + 2000);
+  const took = Date.now() - t0;
+  assert(took < 3000 + 500, `loop stopped after ${took} ms`);
+  assert(/time limit/i.test(s.message + JSON.stringify(s.details)), 'time limit reported: ' + s.message);
+  // a syntax error names the student's line and is not an attempt
+  await typeInto(page, 'code', `${head}\n  return 1 +* 2;\n}`);
+  s = await submit(page);
+  eq(s.verdict, 'format-error', 'syntax error');
+  assert(/line 2/.test(s.message + JSON.stringify(s.details)), 'syntax error line: ' + s.message);
+  // paste from the system clipboard
+  await page.evaluate((t) => navigator.clipboard.writeText(t), ans.reference);
+  await click(page, 'code');
+  await waitFor(page, 's.text_input === true');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`, 5000);
+  // copy to the system clipboard
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+C');
+  await page.waitForTimeout(200);
+  eq(await page.evaluate(() => navigator.clipboard.readText()), ans.reference, 'clipboard after Ctrl+C');
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'reference solution');
+  await shot(page, 'code-right');
+  await page.context().close();
+});
+
+test('worker sandbox: no network, no storage, lines of errors', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  const r = await page.evaluate(() => window.dtxCodeRunner.run({
+    function: 'f', cases: [[]], time_limit_ms: 2000,
+    source: 'function f() { return [typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof importScripts, typeof indexedDB, typeof caches, typeof document, typeof localStorage].join(","); }',
+  }));
+  eq(r.student[0].value, 'undefined,undefined,undefined,undefined,undefined,undefined,undefined,undefined', 'globals in the worker');
+  const rt = await page.evaluate(() => window.dtxCodeRunner.run({ function: 'f', cases: [[1]], source: 'function f(x) {\n  const y = null;\n  return y.z;\n}' }));
+  assert(/line 3/.test(rt.student[0].error), 'runtime error line: ' + rt.student[0].error);
+  await page.context().close();
+});
+
+test('a broken pack is reported and the others still work', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-broken-'));
+  fs.cpSync(dist, dir, { recursive: true });
+  const index = JSON.parse(fs.readFileSync(path.join(dir, 'exercises/index.json'), 'utf8'));
+  index.packs.push('98-broken.json', '99-missing.json');
+  fs.writeFileSync(path.join(dir, 'exercises/index.json'), JSON.stringify(index));
+  fs.writeFileSync(path.join(dir, 'exercises/98-broken.json'), '{\n  "format": 1,\n  "chapter": 98,\n  "id": "broken",\n  "title": "Broken",\n  "exercises": [\n    {"id": "b.x", "type": "numeric", "title": "x", "prompt": "p", "parts": [{"id": "a", "answer": "1", "unit": "GB", "tolerence": 0.1}]}\n  ]\n}\n');
+  const srv = await serve(dir);
+  try {
+    const page = await newPage();
+    await page.goto(srv.url);
+    const s = await ready(page);
+    const broken = s.problems.find((p) => p.file === '98-broken.json');
+    assert(broken, 'broken pack listed: ' + JSON.stringify(s.problems));
+    assert(/98-broken\.json:7:\d+: error: .*tolerence/.test(broken.messages.join('\n')), 'file:line:col message: ' + broken.messages);
+    assert(s.problems.some((p) => p.file === '99-missing.json' && /404/.test(p.messages[0])), 'missing pack listed');
+    eq(s.packs, index.packs.length - 2, 'other packs loaded');
+    await shot(page, 'broken-pack');
+    await openExercise(page, 'ring.volume');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
+test('a corrupt progress record is kept aside, not erased', async () => {
+  const page = await newPage();
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('dtx.progress', '{"format": "dtx-progress", "version": 1, "exercises": {"a": ');
+    }
+  });
+  await page.goto(server.url);
+  const s = await ready(page);
+  assert(s.notices.some((n) => /kept/.test(n)), 'notice about the kept record: ' + JSON.stringify(s.notices));
+  const keys = await page.evaluate(() => Object.keys(localStorage));
+  const backup = keys.find((k) => k.startsWith('dtx.progress.unreadable-'));
+  assert(backup, 'backup key in ' + keys);
+  eq(await page.evaluate((k) => localStorage.getItem(k), backup), '{"format": "dtx-progress", "version": 1, "exercises": {"a": ', 'backup content');
+  await shot(page, 'corrupt-progress');
+  await page.context().close();
+});
+
+test('served from a sub-path', async () => {
+  const srv = await serve(dist, '/courses/dtx/');
+  try {
+    const page = await newPage();
+    await page.goto(srv.url);
+    const s = await ready(page);
+    eq(s.problems.length, 0, 'problems under a sub-path');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
+test('phone: 360 px, HiDPI, touch and the on-screen keyboard path', async () => {
+  const page = await newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  await page.goto(server.url);
+  let s = await ready(page);
+  eq(s.dpr, 2, 'device pixel ratio');
+  await shot(page, 'phone-course-map');
+  // open an exercise by tapping
+  if (!s.items.some((i) => i.id === 'ex-ring.volume')) await tap(page, 'chapter-0');
+  await tap(page, 'ex-ring.volume');
+  s = await waitFor(page, "s.screen === 'exercise'");
+  const ans = engineAnswer('ring.volume');
+  // tap a field: the hidden textarea gets the focus (that is what raises a phone keyboard)
+  await tap(page, 'part-phase');
+  await waitFor(page, 's.text_input === true');
+  eq(await page.evaluate(() => document.activeElement && document.activeElement.id), 'dtx-text', 'focused element');
+  // text arriving as input events (as from a phone keyboard or IME), then Backspace
+  await page.keyboard.insertText(String(ans.parts[0].value) + '9');
+  await page.evaluate(() => {
+    const ta = document.getElementById('dtx-text');
+    ta.dispatchEvent(new InputEvent('input', { inputType: 'deleteContentBackward', bubbles: true }));
+  });
+  await tap(page, 'part-total');
+  await waitFor(page, 's.text_input === true');
+  await page.keyboard.insertText(String(ans.parts[1].value));
+  await page.evaluate(() => {
+    const ta = document.getElementById('dtx-text');
+    ta.dispatchEvent(new InputEvent('input', { inputType: 'insertLineBreak', bubbles: true }));  // Enter submits
+  });
+  s = await waitFor(page, 's.graded >= 1');
+  eq(s.verdict, 'correct', 'answer typed through the textarea: ' + JSON.stringify(s.parts));
+  await shot(page, 'phone-numeric');
+  // a vertical swipe scrolls instead of clicking
+  const before = (await state(page)).items.find((i) => i.id === 'submit');
+  await page.evaluate(async () => {
+    const c = document.getElementById('canvas');
+    const touch = (y) => new Touch({ identifier: 1, target: c, clientX: 180, clientY: y });
+    c.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(600)], changedTouches: [touch(600)], bubbles: true, cancelable: true }));
+    for (let y = 580; y >= 300; y -= 20) {
+      c.dispatchEvent(new TouchEvent('touchmove', { touches: [touch(y)], changedTouches: [touch(y)], bubbles: true, cancelable: true }));
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    c.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(300)], bubbles: true, cancelable: true }));
+  });
+  const after = await waitFor(page, `(s.items.find(i => i.id === 'submit') || {y: -1e9}).y < ${before ? before.y - 50 : 1e9}`);
+  eq(after.screen, 'exercise', 'still on the exercise after the swipe');
+  await page.context().close();
+});
+
+test('keys the page uses do not scroll the browser; idle draws nothing', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await page.evaluate(() => {
+    window.__prevented = [];
+    document.addEventListener('keydown', (e) => window.__prevented.push(e.key + ':' + e.defaultPrevented));
+  });
+  for (const k of ['Space', 'ArrowDown', 'ArrowUp', 'End', 'Home', 'PageDown']) await page.keyboard.press(k);
+  const prevented = await page.evaluate(() => window.__prevented);
+  assert(prevented.every((p) => p.endsWith(':true')), 'keys not prevented: ' + prevented);
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(500);
+  const f0 = (await state(page)).frame;
+  await page.waitForTimeout(2000);
+  const f1 = (await state(page)).frame;
+  assert(f1 - f0 <= 1, `frames drawn while idle: ${f1 - f0}`);
+  await page.context().close();
+});
+
+// ---------------------------------------------------------------- runner
+
+server = await serve(dist);
+browser = await launch();
+let failed = 0;
+for (const t of tests) {
+  if (only && !t.name.includes(only)) continue;
+  const t0 = Date.now();
+  try {
+    await t.fn();
+    console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name} (${Date.now() - t0} ms)\n     ${String(e.stack || e).split('\n').slice(0, 4).join('\n     ')}`);
+  }
+}
+await browser.close();
+server.stop();
+console.log(failed ? `${failed} of ${tests.length} browser tests failed` : `all ${tests.length} browser tests passed; screenshots in build/e2e/`);
+process.exit(failed ? 1 : 0);

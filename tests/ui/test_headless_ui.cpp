@@ -1,0 +1,623 @@
+// The headless-UI test: the real app (screens, views, widgets) driven through Dear ImGui
+// without a GL backend. Every exercise of every shipped pack is drawn at a desktop and a
+// phone size, before and after right, wrong and unreadable answers and for another
+// instance; the course map and settings are drawn with progress, notices and a broken pack.
+// After every frame: no ImGui assert (IM_ASSERT is routed to test_hook.cpp) and no two
+// items with the same ImGui ID (the item hooks of IMGUI_ENABLE_TEST_ENGINE).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "fake_platform.h"
+#include "grade/buggy_line.h"
+#include "grade/choice.h"
+#include "grade/code.h"
+#include "grade/numeric.h"
+#include "grade/ordering.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "platform/test_hook.h"
+#include "text.h"
+#include "ui/theme.h"
+
+using namespace dtx;
+using namespace dtx::web;
+using dtx::testing::FakePlatform;
+
+namespace {
+
+const ImVec2 kWide(1280, 900);
+const ImVec2 kPhone(360, 740);
+
+std::string join(const std::vector<std::string>& v, const char* sep = "; ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string size_name(ImVec2 s) {
+  return std::to_string(static_cast<int>(s.x)) + "x" + std::to_string(static_cast<int>(s.y));
+}
+
+// ---- code runs: node with cli/run_code.js on the exact request the app sent (the browser's
+// worker speaks the same JSON). Results are cached by request, so each runs once.
+
+bool node_available() {
+  static int avail = -1;
+  if (avail < 0) avail = std::system("command -v node >/dev/null 2>&1") == 0 && access(DTX_RUN_CODE_JS, R_OK) == 0;
+  return avail == 1;
+}
+
+std::string run_node(const std::string& request_json) {
+  static std::map<std::string, std::string> cache;
+  if (auto it = cache.find(request_json); it != cache.end()) return it->second;
+  char tmpl[] = "/tmp/dtx-ui-run-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0) return "";
+  bool wrote = write(fd, request_json.data(), request_json.size()) == static_cast<ssize_t>(request_json.size());
+  close(fd);
+  std::string out;
+  if (wrote) {
+    std::string cmd = std::string("timeout 20 node '") + DTX_RUN_CODE_JS + "' '" + tmpl + "' 2>&1";
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+      pclose(p);
+    }
+  }
+  unlink(tmpl);
+  cache[request_json] = out;
+  return out;
+}
+
+// A run result where every case returned `value` (a wrong answer, without running node).
+std::string canned_result(const std::string& request_json, const std::string& value) {
+  auto req = nlohmann::json::parse(request_json, nullptr, false);
+  size_t n = !req.is_discarded() && req.contains("cases") && req["cases"].is_array() ? req["cases"].size() : 1;
+  nlohmann::json cases = nlohmann::json::array();
+  for (size_t i = 0; i < n; ++i) cases.push_back({{"ok", true}, {"value", nlohmann::json::parse(value)}});
+  return nlohmann::json{{"student", cases}}.dump();
+}
+
+const char* kSyntaxError = R"({"error": "SyntaxError: Unexpected token '*'", "line": 2, "kind": "syntax"})";
+
+// ---- the fixture: one ImGui context, one app, one fake platform per test
+
+class HeadlessUi : public ::testing::Test {
+ protected:
+  FakePlatform pf;
+  App app;
+  long frames = 0;
+  // problems seen, by message: the first context is reported at once, the rest counted
+  std::map<std::string, std::vector<std::string>> seen;
+
+  void SetUp() override {
+    ImGui::CreateContext();
+    GImGui->TestEngineHookItems = true;
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.LogFilename = nullptr;
+    io.DisplaySize = kWide;
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    hook_take_asserts();
+  }
+
+  void TearDown() override {
+    for (const auto& [msg, where] : seen)
+      if (where.size() > 1) {
+        std::vector<std::string> more(where.begin() + 1, where.begin() + std::min<size_t>(where.size(), 12));
+        ADD_FAILURE() << "the same problem in " << where.size() - 1 << " more frames (" << join(more)
+                      << (where.size() > 12 ? "; ..." : "") << "): " << msg;
+      }
+    ImGui::DestroyContext();
+  }
+
+  void rebuild_fonts() {
+    float scale = app.dpr * app.text_scale;
+    app.fonts = build_fonts({}, scale);  // no font files: ImGui's built-in font in every slot
+    apply_style(scale);
+    unsigned char* px = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &w, &h);
+    app.fonts_dirty = false;
+  }
+
+  // app_init, every fetch answered, fonts built: the app is on the course map.
+  void start() {
+    app_init(app, &pf);
+    pf.answer_fetches(app);
+    rebuild_fonts();
+  }
+
+  void problem(const std::string& msg, const std::string& where) {
+    auto& w = seen[msg];
+    if (w.empty()) ADD_FAILURE() << where << ": " << msg;
+    w.push_back(where);
+  }
+
+  // One frame as main_web.cpp draws it, minus GL. `where` names what is on screen.
+  void frame(const std::string& where) {
+    if (app.fonts_dirty) rebuild_fonts();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    pf.clock_ms += 1000.0 / 60.0;
+    hook_begin_frame();
+    ImGui::NewFrame();
+    app_frame(app);
+    ImGui::Render();
+    app_after_frame(app);
+    ++frames;
+    std::string at = where + " (" + size_name(io.DisplaySize) + ", frame " + std::to_string(app.frame) + ")";
+    for (const auto& a : hook_take_asserts()) problem("ImGui assert: " + a, at);
+    for (const auto& c : hook_frame().id_clashes) problem("ID clash: two items share the ID of \"" + c + "\"", at);
+  }
+
+  void frames_n(int n, const std::string& where) {
+    for (int i = 0; i < n; ++i) frame(where);
+  }
+
+  static ImGuiWindow* page_window() {
+    for (ImGuiWindow* w : GImGui->Windows)
+      if (std::strstr(w->Name, "/##page_")) return w;
+    return nullptr;
+  }
+
+  // Scrolls the page through its whole height a screen at a time (items are only recorded,
+  // and so only checked for clashes, where they are visible), then back to the top.
+  // `each` runs after every frame (e.g. to open chapters as they come into view).
+  template <class F>
+  void sweep(const std::string& where, F each) {
+    ImGuiWindow* page = page_window();
+    if (!page) return;
+    float step = std::max(page->InnerRect.GetHeight() * 0.8f, 50.0f);
+    for (int i = 1; i < 400; ++i) {
+      page = page_window();
+      if (step * (i - 1) >= page->ScrollMax.y) break;
+      ImGui::SetScrollY(page, step * i);
+      frame(where + " scrolled");
+      each();
+    }
+    ImGui::SetScrollY(page_window(), 0);
+    frame(where);
+  }
+  void sweep(const std::string& where) {
+    sweep(where, [] {});
+  }
+
+  const HookItem* item(const std::string& key) const {
+    for (const auto& it : hook_frame().items)
+      if (it.key == key) return &it;
+    return nullptr;
+  }
+
+  // A click (press one frame, release the next) on the item the hook recorded as `key`.
+  bool click(const std::string& key, const std::string& where) {
+    const HookItem* it = item(key);
+    if (!it) return false;
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2((it->min.x + it->max.x) * 0.5f, (it->min.y + it->max.y) * 0.5f);
+    io.MouseDown[0] = true;
+    frame(where + " press " + key);
+    io.MouseDown[0] = false;
+    frame(where + " release " + key);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    return true;
+  }
+
+  // Opens every chapter header that is visible and closed (their open state is ImGui's).
+  void open_visible_chapters() {
+    ImGuiWindow* page = page_window();
+    if (!page) return;
+    for (const auto& it : hook_frame().items)
+      if (it.key.rfind("chapter-", 0) == 0 && page->StateStorage.GetInt(it.id, 0) == 0) page->StateStorage.SetInt(it.id, 1);
+  }
+
+  // ---- answers
+
+  // The engine's own answer for the open instance.
+  void fill_correct() {
+    ExerciseState& st = app.ex;
+    const Exercise& ex = *st.exercise;
+    const Instance& inst = *st.inst;
+    if (const auto* s = ex.spec_as<NumericSpec>()) {
+      for (size_t i = 0; i < s->parts.size(); ++i)
+        st.parts[i] = format_number(inst.part_values[i], 12) + " " + s->parts[i].unit_text;
+    } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+      st.picks.clear();
+      for (size_t i = 0; i < s->options.size(); ++i)
+        if (s->options[i].correct) st.picks.push_back(static_cast<int>(i));
+    } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
+      st.order.clear();
+      for (size_t i = 0; i < s->items.size(); ++i) st.order.push_back(static_cast<int>(i));
+    } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
+      st.lines.clear();
+      for (int k = 0; k < s->select && k < static_cast<int>(s->bugs.size()); ++k) st.lines.push_back(s->bugs[k].line);
+    } else if (const auto* s = ex.spec_as<CodeSpec>()) {
+      if (!s->reference.empty()) st.code = s->reference;
+    }
+  }
+
+  void fill_wrong() {
+    ExerciseState& st = app.ex;
+    const Exercise& ex = *st.exercise;
+    const Instance& inst = *st.inst;
+    if (const auto* s = ex.spec_as<NumericSpec>()) {
+      for (size_t i = 0; i < s->parts.size(); ++i)
+        st.parts[i] = format_number(inst.part_values[i] * 3 + 1, 12) + " " + s->parts[i].unit_text;
+    } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+      st.picks.clear();
+      for (size_t i = 0; i < s->options.size(); ++i)
+        if (!s->options[i].correct) {
+          st.picks.push_back(static_cast<int>(i));
+          break;
+        }
+    } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
+      st.order.clear();
+      for (size_t i = s->items.size(); i-- > 0;) st.order.push_back(static_cast<int>(i));
+    } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
+      st.lines.clear();
+      for (int line = 1; line <= static_cast<int>(s->code.size()); ++line)
+        if (std::none_of(s->bugs.begin(), s->bugs.end(), [&](const LineNote& b) { return b.line == line; })) {
+          st.lines.push_back(line);
+          break;
+        }
+    } else if (const auto* s = ex.spec_as<CodeSpec>()) {
+      if (!s->wrong.empty()) st.code = s->wrong[0].code;
+    }
+  }
+
+  // What the student can submit that the engine cannot read (ordering: the shown order).
+  void fill_unreadable() {
+    ExerciseState& st = app.ex;
+    const Exercise& ex = *st.exercise;
+    if (ex.spec_as<NumericSpec>()) {
+      for (auto& p : st.parts) p = "lots";
+    } else if (ex.spec_as<ChoiceSpec>()) {
+      st.picks.clear();
+    } else if (ex.spec_as<OrderingSpec>()) {
+      st.order = st.inst->order;
+    } else if (ex.spec_as<BuggyLineSpec>()) {
+      st.lines.clear();
+    } else if (ex.spec_as<CodeSpec>()) {
+      st.code = "function broken() {\n  return 1 +* 2;\n}\n";
+    }
+  }
+
+  // Submits; a code run is drawn once while "running", then answered with `result`
+  // (empty: run with node when available, else a canned result). True when node graded it.
+  bool submit_and_answer(const std::string& where, const std::string& result = "") {
+    submit(app);
+    if (app.ex.code_request == 0) return false;
+    EXPECT_EQ(pf.code_request_id, app.ex.code_request) << where;
+    frame(where + " running");
+    bool by_node = result.empty() && node_available();
+    std::string json = !result.empty() ? result : by_node ? run_node(pf.code_request_json) : R"({"student": []})";
+    app_on_code_result(app, pf.code_request_id, json);
+    EXPECT_EQ(app.ex.code_request, 0) << where;
+    return by_node;
+  }
+
+  Verdict verdict() const { return app.ex.feedback ? app.ex.feedback->verdict : Verdict::Incorrect; }
+  std::string feedback_text() const {
+    if (!app.ex.feedback) return "(no feedback)";
+    return std::string(verdict_name(app.ex.feedback->verdict)) + ": " + app.ex.feedback->message + " " +
+           join(app.ex.feedback->details);
+  }
+
+  std::vector<const Exercise*> all_exercises() const {
+    std::vector<const Exercise*> out;
+    for (const auto& p : app.lib.packs)
+      for (const auto& e : p.exercises) out.push_back(&e);
+    return out;
+  }
+
+  // Right, wrong and unreadable answers for the open exercise, with frames after each.
+  void answer_everything(const std::string& id) {
+    const Exercise& ex = *app.ex.exercise;
+    bool code = ex.spec_as<CodeSpec>() != nullptr;
+
+    fill_correct();
+    bool graded_for_real = submit_and_answer(id + " right answer");
+    if (!code || graded_for_real) EXPECT_EQ(verdict(), Verdict::Correct) << id << ": " << feedback_text();
+    EXPECT_TRUE(app.ex.feedback.has_value()) << id;
+    app.ex.hints_shown = static_cast<int>(ex.hints.size());  // every hint open too
+    frames_n(3, id + " after the right answer");
+    sweep(id + " after the right answer");
+
+    fill_wrong();
+    submit_and_answer(id + " wrong answer", code ? canned_result(pf.code_request_json, "-1") : "");
+    EXPECT_NE(verdict(), Verdict::Correct) << id << " (wrong answer): " << feedback_text();
+    frames_n(2, id + " after a wrong answer");
+
+    fill_unreadable();
+    submit_and_answer(id + " unreadable answer", code ? kSyntaxError : "");
+    if (ex.spec_as<NumericSpec>()) EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text();
+    if (code) EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text();
+    frames_n(2, id + " after an unreadable answer");
+  }
+};
+
+// ---------------------------------------------------------------- every exercise, every view
+
+class EveryExercise : public HeadlessUi, public ::testing::WithParamInterface<ImVec2> {};
+
+TEST_P(EveryExercise, DrawsWithoutAssertsOrIdClashes) {
+  ImGui::GetIO().DisplaySize = GetParam();
+  start();
+  ASSERT_TRUE(app.library_ready);
+  ASSERT_FALSE(app.lib.packs.empty()) << "no pack loaded";
+  // Packs still being written may fail to load: the app shows them, the test goes on.
+  for (const auto& p : app.problems)
+    std::printf("[ note ] pack problem shown by the app: %s: %s\n", p.file.c_str(), join(p.messages, " | ").c_str());
+
+  frames_n(3, "course map");
+  std::set<std::string> types;
+  int code_by_node = 0;
+  for (const Exercise* ex : all_exercises()) {
+    const std::string& id = ex->id;
+    open_exercise(app, id, 0);
+    ASSERT_EQ(app.screen, Screen::Exercise) << id;
+    if (!app.ex.inst) {
+      ADD_FAILURE() << id << ": no instance at seed 0: " << app.ex.instance_error;
+      continue;
+    }
+    types.insert(ex->type);
+    frames_n(3, id);
+    sweep(id);
+    answer_everything(id);
+    if (ex->spec_as<CodeSpec>() && node_available()) ++code_by_node;
+
+    open_exercise(app, id, 7);  // "try another"
+    ASSERT_TRUE(app.ex.inst) << id << " seed 7: " << app.ex.instance_error;
+    EXPECT_EQ(app.ex.inst->seed, 7u) << id;
+    frames_n(2, id + " seed 7");
+  }
+  for (const char* t : {"numeric", "choice", "ordering", "buggy-line", "code"}) EXPECT_TRUE(types.count(t)) << t;
+  if (!node_available()) std::printf("[ note ] node not found: code exercises were answered with canned results\n");
+  std::printf("[ info ] %zu exercises at %s, %ld frames, %d code runs graded by node\n", all_exercises().size(),
+              size_name(GetParam()).c_str(), frames, code_by_node);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, EveryExercise, ::testing::Values(kWide, kPhone),
+                         [](const ::testing::TestParamInfo<ImVec2>& i) {
+                           return i.param.x > 1000 ? std::string("Desktop1280x900") : std::string("Phone360x740");
+                         });
+
+// ---------------------------------------------------------------- course map and settings
+
+TEST_F(HeadlessUi, CourseMapAndSettingsWithProgress) {
+  start();
+  ASSERT_FALSE(app.lib.packs.empty());
+  ASSERT_EQ(app.screen, Screen::CourseMap);
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "course map, no progress");
+    sweep("course map, no progress", [&] { open_visible_chapters(); });
+  }
+
+  // answer one exercise of each type right, and one wrong
+  ImGui::GetIO().DisplaySize = kWide;
+  std::set<std::string> done_types;
+  std::string wrong_id;
+  for (const Exercise* ex : all_exercises()) {
+    if (ex->spec_as<CodeSpec>()) continue;  // graded by a runner; covered above
+    if (done_types.count(ex->type)) {
+      if (wrong_id.empty()) {
+        open_exercise(app, ex->id, 0);
+        frame(ex->id);
+        fill_wrong();
+        submit(app);
+        wrong_id = ex->id;
+        frame(ex->id + " wrong");
+      }
+      continue;
+    }
+    open_exercise(app, ex->id, 0);
+    frame(ex->id);
+    fill_correct();
+    submit(app);
+    EXPECT_EQ(verdict(), Verdict::Correct) << ex->id << ": " << feedback_text();
+    frame(ex->id + " right");
+    done_types.insert(ex->type);
+  }
+  ASSERT_GE(done_types.size(), 1u);
+  EXPECT_GE(app.progress.exercises.size(), done_types.size());
+
+  app.screen = Screen::CourseMap;
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "course map with progress");
+    sweep("course map with progress", [&] { open_visible_chapters(); });
+    frames_n(2, "course map with progress, every chapter open");
+  }
+  // "Continue where you left off" opens the last exercise, through a real click.
+  ImGui::GetIO().DisplaySize = kWide;
+  frame("course map");
+  ASSERT_TRUE(click("continue", "course map")) << "no Continue button";
+  EXPECT_EQ(app.screen, Screen::Exercise);
+  EXPECT_EQ(app.ex.id, app.progress.last_exercise);
+  frames_n(2, app.ex.id + " opened from the course map");
+  // back to the map through the top bar, then Settings
+  ASSERT_TRUE(click("nav-course", app.ex.id));
+  EXPECT_EQ(app.screen, Screen::CourseMap);
+  ASSERT_TRUE(click("nav-settings", "course map"));
+  EXPECT_EQ(app.screen, Screen::Settings);
+
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "settings");
+    sweep("settings");
+  }
+  ImGui::GetIO().DisplaySize = kWide;
+  frame("settings");
+  // text size: the atlas is rebuilt before the next frame, as in the browser
+  ASSERT_TRUE(click("text-larger", "settings"));
+  EXPECT_FLOAT_EQ(app.text_scale, 1.125f);
+  frames_n(3, "settings, larger text");
+  ASSERT_TRUE(click("text-smaller", "settings"));
+  EXPECT_FLOAT_EQ(app.text_scale, 1.0f);
+  frames_n(2, "settings");
+  // export and import the progress file
+  ASSERT_TRUE(click("export", "settings"));
+  ASSERT_EQ(pf.downloads.size(), 1u);
+  EXPECT_EQ(pf.downloads[0].first, "dtx-progress-" + pf.date + ".json");
+  ASSERT_TRUE(click("import", "settings"));
+  EXPECT_EQ(pf.file_picks, 1);
+  app_on_file(app, "progress.json", pf.downloads[0].second);
+  EXPECT_NE(app.import_message.find("Imported"), std::string::npos) << app.import_message;
+  frames_n(2, "settings after an import");
+  app_on_file(app, "notes.txt", "not a progress file");
+  EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
+  frames_n(2, "settings after a failed import");
+  ImGui::GetIO().DisplaySize = kPhone;
+  frames_n(2, "settings after a failed import");
+}
+
+TEST_F(HeadlessUi, BrokenAndMissingPacksAreListedAndTheOthersLoad) {
+  // the packs that load without the broken ones, for comparison
+  size_t baseline = 0;
+  {
+    FakePlatform other;
+    App plain;
+    app_init(plain, &other);
+    other.answer_fetches(plain);
+    ASSERT_TRUE(plain.library_ready);
+    baseline = plain.lib.packs.size();
+  }
+  ASSERT_GT(baseline, 0u);
+
+  auto index = nlohmann::json::parse(FakePlatform::read_source_file("exercises/index.json"));
+  index["packs"].push_back("99-broken.json");
+  index["packs"].push_back("98-missing.json");
+  pf.overrides["exercises/index.json"] = {true, 200, index.dump(2)};
+  pf.overrides["exercises/99-broken.json"] = {true, 200, "{\"format\": 1,"};
+  pf.overrides["exercises/98-missing.json"] = {false, 404, ""};
+  start();
+  ASSERT_TRUE(app.library_ready);
+  EXPECT_EQ(app.lib.packs.size(), baseline) << "the other packs must still load";
+
+  const PackProblem* broken = nullptr;
+  const PackProblem* missing = nullptr;
+  for (const auto& p : app.problems) {
+    if (p.file == "99-broken.json") broken = &p;
+    if (p.file == "98-missing.json") missing = &p;
+  }
+  ASSERT_TRUE(broken) << "99-broken.json is not listed in app.problems";
+  ASSERT_FALSE(broken->messages.empty());
+  const std::regex at_position(R"(^99-broken\.json:\d+:\d+: .+)");
+  for (const auto& m : broken->messages) EXPECT_TRUE(std::regex_match(m, at_position)) << m;
+  ASSERT_TRUE(missing) << "98-missing.json is not listed in app.problems";
+  ASSERT_FALSE(missing->messages.empty());
+  EXPECT_NE(missing->messages[0].find("404"), std::string::npos) << missing->messages[0];
+
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "course map with a broken pack");
+    sweep("course map with a broken pack", [&] { open_visible_chapters(); });
+  }
+  // the problems are in the test-hook state too
+  auto state = nlohmann::json::parse(pf.state_json);
+  std::string probs = state["problems"].dump();
+  EXPECT_NE(probs.find("99-broken.json"), std::string::npos) << probs;
+
+  // An index that is not an index: an error, not a crash.
+  FakePlatform pf2;
+  App bad;
+  pf2.overrides["exercises/index.json"] = {true, 200, "[1, 2"};
+  app_init(bad, &pf2);
+  pf2.answer_fetches(bad);
+  EXPECT_TRUE(bad.library_ready);
+  EXPECT_FALSE(bad.index_error.empty());
+  EXPECT_TRUE(bad.lib.packs.empty());
+}
+
+// ---------------------------------------------------------------- progress in storage
+
+const Exercise* first_non_code(const Library& lib) {
+  for (const auto& p : lib.packs)
+    for (const auto& e : p.exercises)
+      if (!e.spec_as<CodeSpec>()) return &e;
+  return nullptr;
+}
+
+TEST_F(HeadlessUi, ProgressIsSavedAfterACorrectSubmission) {
+  start();
+  const Exercise* ex = first_non_code(app.lib);
+  ASSERT_TRUE(ex);
+  open_exercise(app, ex->id, 0);
+  frames_n(2, ex->id);
+  fill_correct();
+  submit(app);
+  ASSERT_EQ(verdict(), Verdict::Correct) << feedback_text();
+  frames_n(2, ex->id + " right");
+  ASSERT_TRUE(pf.storage.count("dtx.progress"));
+  const std::string& stored = pf.storage["dtx.progress"];
+  EXPECT_NE(stored.find("\"" + ex->id + "\""), std::string::npos) << stored;
+  ProgressRead r = read_progress(stored);
+  EXPECT_FALSE(r.unreadable);
+  ASSERT_TRUE(r.progress.exercises.count(ex->id)) << stored;
+  EXPECT_EQ(r.progress.exercises.at(ex->id).attempts, 1);
+  EXPECT_NE(r.progress.exercises.at(ex->id).solved_at, 0);
+
+  // A second app on the same storage starts where the first left off.
+  FakePlatform& storage_of_first = pf;
+  FakePlatform again;
+  again.storage = storage_of_first.storage;
+  App next;
+  app_init(next, &again);
+  again.answer_fetches(next);
+  EXPECT_TRUE(next.notices.empty() || join(next.notices).find("progress") == std::string::npos) << join(next.notices);
+  EXPECT_EQ(next.progress.last_exercise, ex->id);
+  EXPECT_TRUE(next.progress.exercises.count(ex->id));
+}
+
+TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
+  pf.storage["dtx.progress"] = "{not json";
+  start();
+  std::string backup_key;
+  for (const auto& [k, v] : pf.storage)
+    if (k.rfind("dtx.progress.unreadable-", 0) == 0) backup_key = k;
+  ASSERT_FALSE(backup_key.empty()) << "the unreadable record was not kept aside";
+  EXPECT_EQ(pf.storage[backup_key], "{not json");
+  bool mentioned = false;
+  for (const auto& n : app.notices) mentioned |= n.find(backup_key) != std::string::npos;
+  EXPECT_TRUE(mentioned) << "no notice names " << backup_key << ": " << join(app.notices);
+  EXPECT_TRUE(app.progress.exercises.empty());
+
+  // the notice on the course map and in settings, at both sizes
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    app.screen = Screen::CourseMap;
+    frames_n(3, "course map with a progress notice");
+    sweep("course map with a progress notice");
+    app.screen = Screen::Settings;
+    frames_n(3, "settings with a progress notice");
+  }
+  auto state = nlohmann::json::parse(pf.state_json);
+  EXPECT_NE(state["notices"].dump().find(backup_key), std::string::npos);
+
+  // a new correct answer writes a fresh record; the kept one is untouched
+  const Exercise* ex = first_non_code(app.lib);
+  ASSERT_TRUE(ex);
+  open_exercise(app, ex->id, 0);
+  fill_correct();
+  submit(app);
+  frames_n(2, ex->id + " right");
+  EXPECT_FALSE(read_progress(pf.storage["dtx.progress"]).unreadable);
+  EXPECT_NE(pf.storage["dtx.progress"].find("\"" + ex->id + "\""), std::string::npos);
+  EXPECT_EQ(pf.storage[backup_key], "{not json");
+}
+
+}  // namespace

@@ -1,0 +1,391 @@
+#include "app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "imgui_internal.h"
+#include "platform/test_hook.h"
+#include "screens/screens.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+constexpr const char* kProgressKey = "dtx.progress";
+const char* const kFontFiles[] = {"fonts/Inter-Regular.otf", "fonts/Inter-SemiBold.otf", "fonts/Inter-Italic.otf",
+                                  "fonts/JetBrainsMono-Regular.ttf"};
+
+void request(App& app, const std::string& url, std::map<int, std::string>& into, const std::string& tag) {
+  int id = app.next_request++;
+  into[id] = tag;
+  app.platform->fetch(id, url);
+}
+
+void load_stored_progress(App& app) {
+  auto text = app.platform->storage_get(kProgressKey);
+  if (!text) return;
+  ProgressRead r = read_progress(*text);
+  if (r.unreadable || !r.problems.empty()) {
+    // Never erase what we could not read: keep the raw record under its own key first.
+    std::string backup = std::string(kProgressKey) + ".unreadable-" + std::to_string(app.platform->now_unix());
+    bool kept = app.platform->storage_set(backup, *text);
+    std::string where = kept ? "kept unchanged in this browser's storage under \"" + backup + "\""
+                             : "could not be copied aside (storage is full); it is left in place";
+    if (r.unreadable) {
+      app.notices.push_back("Your saved progress could not be read (" +
+                            (r.problems.empty() ? std::string("not a progress record") : r.problems.front()) +
+                            "). The old record was " + where + ", and a fresh record was started.");
+      if (!kept) return;  // keep the original key untouched too
+    } else {
+      std::string list;
+      for (const auto& p : r.problems) list += (list.empty() ? "" : "; ") + p;
+      app.notices.push_back("Part of your saved progress could not be read (" + list +
+                            "). Everything else was restored; the full old record was " + where + ".");
+    }
+  }
+  app.progress = std::move(r.progress);
+}
+
+void build_library(App& app) {
+  std::vector<PackSource> sources;
+  for (const auto& f : app.index_files) {
+    auto it = app.pack_texts.find(f);
+    if (it != app.pack_texts.end()) sources.push_back({f, it->second});
+  }
+  app.lib = load_library(sources);
+  std::map<std::string, size_t> by_file;
+  for (size_t i = 0; i < app.problems.size(); ++i) by_file[app.problems[i].file] = i;
+  for (const auto& d : app.lib.diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    auto it = by_file.find(d.file);
+    if (it == by_file.end()) {
+      it = by_file.emplace(d.file, app.problems.size()).first;
+      app.problems.push_back({d.file, {}});
+    }
+    app.problems[it->second].messages.push_back(format_diagnostic(d));
+  }
+  app.library_ready = true;
+  if (app.screen == Screen::Loading) app.screen = Screen::CourseMap;
+}
+
+void maybe_finish_loading(App& app) {
+  if (app.library_ready || !app.index_loaded || !app.pending.empty()) return;
+  build_library(app);
+}
+
+}  // namespace
+
+const char* screen_name(Screen s) {
+  switch (s) {
+    case Screen::Loading: return "loading";
+    case Screen::CourseMap: return "course";
+    case Screen::Exercise: return "exercise";
+    case Screen::Settings: return "settings";
+  }
+  return "?";
+}
+
+void app_init(App& app, Platform* platform) {
+  app.platform = platform;
+  load_stored_progress(app);
+  for (const char* f : kFontFiles) request(app, f, app.font_requests, f);
+  request(app, app.base_url + "index.json", app.pending, "index.json");
+}
+
+bool app_busy(const App& app) {
+  return !app.library_ready || !app.font_requests.empty() || app.ex.code_request != 0 || app.fonts_dirty;
+}
+
+void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
+  if (auto f = app.font_requests.find(id); f != app.font_requests.end()) {
+    std::string name = f->second;
+    app.font_requests.erase(f);
+    if (ok) {
+      if (name == kFontFiles[0]) app.font_files.regular = std::move(body);
+      else if (name == kFontFiles[1]) app.font_files.semibold = std::move(body);
+      else if (name == kFontFiles[2]) app.font_files.italic = std::move(body);
+      else app.font_files.mono = std::move(body);
+      if (app.font_files.complete()) app.fonts_dirty = true;
+    } else {
+      app.notices.push_back("The font " + name + " could not be loaded (HTTP " + std::to_string(status) +
+                            "); text uses the built-in font.");
+    }
+    return;
+  }
+  auto it = app.pending.find(id);
+  if (it == app.pending.end()) return;
+  std::string file = it->second;
+  app.pending.erase(it);
+  if (file == "index.json") {
+    app.index_loaded = true;
+    if (!ok) {
+      app.index_error = "exercises/index.json could not be fetched (HTTP " + std::to_string(status) + ").";
+    } else {
+      auto j = nlohmann::json::parse(body, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("packs") || !j["packs"].is_array()) {
+        app.index_error = "exercises/index.json: expected an object with a \"packs\" list of file names.";
+      } else {
+        for (const auto& p : j["packs"]) {
+          if (!p.is_string()) {
+            app.index_error = "exercises/index.json: every entry of \"packs\" must be a file name (a string).";
+            continue;
+          }
+          std::string f = p.get<std::string>();
+          app.index_files.push_back(f);
+          request(app, app.base_url + f, app.pending, f);
+        }
+      }
+    }
+  } else if (ok) {
+    app.pack_texts[file] = std::move(body);
+  } else {
+    app.problems.push_back({file, {app.base_url + file + ": could not be fetched (HTTP " + std::to_string(status) +
+                                   "); check that the file exists next to index.json."}});
+  }
+  maybe_finish_loading(app);
+}
+
+void save_progress(App& app) {
+  if (!app.platform->storage_set(kProgressKey, write_progress(app.progress)))
+    app.notices.push_back("Progress could not be saved: this browser's storage is full or disabled.");
+}
+
+void open_exercise(App& app, const std::string& id, uint64_t seed) {
+  const Exercise* ex = app.lib.find(id);
+  if (!ex) return;
+  ExerciseState st;
+  st.id = id;
+  st.exercise = ex;
+  std::string err;
+  st.inst = make_instance(*ex, seed, &err);
+  st.instance_error = err;
+  st.focus_first = true;
+  app.ex = std::move(st);
+  if (app.ex.inst)
+    if (const TypeView* v = find_view(ex->type)) v->reset(app, app.ex);
+  app.screen = Screen::Exercise;
+  if (app.progress.last_exercise != id) {
+    app.progress.last_exercise = id;
+    save_progress(app);
+  }
+}
+
+static void record(App& app, const Feedback& fb) {
+  ExerciseState& st = app.ex;
+  st.feedback = fb;
+  st.graded++;
+  if (fb.counts_as_attempt()) {
+    record_attempt(app.progress, st.id, fb, app.platform->now_unix(), app.platform->today());
+    save_progress(app);
+    if (fb.verdict == Verdict::Correct) st.revealed = true;
+  }
+}
+
+void submit(App& app) {
+  ExerciseState& st = app.ex;
+  if (!st.inst || st.code_request) return;
+  const TypeView* v = find_view(st.exercise->type);
+  if (!v) return;
+  Answer a;
+  if (!v->answer(app, st, a)) return;  // asynchronous (code)
+  record(app, grade(*st.inst, a));
+}
+
+void app_on_code_result(App& app, int request_id, const std::string& json) {
+  ExerciseState& st = app.ex;
+  if (request_id != st.code_request || !st.inst) return;  // a stale run (student moved on)
+  st.code_request = 0;
+  CodeRunResult run = code_result_from_json(json);
+  Answer a;
+  a.code_run = &run;
+  record(app, grade(*st.inst, a));
+}
+
+void app_on_file(App& app, const std::string& name, const std::string& text) {
+  ProgressRead r = read_progress(text);
+  if (r.unreadable) {
+    app.import_message = name + " is not a dtx progress file" +
+                         (r.problems.empty() ? std::string(".") : ": " + r.problems.front()) + " Nothing was changed.";
+    return;
+  }
+  // The record being replaced is kept, so an import by mistake can be undone by hand.
+  if (auto old = app.platform->storage_get(kProgressKey))
+    app.platform->storage_set(std::string(kProgressKey) + ".before-import-" + std::to_string(app.platform->now_unix()), *old);
+  app.progress = std::move(r.progress);
+  save_progress(app);
+  app.import_message = "Imported " + name + ": " + std::to_string(app.progress.exercises.size()) + " exercise records" +
+                       (r.problems.empty() ? "." : " (" + std::to_string(r.problems.size()) + " unreadable records skipped).");
+}
+
+// ------------------------------------------------------------------ shared helpers
+
+static std::unordered_set<unsigned> g_draggable;
+void mark_draggable() {
+  if (g_draggable.size() > 4096) g_draggable.clear();
+  g_draggable.insert(ImGui::GetItemID());
+}
+bool is_draggable(unsigned id) { return g_draggable.count(id) != 0; }
+
+float em(App& app) { return app.fonts.body ? app.fonts.body->FontSize : 16.0f; }
+
+MdStyle md_style(App& app) {
+  MdStyle s;
+  s.fonts = &app.fonts;
+  Platform* p = app.platform;
+  s.open_link = [p](const std::string& url) { p->open_url(url); };
+  return s;
+}
+
+void markdown(App& app, const std::string& text) { draw_markdown(text, md_style(app)); }
+
+bool button(const char* label, bool primary) {
+  if (primary) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(color::kAccent));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.16f, 0.42f, 0.88f, 1));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.08f, 0.32f, 0.72f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  }
+  bool r = ImGui::Button(label);
+  if (primary) ImGui::PopStyleColor(4);
+  return r;
+}
+
+void text_colored(ImU32 col, const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, col);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+// ------------------------------------------------------------------ the frame
+
+static void top_bar(App& app) {
+  ImGuiStyle& s = ImGui::GetStyle();
+  ImGui::PushFont(app.fonts.heading);
+  ImGui::TextUnformatted("dtx");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  float right_w = 0;
+  const char* course = "Course";
+  const char* settings = "Settings";
+  right_w = ImGui::CalcTextSize(course).x + ImGui::CalcTextSize(settings).x + s.FramePadding.x * 4 + s.ItemSpacing.x;
+  int streak = current_streak(app.progress, app.platform->today());
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "streak %d day%s", streak, streak == 1 ? "" : "s");
+  float streak_w = ImGui::CalcTextSize(buf).x + s.ItemSpacing.x;
+  float avail = ImGui::GetContentRegionAvail().x;
+  if (avail > right_w + streak_w + em(app) * 2) {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - right_w - streak_w);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", buf);
+    ImGui::SameLine();
+  } else {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, avail - right_w));
+  }
+  if (ImGui::Button("Course##nav-course")) app.screen = Screen::CourseMap;
+  ImGui::SameLine();
+  if (ImGui::Button("Settings##nav-settings")) app.screen = Screen::Settings;
+  ImGui::Separator();
+}
+
+void app_frame(App& app) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::Begin("##root", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  top_bar(app);
+  // The page scrolls in one child; content is centred and at most ~50 em wide so lines stay
+  // readable on wide screens, and uses the full width on a phone.
+  ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  float full = ImGui::GetContentRegionAvail().x;
+  float width = std::min(full, em(app) * 50);
+  float margin = (full - width) * 0.5f;
+  app.content_width = width;
+  // Full-width widgets (collapsing headers, selectables, tables) end at the column's right
+  // edge, not the window's: narrow the window's work rectangle to the column.
+  ImGuiWindow* page = ImGui::GetCurrentWindow();
+  page->WorkRect.Max.x = page->WorkRect.Min.x + margin + width;
+  page->ContentRegionRect.Max.x = page->WorkRect.Max.x;
+  ImGui::Indent(margin);
+  ImGui::PushItemWidth(width);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  switch (app.screen) {
+    case Screen::Loading: {
+      ImGui::Dummy(ImVec2(1, em(app) * 2));
+      ImGui::TextUnformatted("Loading exercises…");
+      break;
+    }
+    case Screen::CourseMap: draw_course_map(app); break;
+    case Screen::Exercise: draw_exercise_screen(app); break;
+    case Screen::Settings: draw_settings(app); break;
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::PopItemWidth();
+  ImGui::Unindent(margin);
+  ImGui::Dummy(ImVec2(1, em(app) * 3));
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+void app_after_frame(App& app) {
+  ++app.frame;
+  const HookFrame& hf = hook_frame();
+  nlohmann::json j;
+  j["frame"] = app.frame;
+  j["screen"] = screen_name(app.screen);
+  j["dpr"] = app.dpr;
+  j["busy"] = app_busy(app);
+  if (app.screen == Screen::Exercise) {
+    j["exercise"] = app.ex.id;
+    j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;
+    j["type"] = app.ex.exercise ? app.ex.exercise->type : "";
+    j["running"] = app.ex.code_request != 0;
+    if (app.ex.feedback) {
+      j["verdict"] = verdict_name(app.ex.feedback->verdict);
+      j["message"] = app.ex.feedback->message;
+      nlohmann::json parts = nlohmann::json::array();
+      for (const auto& p : app.ex.feedback->parts) parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"message", p.message}});
+      j["parts"] = parts;
+      nlohmann::json cases = nlohmann::json::array();
+      for (const auto& c : app.ex.feedback->cases) cases.push_back({{"pass", c.pass}, {"got", c.got}, {"message", c.message}});
+      j["cases"] = cases;
+      j["details"] = app.ex.feedback->details;
+    }
+    j["graded"] = app.ex.graded;
+    j["order"] = app.ex.order;
+    j["picks"] = app.ex.picks;
+    j["lines"] = app.ex.lines;
+    j["code"] = app.ex.code;
+    j["hints_shown"] = app.ex.hints_shown;
+    j["explanation"] = app.ex.revealed;
+  }
+  j["text_input"] = ImGui::GetIO().WantTextInput;
+  // the item being edited or held, by its stable id (tests wait on it before typing)
+  std::string active;
+  for (const auto& it : hf.items)
+    if (it.id == GImGui->ActiveId) active = it.key;
+  j["active"] = active;
+  j["packs"] = app.lib.packs.size();
+  nlohmann::json probs = nlohmann::json::array();
+  for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
+  j["problems"] = probs;
+  j["notices"] = app.notices;
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& it : hf.items)
+    items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.dpr}, {"y", it.min.y / app.dpr},
+                     {"w", (it.max.x - it.min.x) / app.dpr}, {"h", (it.max.y - it.min.y) / app.dpr}});
+  j["items"] = items;
+  j["id_clashes"] = hf.id_clashes;
+  app.platform->publish_state(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace dtx::web

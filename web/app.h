@@ -1,0 +1,114 @@
+// The application: what is loaded, where the student is, and one frame function that draws
+// the current screen. Views hold no copies of engine state beyond what the student is typing.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grade/code.h"
+#include "model.h"
+#include "platform/platform.h"
+#include "progress.h"
+#include "ui/markdown.h"
+#include "ui/theme.h"
+
+namespace dtx::web {
+
+enum class Screen { Loading, CourseMap, Exercise, Settings };
+const char* screen_name(Screen s);
+
+// A pack listed in exercises/index.json that could not be loaded, with its errors.
+struct PackProblem {
+  std::string file;
+  std::vector<std::string> messages;  // "file:line:col: message"
+};
+
+// What the student is doing on the open exercise.
+struct ExerciseState {
+  std::string id;
+  const Exercise* exercise = nullptr;
+  std::optional<Instance> inst;
+  std::string instance_error;
+  // answers being entered
+  std::vector<std::string> parts;  // numeric: text per part
+  std::vector<int> picks;          // choice: authored indices ticked
+  std::vector<int> order;          // ordering: authored indices in the student's order
+  int grabbed = -1;                // ordering: position selected for keyboard moves
+  std::vector<int> lines;          // buggy-line: 1-based lines selected
+  std::string code;                // code: the editor's text
+  // results
+  std::optional<Feedback> feedback;
+  int graded = 0;  // submissions graded on this screen (the test hook waits on it)
+  bool revealed = false;  // explanation open (after a submission)
+  int hints_shown = 0;
+  int code_request = 0;   // non-zero while the code runs
+  double code_started_ms = 0;
+  bool focus_first = false;  // focus the first field on the next frame
+};
+
+struct App {
+  Platform* platform = nullptr;
+  std::string base_url = "exercises/";
+
+  // loading
+  bool index_loaded = false;
+  std::vector<std::string> index_files;
+  std::map<int, std::string> pending;  // fetch request id -> file
+  std::map<std::string, std::string> pack_texts;
+  std::vector<PackProblem> problems;
+  std::string index_error;
+  Library lib;
+  bool library_ready = false;
+  int next_request = 1;
+
+  // fonts and scale (device pixel ratio x text size)
+  FontFiles font_files;
+  Fonts fonts;
+  float dpr = 1, text_scale = 1;
+  bool fonts_dirty = true;
+  std::map<int, std::string> font_requests;
+
+  // student
+  Progress progress;
+  std::vector<std::string> notices;  // shown on the course map (corrupt progress kept aside...)
+  Screen screen = Screen::Loading;
+  ExerciseState ex;
+  std::string import_message;
+
+  // frame bookkeeping for the test hook
+  long frame = 0;
+  float content_width = 0;
+  bool wants_frames = false;  // something animates or loads
+};
+
+void app_init(App& app, Platform* platform);
+// Between ImGui::NewFrame() and ImGui::Render().
+void app_frame(App& app);
+// After ImGui::Render(): publishes the test-hook state for this frame.
+void app_after_frame(App& app);
+// Something is loading, running or animating: keep drawing frames.
+bool app_busy(const App& app);
+
+void app_on_fetched(App& app, int request_id, bool ok, int status, std::string body);
+void app_on_code_result(App& app, int request_id, const std::string& json);
+void app_on_file(App& app, const std::string& name, const std::string& text);
+
+// Navigation (also used by the headless-UI test).
+void open_exercise(App& app, const std::string& id, uint64_t seed);
+void submit(App& app);
+void save_progress(App& app);
+
+// Shared drawing helpers for screens and views.
+MdStyle md_style(App& app);
+void markdown(App& app, const std::string& text);
+bool button(const char* label, bool primary = false);
+void text_colored(ImU32 col, const char* text);
+float em(App& app);  // body font size in pixels
+// Items that move with the pointer (ordering rows, sliders): a touch drag that starts on one
+// drags it instead of scrolling the page.
+void mark_draggable();
+bool is_draggable(unsigned id);
+
+}  // namespace dtx::web

@@ -1,0 +1,264 @@
+// Browser entry point: GLFW window on the canvas, ImGui with the OpenGL3 (WebGL2) backend,
+// and the fixes our versions need (web/shell/dtx.js does the DOM half):
+//  - HiDPI: the backbuffer is CSS size x devicePixelRatio, fonts and style scale with it;
+//  - power: a frame is drawn only after input, while loading/running, or for the caret;
+//  - touch: fed to ImGui here (GLFW of 3.1.6 doubles presses and ignores moves), with
+//    vertical drags outside draggable items turned into scrolling;
+//  - text: characters come from a hidden textarea (mobile keyboards, IME), Enter and
+//    Backspace from it too; the clipboard is the system's.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+
+#include "app.h"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "imgui_internal.h"
+#include "platform/platform_web.h"
+#include "platform/test_hook.h"
+
+using namespace dtx::web;
+
+namespace {
+
+App g_app;
+WebPlatform g_platform;
+GLFWwindow* g_window = nullptr;
+int g_wake = 3;
+double g_last_caret_ms = 0;
+bool g_text_focus = false;
+bool g_first_frame_sent = false;
+std::string g_clipboard;
+
+struct TouchState {
+  bool active = false, down = false, pressed = false, scrolling = false, lifted = false;
+  ImVec2 pos, start, last_applied;
+} g_touch;
+
+std::vector<int> g_key_taps;  // GLFW key codes to press for one frame
+std::vector<int> g_key_release;
+
+const char* get_clipboard(void*) { return g_clipboard.c_str(); }
+void set_clipboard(void*, const char* text) {
+  g_clipboard = text ? text : "";
+  web_clipboard_set(g_clipboard.c_str());
+}
+
+void rebuild_fonts() {
+  float scale = g_app.dpr * g_app.text_scale;
+  g_app.fonts = build_fonts(g_app.font_files, scale);
+  apply_style(scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  g_app.fonts_dirty = false;
+}
+
+void apply_touch() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!g_touch.active) return;
+  io.MousePos = g_touch.pos;
+  if (g_touch.pressed) {
+    io.MouseDown[0] = true;  // a tap shorter than a frame still presses
+    g_touch.pressed = false;
+    g_touch.last_applied = g_touch.pos;
+    return;
+  }
+  ImGuiContext& g = *GImGui;
+  if (g_touch.down && !g_touch.scrolling) {
+    float dy = g_touch.pos.y - g_touch.start.y, dx = g_touch.pos.x - g_touch.start.x;
+    bool held_draggable = g.ActiveId != 0 && is_draggable(g.ActiveId);
+    if (std::fabs(dy) > 10 * g_app.dpr && std::fabs(dy) > std::fabs(dx) && !held_draggable) {
+      g_touch.scrolling = true;  // the finger scrolls the page: the press is cancelled
+      ImGui::ClearActiveID();
+    }
+  }
+  if (g_touch.scrolling) {
+    float step = std::floor(std::fmin(5 * ImGui::GetFontSize(), io.DisplaySize.y * 0.67f));
+    io.MouseWheel += (g_touch.pos.y - g_touch.last_applied.y) / std::fmax(step, 1.0f);
+  }
+  g_touch.last_applied = g_touch.pos;
+  io.MouseDown[0] = g_touch.down && !g_touch.scrolling;
+  if (!g_touch.down) {
+    if (g_touch.lifted) {
+      g_touch.active = false;  // one frame after lifting: no hover left behind
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    g_touch.lifted = true;
+  }
+}
+
+void apply_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k : g_key_release) io.KeysDown[k] = false;
+  g_key_release.clear();
+  for (int k : g_key_taps) {
+    io.KeysDown[k] = true;
+    g_key_release.push_back(k);
+  }
+  g_key_taps.clear();
+}
+
+void draw_frame() {
+  if (g_wake > 0) --g_wake;
+  if (g_app.fonts_dirty) rebuild_fonts();
+  hook_begin_frame();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  apply_touch();
+  apply_keys();
+  ImGui::NewFrame();
+  app_frame(g_app);
+  ImGui::Render();
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(g_window, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::kPage);
+  glClearColor(bg.x, bg.y, bg.z, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  app_after_frame(g_app);
+  bool want = ImGui::GetIO().WantTextInput;
+  if (want != g_text_focus) {
+    g_text_focus = want;
+    web_text_focus(want);
+  }
+  if (!g_first_frame_sent && g_app.library_ready && !g_app.fonts_dirty && g_app.font_requests.empty()) {
+    g_first_frame_sent = true;
+    web_first_frame();
+  }
+  if (g_key_release.size() || g_touch.active) g_wake = std::max(g_wake, 1);
+}
+
+void loop() {
+  // The caret blinks about twice a second while a field is being edited.
+  double now = g_platform.now_ms();
+  bool caret = ImGui::GetIO().WantTextInput && now - g_last_caret_ms > 500;
+  if (g_wake <= 0 && !app_busy(g_app) && !caret) return;
+  if (caret) g_last_caret_ms = now;
+  draw_frame();
+}
+
+void set_size(float css_w, float css_h, float dpr) {
+  g_app.dpr = dpr;
+  int w = static_cast<int>(std::lround(css_w * dpr)), h = static_cast<int>(std::lround(css_h * dpr));
+  glfwSetWindowSize(g_window, std::max(w, 1), std::max(h, 1));
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void dtx_wake() { g_wake = std::max(g_wake, 3); }
+
+EMSCRIPTEN_KEEPALIVE void dtx_on_fetch(int id, int ok, int status, char* data, int len) {
+  std::string body = data ? std::string(data, static_cast<size_t>(len)) : std::string();
+  std::free(data);
+  app_on_fetched(g_app, id, ok != 0, status, std::move(body));
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_on_code_result(int id, const char* json) {
+  app_on_code_result(g_app, id, json ? json : "");
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_on_file(const char* name, const char* text) {
+  app_on_file(g_app, name ? name : "file", text ? text : "");
+  dtx_wake();
+}
+
+// phase: 0 start, 1 move, 2 end/cancel; coordinates in CSS pixels of the canvas.
+EMSCRIPTEN_KEEPALIVE void dtx_touch(int phase, float x, float y) {
+  ImVec2 p(x * g_app.dpr, y * g_app.dpr);
+  if (phase == 0) {
+    g_touch = TouchState{};
+    g_touch.active = g_touch.down = g_touch.pressed = true;
+    g_touch.pos = g_touch.start = g_touch.last_applied = p;
+  } else if (phase == 1) {
+    g_touch.pos = p;
+  } else {
+    g_touch.pos = p;
+    g_touch.down = false;
+  }
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_text_input(const char* utf8) {
+  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  dtx_wake();
+}
+
+// 0: Backspace, 1: Enter (from the on-screen keyboard, which sends no usable key codes).
+EMSCRIPTEN_KEEPALIVE void dtx_key_tap(int which) {
+  g_key_taps.push_back(which == 0 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER);
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_paste(const char* text) { g_clipboard = text ? text : ""; }
+
+EMSCRIPTEN_KEEPALIVE void dtx_resize(float css_w, float css_h, float dpr) {
+  bool dpr_changed = std::fabs(dpr - g_app.dpr) > 1e-3f;
+  set_size(css_w, css_h, dpr);
+  if (dpr_changed) g_app.fonts_dirty = true;
+  dtx_wake();
+}
+
+// Draws a frame now, inside a DOM event handler: a text field activated by this tap can then
+// focus the textarea within the user gesture, which mobile browsers require for the keyboard.
+EMSCRIPTEN_KEEPALIVE void dtx_frame_now() { draw_frame(); }
+EMSCRIPTEN_KEEPALIVE int dtx_wants_text() { return ImGui::GetIO().WantTextInput ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int dtx_wants_keys() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE double dtx_heap_bytes() { return static_cast<double>(EM_ASM_DOUBLE({ return HEAP8.length; })); }
+EMSCRIPTEN_KEEPALIVE void dtx_set_text_scale(float s) {
+  g_app.text_scale = s;
+  g_app.fonts_dirty = true;
+  dtx_wake();
+}
+
+}  // extern "C"
+
+EM_JS(double, js_css_width, (), { return dtxGlue.cssSize()[0]; });
+EM_JS(double, js_css_height, (), { return dtxGlue.cssSize()[1]; });
+EM_JS(double, js_dpr, (), { return window.devicePixelRatio || 1; });
+EM_JS(void, js_ready, (), { dtxGlue.ready(); });
+
+int main() {
+  if (!glfwInit()) return 1;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  g_app.dpr = static_cast<float>(js_dpr());
+  int w = static_cast<int>(std::lround(js_css_width() * g_app.dpr));
+  int h = static_cast<int>(std::lround(js_css_height() * g_app.dpr));
+  g_window = glfwCreateWindow(std::max(w, 1), std::max(h, 1), "dtx", nullptr, nullptr);
+  if (!g_window) return 1;
+  glfwMakeContextCurrent(g_window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  GImGui->TestEngineHookItems = true;
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // nothing to save: layout is fixed, progress goes to localStorage
+  io.LogFilename = nullptr;
+  ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  io.GetClipboardTextFn = get_clipboard;
+  io.SetClipboardTextFn = set_clipboard;
+  io.ClipboardUserData = nullptr;
+
+  if (auto s = g_platform.storage_get("dtx.text-scale")) {
+    float v = static_cast<float>(std::atof(s->c_str()));
+    if (v >= 0.75f && v <= 2.0f) g_app.text_scale = v;
+  }
+  app_init(g_app, &g_platform);
+  rebuild_fonts();  // the built-in font until Inter and JetBrains Mono arrive
+  g_app.fonts_dirty = false;
+  js_ready();
+  emscripten_set_main_loop(loop, 0, false);
+  return 0;
+}

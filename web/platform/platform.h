@@ -1,0 +1,42 @@
+// What the views need from the world outside ImGui, behind one small interface, so that the
+// same views run in the browser (platform_web.cpp, through EM_JS) and natively in the
+// headless-UI test (a fake). Results of asynchronous calls come back through App::on_*.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dtx::web {
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+
+  // localStorage: progress and settings.
+  virtual std::optional<std::string> storage_get(const std::string& key) = 0;
+  virtual bool storage_set(const std::string& key, const std::string& value) = 0;
+
+  // A GET relative to the page; the answer arrives as App::on_fetched(request_id, ...).
+  virtual void fetch(int request_id, const std::string& url) = 0;
+
+  // Runs student code (the engine's CodeRunRequest as JSON) in a sandbox with its time
+  // limit; the CodeRunResult JSON arrives as App::on_code_result(request_id, ...).
+  virtual void run_code(int request_id, const std::string& request_json) = 0;
+
+  // Saves a text file through the browser's download.
+  virtual void download(const std::string& filename, const std::string& text) = 0;
+  // Opens the file picker; the chosen file arrives as App::on_file(...).
+  virtual void pick_file() = 0;
+  virtual void open_url(const std::string& url) = 0;
+
+  // The test hook: the state of the frame just drawn (JSON), for window.dtx.
+  virtual void publish_state(const std::string& json) = 0;
+
+  // Student's local date "YYYY-MM-DD" (streaks are counted in local days) and unix time.
+  virtual std::string today() = 0;
+  virtual int64_t now_unix() = 0;
+  virtual double now_ms() = 0;  // monotonic, for animations and timeouts
+};
+
+}  // namespace dtx::web

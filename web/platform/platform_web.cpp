@@ -1,0 +1,54 @@
+#include "platform/platform_web.h"
+
+#include <cstdlib>
+
+#include <emscripten.h>
+
+// Strings returned from JS are malloc'ed copies; the C++ side frees them.
+EM_JS(char*, js_storage_get, (const char* key), {
+  return dtxGlue.storageGet(UTF8ToString(key));
+});
+EM_JS(int, js_storage_set, (const char* key, const char* value), {
+  return dtxGlue.storageSet(UTF8ToString(key), UTF8ToString(value)) ? 1 : 0;
+});
+EM_JS(void, js_fetch, (int id, const char* url), { dtxGlue.fetch(id, UTF8ToString(url)); });
+EM_JS(void, js_run_code, (int id, const char* json), { dtxGlue.runCode(id, UTF8ToString(json)); });
+EM_JS(void, js_download, (const char* name, const char* text), { dtxGlue.download(UTF8ToString(name), UTF8ToString(text)); });
+EM_JS(void, js_pick_file, (), { dtxGlue.pickFile(); });
+EM_JS(void, js_open_url, (const char* url), { dtxGlue.openUrl(UTF8ToString(url)); });
+EM_JS(void, js_publish_state, (const char* json), { dtxGlue.publishState(UTF8ToString(json)); });
+EM_JS(char*, js_today, (), { return dtxGlue.today(); });
+EM_JS(double, js_now_unix, (), { return Math.floor(Date.now() / 1000); });
+EM_JS(double, js_now_ms, (), { return performance.now(); });
+EM_JS(void, js_clipboard_set, (const char* text), { dtxGlue.clipboardSet(UTF8ToString(text)); });
+EM_JS(void, js_text_focus, (int on), { dtxGlue.textFocus(!!on); });
+EM_JS(void, js_first_frame, (), { dtxGlue.firstFrame(); });
+
+namespace dtx::web {
+
+static std::optional<std::string> take(char* p) {
+  if (!p) return std::nullopt;
+  std::string s(p);
+  std::free(p);
+  return s;
+}
+
+std::optional<std::string> WebPlatform::storage_get(const std::string& key) { return take(js_storage_get(key.c_str())); }
+bool WebPlatform::storage_set(const std::string& key, const std::string& value) {
+  return js_storage_set(key.c_str(), value.c_str()) != 0;
+}
+void WebPlatform::fetch(int id, const std::string& url) { js_fetch(id, url.c_str()); }
+void WebPlatform::run_code(int id, const std::string& json) { js_run_code(id, json.c_str()); }
+void WebPlatform::download(const std::string& name, const std::string& text) { js_download(name.c_str(), text.c_str()); }
+void WebPlatform::pick_file() { js_pick_file(); }
+void WebPlatform::open_url(const std::string& url) { js_open_url(url.c_str()); }
+void WebPlatform::publish_state(const std::string& json) { js_publish_state(json.c_str()); }
+std::string WebPlatform::today() { return take(js_today()).value_or("1970-01-01"); }
+int64_t WebPlatform::now_unix() { return static_cast<int64_t>(js_now_unix()); }
+double WebPlatform::now_ms() { return js_now_ms(); }
+
+void web_clipboard_set(const char* text) { js_clipboard_set(text); }
+void web_text_focus(bool on) { js_text_focus(on ? 1 : 0); }
+void web_first_frame() { js_first_frame(); }
+
+}  // namespace dtx::web

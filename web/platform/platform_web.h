@@ -1,0 +1,28 @@
+// The browser side of Platform: every call goes to window.dtxGlue (web/shell/dtx.js).
+#pragma once
+
+#include "platform/platform.h"
+
+namespace dtx::web {
+
+class WebPlatform : public Platform {
+ public:
+  std::optional<std::string> storage_get(const std::string& key) override;
+  bool storage_set(const std::string& key, const std::string& value) override;
+  void fetch(int request_id, const std::string& url) override;
+  void run_code(int request_id, const std::string& request_json) override;
+  void download(const std::string& filename, const std::string& text) override;
+  void pick_file() override;
+  void open_url(const std::string& url) override;
+  void publish_state(const std::string& json) override;
+  std::string today() override;
+  int64_t now_unix() override;
+  double now_ms() override;
+};
+
+// Browser helpers used by main_web.cpp.
+void web_clipboard_set(const char* text);
+void web_text_focus(bool on);
+void web_first_frame();
+
+}  // namespace dtx::web

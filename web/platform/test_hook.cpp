@@ -1,0 +1,86 @@
+#include "platform/test_hook.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+#include "imgui_internal.h"
+
+namespace dtx::web {
+namespace {
+
+HookFrame g_frame;
+std::vector<std::string> g_asserts;
+// ItemAdd gives rectangles, ItemInfo gives labels; both carry the ID.
+std::unordered_map<ImGuiID, ImRect> g_rects;
+std::unordered_map<ImGuiID, size_t> g_seen;
+
+std::string key_of(const char* label) {
+  std::string s = label ? label : "";
+  size_t p = s.find("##");
+  if (p == std::string::npos) return s;
+  std::string k = s.substr(p + 2);
+  if (!k.empty() && k[0] == '#') k.erase(0, 1);  // "###id"
+  return k;
+}
+
+std::string visible_label(const char* label) {
+  std::string s = label ? label : "";
+  size_t p = s.find("##");
+  return p == std::string::npos ? s : s.substr(0, p);
+}
+
+}  // namespace
+
+void hook_begin_frame() {
+  g_frame.items.clear();
+  g_frame.id_clashes.clear();
+  g_rects.clear();
+  g_seen.clear();
+}
+
+const HookFrame& hook_frame() { return g_frame; }
+
+std::vector<std::string> hook_take_asserts() {
+  std::vector<std::string> out;
+  out.swap(g_asserts);
+  return out;
+}
+
+}  // namespace dtx::web
+
+using namespace dtx::web;
+
+void dtx_imgui_assert(bool ok, const char* expr, const char* file, int line) {
+  if (ok) return;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s:%d: IM_ASSERT(%s)", file, line, expr);
+  std::fprintf(stderr, "%s\n", buf);
+  g_asserts.push_back(buf);
+}
+
+void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
+  if (id == 0) return;
+  // Only the part of the item inside its window's clip rectangle can be clicked.
+  ImRect r = bb;
+  if (ctx->CurrentWindow) r.ClipWith(ctx->CurrentWindow->ClipRect);
+  g_rects[id] = r;
+}
+
+void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
+  if (id == 0 || !label) return;
+  auto it = g_rects.find(id);
+  if (it == g_rects.end()) return;
+  auto seen = g_seen.find(id);
+  if (seen != g_seen.end()) {
+    // Same ID twice in one frame: ImGui would mix up their state (1.86 does not warn).
+    g_frame.id_clashes.push_back(label);
+    return;
+  }
+  const ImRect& r = it->second;
+  if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;
+  g_seen[id] = g_frame.items.size();
+  g_frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max});
+}
+
+void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}
+const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) { return nullptr; }

@@ -1,0 +1,120 @@
+// The course map: chapters with their exercises and progress, the streak, where the student
+// left off, and any pack that failed to load with its errors.
+#include <algorithm>
+#include <cstdio>
+
+#include "screens/screens.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+static void notice_box(App& app, ImU32 col, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, col);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+static const char* type_label(const std::string& t) {
+  if (t == "numeric") return "derive";
+  if (t == "choice") return "choose";
+  if (t == "ordering") return "order";
+  if (t == "buggy-line") return "find the bug";
+  if (t == "code") return "code";
+  return t.c_str();
+}
+
+void draw_course_map(App& app) {
+  const float e = em(app);
+  ImGui::Dummy(ImVec2(1, e * 0.3f));
+  ImGui::PushFont(app.fonts.heading);
+  ImGui::TextWrapped("The arithmetic of distributed training");
+  ImGui::PopFont();
+  markdown(app, "Derive the numbers behind ring AllReduce, ZeRO, pipeline bubbles, tensor parallelism and "
+                "405B-scale plans. Every answer is checked at once; progress stays in this browser.");
+
+  for (const auto& n : app.notices) notice_box(app, color::kPartial, n);
+
+  // totals and streak
+  int total = 0, solved = 0, attempted = 0;
+  for (const auto& p : app.lib.packs) {
+    ChapterProgress cp = chapter_progress(app.progress, p);
+    total += cp.total;
+    solved += cp.solved;
+    attempted += cp.attempted;
+  }
+  int streak = current_streak(app.progress, app.platform->today());
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "Solved %d of %d · attempted %d · streak %d day%s (best %d)", solved, total, attempted,
+                streak, streak == 1 ? "" : "s", app.progress.best_streak_days);
+  ImGui::TextDisabled("%s", buf);
+
+  if (const Exercise* last = app.lib.find(app.progress.last_exercise)) {
+    std::string label = "Continue where you left off: " + last->title + "##continue";
+    if (button(label.c_str(), true)) open_exercise(app, last->id, 0);
+  }
+
+  if (!app.index_error.empty()) notice_box(app, color::kWrong, app.index_error);
+  for (const auto& pr : app.problems) {
+    ImGui::Spacing();
+    notice_box(app, color::kWrong, "Could not load " + pr.file + " (the other packs are fine):");
+    ImGui::PushFont(app.fonts.mono);
+    for (const auto& m : pr.messages) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+      ImGui::TextUnformatted(m.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::PopFont();
+  }
+  ImGui::Spacing();
+
+  std::vector<const Pack*> packs;
+  for (const auto& p : app.lib.packs) packs.push_back(&p);
+  std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
+  const Exercise* last = app.lib.find(app.progress.last_exercise);
+  for (const Pack* p : packs) {
+    ChapterProgress cp = chapter_progress(app.progress, *p);
+    char head[512];
+    std::snprintf(head, sizeof head, "Chapter %d: %s   %d/%d solved##chapter-%d", p->chapter, p->title.c_str(), cp.solved,
+                  cp.total, p->chapter);
+    bool open_default = last ? last->pack_id == p->id : p == packs.front();
+    ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
+    bool open = ImGui::CollapsingHeader(head);
+    // mastery bar under the header
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),
+                                             color::kCorrect);
+    if (!open) continue;
+    ImGui::PushID(p->id.c_str());
+    if (!p->intro.empty() && ImGui::TreeNode("##intro", "About this chapter")) {
+      markdown(app, p->intro);
+      ImGui::TreePop();
+    }
+    std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
+    ImGui::TextDisabled("%s", buf);
+    for (const auto& ex : p->exercises) {
+      auto it = app.progress.exercises.find(ex.id);
+      const ExerciseProgress* ep = it == app.progress.exercises.end() ? nullptr : &it->second;
+      const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
+      ImU32 mark_col = !ep ? color::kMuted : ep->solved_at ? color::kCorrect : color::kPartial;
+      std::string label = ex.title + "##ex-" + ex.id;
+      float h = ImGui::GetTextLineHeight();
+      ImVec2 pos = ImGui::GetCursorScreenPos();
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->AddText(pos, mark_col, mark);
+      std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts) + (ep->attempts == 1 ? " try" : " tries") : "");
+      float rw = ImGui::CalcTextSize(right.c_str()).x;
+      float title_w = ImGui::CalcTextSize(ex.title.c_str()).x;
+      bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
+      ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
+      if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
+      if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y), color::kMuted, right.c_str());
+    }
+    ImGui::PopID();
+    ImGui::Spacing();
+  }
+  if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
+}
+
+}  // namespace dtx::web

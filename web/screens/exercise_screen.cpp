@@ -1,0 +1,169 @@
+// One exercise: prompt, the type's answer view, submit, feedback, hints, worked explanation,
+// "try another" for parameterised exercises, and the way back to the course map.
+#include <cstdio>
+
+#include "screens/screens.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const char* verdict_title(Verdict v) {
+  switch (v) {
+    case Verdict::Correct: return "✓ Correct";
+    case Verdict::Partial: return "Partly right";
+    case Verdict::Incorrect: return "✗ Not yet";
+    case Verdict::FormatError: return "Can't read that answer (not counted as an attempt)";
+  }
+  return "";
+}
+
+ImU32 verdict_color(Verdict v) {
+  switch (v) {
+    case Verdict::Correct: return color::kCorrect;
+    case Verdict::Partial: return color::kPartial;
+    case Verdict::Incorrect: return color::kWrong;
+    case Verdict::FormatError: return color::kPartial;
+  }
+  return color::kText;
+}
+
+// Neighbours in course order, for "previous" and "next".
+const Exercise* neighbour(App& app, const std::string& id, int dir) {
+  std::vector<const Exercise*> all;
+  std::vector<const Pack*> packs;
+  for (const auto& p : app.lib.packs) packs.push_back(&p);
+  std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
+  for (const Pack* p : packs)
+    for (const auto& e : p->exercises) all.push_back(&e);
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i]->id == id) {
+      long j = static_cast<long>(i) + dir;
+      if (j >= 0 && j < static_cast<long>(all.size())) return all[j];
+    }
+  return nullptr;
+}
+
+uint64_t fresh_seed(App& app, uint64_t current) {
+  uint64_t s = static_cast<uint64_t>(app.platform->now_ms() * 1000.0) ^ (current * 0x9E3779B97F4A7C15ull);
+  s = (s ^ (s >> 31)) % 1000000 + 1;  // short enough to read out and type into the CLI
+  return s == current ? s + 1 : s;
+}
+
+void feedback_box(App& app, const Feedback& fb) {
+  ImGui::Spacing();
+  ImGui::PushFont(app.fonts.bold);
+  text_colored(verdict_color(fb.verdict), verdict_title(fb.verdict));
+  ImGui::PopFont();
+  if (!fb.message.empty()) markdown(app, fb.message);
+  for (const auto& d : fb.details) markdown(app, d);
+}
+
+}  // namespace
+
+void draw_exercise_screen(App& app) {
+  ExerciseState& st = app.ex;
+  const float e = em(app);
+  if (!st.exercise) {
+    app.screen = Screen::CourseMap;
+    return;
+  }
+  const Exercise& ex = *st.exercise;
+  if (ImGui::SmallButton("← Course##back")) {
+    app.screen = Screen::CourseMap;
+    return;
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("Chapter %d · %s · difficulty %d", ex.chapter, ex.type.c_str(), ex.difficulty);
+  ImGui::PushFont(app.fonts.heading);
+  ImGui::TextWrapped("%s", ex.title.c_str());
+  ImGui::PopFont();
+  auto pit = app.progress.exercises.find(ex.id);
+  if (pit != app.progress.exercises.end()) {
+    const ExerciseProgress& ep = pit->second;
+    ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts, ep.attempts == 1 ? "" : "s", ep.best_score * 100,
+                        ep.solved_at ? " · solved" : "");
+  }
+  if (!st.inst) {
+    text_colored(color::kWrong, ("This exercise could not be set up: " + st.instance_error).c_str());
+    return;
+  }
+  const Instance& inst = *st.inst;
+  ImGui::Spacing();
+  markdown(app, inst.render(ex.prompt));
+  ImGui::Spacing();
+
+  const TypeView* view = find_view(ex.type);
+  if (!view) {
+    text_colored(color::kWrong, ("No view for exercise type " + ex.type).c_str());
+    return;
+  }
+  view->draw(app, st);
+  ImGui::Spacing();
+
+  bool running = st.code_request != 0;
+  if (running) ImGui::BeginDisabled();
+  if (button(running ? "Running…##submit" : "Submit##submit", true)) submit(app);
+  if (running) ImGui::EndDisabled();
+  if (!ex.params.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Try another##try-another")) {
+      open_exercise(app, ex.id, fresh_seed(app, inst.seed));
+      return;
+    }
+  }
+  if (!ex.hints.empty() && st.hints_shown < static_cast<int>(ex.hints.size())) {
+    ImGui::SameLine();
+    char hb[64];
+    std::snprintf(hb, sizeof hb, "Hint %d of %zu##hint", st.hints_shown + 1, ex.hints.size());
+    if (ImGui::Button(hb)) st.hints_shown++;
+  }
+  if (running) {
+    double secs = (app.platform->now_ms() - st.code_started_ms) / 1000.0;
+    ImGui::TextDisabled("Running your code in a sandbox… %.1f s (stopped after 2 s)", secs);
+  }
+  ImGui::TextDisabled("Instance %llu%s", static_cast<unsigned long long>(inst.seed), inst.seed == 0 ? " (the default numbers)" : "");
+
+  for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
+    ImGui::Spacing();
+    ImGui::PushFont(app.fonts.bold);
+    ImGui::Text("Hint %d", i + 1);
+    ImGui::PopFont();
+    markdown(app, inst.render(ex.hints[i]));
+  }
+
+  if (st.feedback) feedback_box(app, *st.feedback);
+
+  if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty()) {
+    ImGui::Spacing();
+    if (!st.revealed) {
+      if (ImGui::Button("Show the worked solution##explain")) st.revealed = true;
+    } else {
+      ImGui::Separator();
+      ImGui::PushFont(app.fonts.bold);
+      ImGui::TextUnformatted("Worked solution");
+      ImGui::PopFont();
+      markdown(app, inst.render(ex.explanation));
+    }
+  }
+
+  ImGui::Spacing();
+  ImGui::Separator();
+  if (const Exercise* prev = neighbour(app, ex.id, -1)) {
+    if (ImGui::Button("← Previous##prev")) {
+      open_exercise(app, prev->id, 0);
+      return;
+    }
+    ImGui::SameLine();
+  }
+  if (const Exercise* next = neighbour(app, ex.id, +1)) {
+    if (ImGui::Button(("Next: " + next->title + " →##next").c_str())) {
+      open_exercise(app, next->id, 0);
+      return;
+    }
+  }
+  (void)e;
+}
+
+}  // namespace dtx::web

@@ -1,0 +1,12 @@
+// One file per screen.
+#pragma once
+
+#include "app.h"
+
+namespace dtx::web {
+
+void draw_course_map(App& app);
+void draw_exercise_screen(App& app);
+void draw_settings(App& app);
+
+}  // namespace dtx::web

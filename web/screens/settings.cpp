@@ -1,0 +1,65 @@
+// Settings: text size, and the student's progress as a file (export, import).
+#include <cstdio>
+
+#include "progress.h"
+#include "screens/screens.h"
+
+namespace dtx::web {
+
+void draw_settings(App& app) {
+  ImGui::PushFont(app.fonts.heading);
+  ImGui::TextUnformatted("Settings");
+  ImGui::PopFont();
+
+  ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted("Text size");
+  ImGui::PopFont();
+  ImGui::Text("%.0f%%", app.text_scale * 100);
+  ImGui::SameLine();
+  if (ImGui::Button("Smaller##text-smaller") && app.text_scale > 0.76f) {
+    app.text_scale -= 0.125f;
+    app.fonts_dirty = true;
+    app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Larger##text-larger") && app.text_scale < 1.99f) {
+    app.text_scale += 0.125f;
+    app.fonts_dirty = true;
+    app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
+  }
+
+  ImGui::Spacing();
+  ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted("Your progress");
+  ImGui::PopFont();
+  markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document. Export it to "
+                "keep a copy or to move to another browser; importing replaces the progress here (the current record "
+                "is kept aside in storage first).");
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%zu exercises with attempts, best streak %d days", app.progress.exercises.size(),
+                app.progress.best_streak_days);
+  ImGui::TextDisabled("%s", buf);
+  if (ImGui::Button("Export progress##export")) {
+    app.platform->download("dtx-progress-" + app.platform->today() + ".json", write_progress(app.progress));
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Import progress…##import")) app.platform->pick_file();
+  if (!app.import_message.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+    ImGui::TextUnformatted(app.import_message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (!app.notices.empty()) {
+    ImGui::Spacing();
+    ImGui::PushFont(app.fonts.bold);
+    ImGui::TextUnformatted("Notices");
+    ImGui::PopFont();
+    for (const auto& n : app.notices) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+      ImGui::TextUnformatted(n.c_str());
+      ImGui::PopTextWrapPos();
+    }
+  }
+}
+
+}  // namespace dtx::web

@@ -1,0 +1,266 @@
+// Browser glue for dtx.js (the Emscripten build of web/). It runs first, so its capture
+// listeners come before GLFW's. What it does and why (see ../shared/WEB-PITFALLS.md):
+//  - size: canvas backbuffer = CSS size x devicePixelRatio, updated on resize and zoom;
+//  - power: every input event wakes the frame loop, which otherwise draws nothing;
+//  - keys: Space, arrows, Home/End, PageUp/Down never scroll the page;
+//  - text: typed characters arrive through a hidden textarea (the only thing that raises a
+//    phone's keyboard and receives IME input); GLFW's keypress path is switched off;
+//  - clipboard: copies go to navigator.clipboard, pastes come from the DOM paste event;
+//  - touch: fed to the engine ourselves (GLFW of Emscripten 3.1.6 doubles presses);
+//  - window.dtx: the test hook (screen, exercise, seed, items with their rectangles).
+'use strict';
+(function () {
+  const canvas = document.getElementById('canvas');
+  const ta = document.getElementById('dtx-text');
+  const loading = document.getElementById('loading');
+  const live = document.getElementById('dtx-live');
+  let ready = false;
+  let latest = null;
+  let waiters = [];
+  let lastSpoken = '';
+  let pasteByShortcut = 0;
+  const t0 = performance.now();
+
+  function M() { return window.Module; }
+  function call(name, ...args) { if (ready && M()[name]) return M()[name](...args); }
+  function wake() { call('_dtx_wake'); }
+
+  function withCString(s, fn) {
+    const n = M().lengthBytesUTF8(s) + 1;
+    const p = M()._malloc(n);
+    M().stringToUTF8(s, p, n);
+    try { return fn(p); } finally { M()._free(p); }
+  }
+  function allocString(s) {  // returned to C++, which frees it
+    const n = M().lengthBytesUTF8(s) + 1;
+    const p = M()._malloc(n);
+    M().stringToUTF8(s, p, n);
+    return p;
+  }
+
+  // CSS size of the drawing area. Emscripten 3.1.6's glfwSetWindowSize goes fullscreen when
+  // the size equals the screen's (emscripten#20699): stay one pixel short of that.
+  function cssSize() {
+    const r = canvas.getBoundingClientRect();
+    let w = r.width || window.innerWidth, h = r.height || window.innerHeight;
+    const dpr = window.devicePixelRatio || 1;
+    if (Math.round(w * dpr) === screen.width && Math.round(h * dpr) === screen.height) h -= 1 / dpr;
+    return [w, h];
+  }
+
+  function resize() {
+    const [w, h] = cssSize();
+    call('_dtx_resize', w, h, window.devicePixelRatio || 1);
+  }
+
+  function watchDpr() {
+    // fires when the page moves to a screen with another pixel ratio, or on browser zoom
+    const mq = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    mq.addEventListener('change', () => { resize(); watchDpr(); }, { once: true });
+  }
+
+  // ---- keyboard
+  const PAGE_KEYS = new Set([' ', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'Tab']);
+  const EDIT_KEYS = new Set(['Enter', 'Backspace', 'Delete', 'Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight',
+    'Home', 'End', 'PageUp', 'PageDown', 'Escape']);
+  window.addEventListener('keypress', (e) => { e.stopImmediatePropagation(); }, true);
+  window.addEventListener('keydown', (e) => {
+    wake();
+    if (e.keyCode === 229 || e.isComposing) return;  // IME or phone keyboard: the textarea handles it
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && (e.key === 'v' || e.key === 'V')) pasteByShortcut = performance.now();
+    if (e.target === ta) {
+      // Editing keys go to ImGui (GLFW sees this event); the textarea must not act on them.
+      if (EDIT_KEYS.has(e.key)) e.preventDefault();
+      // Shortcuts are ImGui's too, except the ones that fire copy/cut/paste events.
+      if (mod && !['c', 'x', 'v', 'C', 'X', 'V'].includes(e.key)) e.preventDefault();
+    } else if (PAGE_KEYS.has(e.key)) {
+      e.preventDefault();  // the page is the app: these keys never scroll the browser
+    }
+  }, true);
+  window.addEventListener('keyup', wake, true);
+
+  function sendText(s) { if (s) withCString(s, (p) => call('_dtx_text_input', p)); }
+  function resetTextarea() { ta.value = ' '; ta.setSelectionRange(1, 1); }
+  let composing = false;
+  ta.addEventListener('compositionstart', () => { composing = true; });
+  ta.addEventListener('compositionend', (e) => { composing = false; sendText(e.data); resetTextarea(); });
+  ta.addEventListener('input', (e) => {
+    if (composing || e.isComposing || e.inputType === 'insertCompositionText') return;
+    const t = e.inputType;
+    if (t === 'deleteContentBackward') call('_dtx_key_tap', 0);
+    else if (t === 'insertLineBreak' || t === 'insertParagraph') call('_dtx_key_tap', 1);
+    else if (t === 'insertText' || t === 'insertReplacementText') sendText(e.data != null ? e.data : ta.value.slice(1));
+    resetTextarea();
+  });
+
+  // ---- clipboard
+  window.addEventListener('paste', (e) => {
+    const text = (e.clipboardData && e.clipboardData.getData('text/plain')) || '';
+    e.preventDefault();
+    withCString(text, (p) => call('_dtx_paste', p));
+    // Ctrl/Cmd+V reaches ImGui as a key and it reads the clipboard we just set; a paste from
+    // a phone's menu has no key, so it is typed in directly.
+    if (performance.now() - pasteByShortcut > 1000) sendText(text);
+    wake();
+  }, true);
+
+  // ---- pointer and touch
+  function focusIfTyping() {
+    // Runs inside the gesture: phones only raise the keyboard for a focus() made there.
+    for (let i = 0; i < 3; i++) call('_dtx_frame_now');
+    if (call('_dtx_wants_text')) ta.focus({ preventScroll: true });
+  }
+  window.addEventListener('mousedown', (e) => {
+    wake();
+    // Keep the focus on the textarea while a field is being edited (a canvas click would
+    // blur it and typing would go nowhere).
+    if (e.target === canvas) e.preventDefault();
+  }, true);
+  window.addEventListener('mouseup', (e) => { if (e.target === canvas) focusIfTyping(); else wake(); });
+  for (const ev of ['mousemove', 'wheel', 'focus', 'blur', 'visibilitychange']) window.addEventListener(ev, wake, true);
+  function touchPos(t) {
+    const r = canvas.getBoundingClientRect();
+    return [t.clientX - r.left, t.clientY - r.top];
+  }
+  function onTouch(phase) {
+    return (e) => {
+      if (e.target !== canvas) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const t = e.changedTouches[0];
+      if (!t) return;
+      const [x, y] = touchPos(t);
+      call('_dtx_touch', phase, x, y);
+      if (phase === 2) focusIfTyping();
+    };
+  }
+  window.addEventListener('touchstart', onTouch(0), { capture: true, passive: false });
+  window.addEventListener('touchmove', onTouch(1), { capture: true, passive: false });
+  window.addEventListener('touchend', onTouch(2), { capture: true, passive: false });
+  window.addEventListener('touchcancel', onTouch(2), { capture: true, passive: false });
+  window.addEventListener('resize', () => { resize(); wake(); });
+
+  // ---- what C++ calls (web/platform/platform_web.cpp)
+  window.dtxGlue = {
+    cssSize,
+    ready() {
+      ready = true;
+      resetTextarea();
+      resize();
+      watchDpr();
+    },
+    storageGet(key) {
+      let v = null;
+      try { v = localStorage.getItem(key); } catch (e) { v = null; }
+      return v === null ? 0 : allocString(v);
+    },
+    storageSet(key, value) {
+      try { localStorage.setItem(key, value); return true; } catch (e) { return false; }
+    },
+    fetch(id, url) {
+      // no-cache: revalidate, so a pack an instructor just edited is picked up
+      fetch(url, { cache: 'no-cache' }).then(async (r) => {
+        const buf = new Uint8Array(await r.arrayBuffer());
+        if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
+        const p = M()._malloc(Math.max(buf.length, 1));
+        HEAPU8.set(buf, p);
+        call('_dtx_on_fetch', id, 1, r.status, p, buf.length);
+      }).catch(() => call('_dtx_on_fetch', id, 0, 0, 0, 0));
+    },
+    runCode(id, json) {
+      window.dtxCodeRunner.run(JSON.parse(json)).then((result) => {
+        withCString(JSON.stringify(result), (p) => call('_dtx_on_code_result', id, p));
+      });
+    },
+    download(name, text) {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    },
+    pickFile() {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.accept = '.json,application/json';
+      input.onchange = () => {
+        const f = input.files && input.files[0];
+        if (!f) return;
+        f.text().then((text) => withCString(f.name, (n) => withCString(text, (t) => call('_dtx_on_file', n, t))));
+      };
+      input.click();
+    },
+    openUrl(url) { window.open(url, '_blank', 'noopener'); },
+    today() {
+      const d = new Date();
+      const pad = (n) => String(n).padStart(2, '0');
+      return allocString(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`);
+    },
+    clipboardSet(text) {
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(() => {});
+    },
+    textFocus(on) {
+      if (on) ta.focus({ preventScroll: true });
+      else if (document.activeElement === ta) ta.blur();
+    },
+    firstFrame() {
+      loading.style.display = 'none';
+      window.dtx.firstFrameMs = performance.now() - t0;
+    },
+    publishState(json) {
+      latest = JSON.parse(json);
+      // The feedback, for screen readers.
+      const spoken = latest.verdict ? `${latest.verdict}. ${latest.message || ''}` : '';
+      if (spoken !== lastSpoken) { lastSpoken = spoken; live.textContent = spoken; }
+      const still = [];
+      for (const w of waiters) {
+        let ok = false;
+        try { ok = w.pred(latest); } catch (e) { ok = false; }
+        if (ok) w.resolve(latest); else still.push(w);
+      }
+      waiters = still;
+    },
+  };
+
+  // ---- the test hook: read-only view of the last drawn frame
+  window.dtx = {
+    get state() { return latest; },
+    get frame() { return latest ? latest.frame : 0; },
+    item(id) { return latest ? latest.items.find((i) => i.id === id) || null : null; },
+    items(prefix) { return latest ? latest.items.filter((i) => i.id.startsWith(prefix)) : []; },
+    // Resolves with the state of the first drawn frame for which pred(state) is true.
+    waitFor(pred, timeoutMs = 10000) {
+      if (latest) { try { if (pred(latest)) return Promise.resolve(latest); } catch (e) { /* not yet */ } }
+      return new Promise((resolve, reject) => {
+        const w = { pred, resolve };
+        waiters.push(w);
+        wake();
+        setTimeout(() => {
+          if (waiters.includes(w)) {
+            waiters = waiters.filter((x) => x !== w);
+            reject(new Error('dtx.waitFor: timed out; last state: ' + JSON.stringify(latest && { screen: latest.screen, exercise: latest.exercise, verdict: latest.verdict, frame: latest.frame })));
+          }
+        }, timeoutMs);
+      });
+    },
+    heapBytes() { return call('_dtx_heap_bytes'); },
+    firstFrameMs: null,
+  };
+
+  window.Module = {
+    canvas,
+    print: (s) => console.log(s),
+    printErr: (s) => console.warn(s),
+    onAbort: (what) => {
+      loading.style.display = 'flex';
+      loading.className = 'error';
+      loading.textContent = 'dtx stopped: ' + what + '. Reloading the page may help; your progress is saved.';
+    },
+  };
+  if (!document.createElement('canvas').getContext('webgl2')) {
+    loading.className = 'error';
+    loading.textContent = 'dtx needs WebGL 2, which this browser does not provide.';
+  }
+})();

@@ -1,0 +1,371 @@
+#include "ui/markdown.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "md4c.h"
+
+namespace dtx::web {
+namespace {
+
+struct ListLevel {
+  bool ordered = false;
+  int next = 1;
+};
+
+struct Parser {
+  MdDoc doc;
+  std::vector<ListLevel> lists;
+  std::string pending_bullet;
+  bool in_quote = false;
+  unsigned style = 0;
+  std::vector<std::string> urls;
+  MdBlock* current = nullptr;  // the block receiving inline text
+  bool in_code = false;
+  // tables
+  bool in_table = false, in_head = false;
+  std::vector<MdRun>* cell = nullptr;
+
+  MdBlock& open(MdBlock::Kind k) {
+    doc.blocks.push_back({});
+    MdBlock& b = doc.blocks.back();
+    b.kind = k;
+    b.indent = static_cast<int>(lists.size());
+    b.quote = in_quote;
+    b.bullet = pending_bullet;
+    pending_bullet.clear();
+    current = &b;
+    return b;
+  }
+
+  void text(const std::string& t) {
+    if (in_code) {
+      if (current) current->code += t;
+      return;
+    }
+    std::vector<MdRun>* runs = cell;
+    if (!runs) {
+      if (!current || current->kind == MdBlock::Code || current->kind == MdBlock::Table) open(MdBlock::Para);
+      runs = &current->runs;
+    }
+    if (!runs->empty() && runs->back().style == style && runs->back().url == (urls.empty() ? "" : urls.back()))
+      runs->back().text += t;
+    else
+      runs->push_back({t, style, urls.empty() ? "" : urls.back()});
+  }
+};
+
+std::string decode_entity(const std::string& e) {
+  static const std::unordered_map<std::string, std::string> named = {
+      {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&nbsp;", " "},
+      {"&times;", "×"}, {"&minus;", "−"}, {"&rarr;", "→"}, {"&asymp;", "≈"}, {"&le;", "≤"}, {"&ge;", "≥"}};
+  auto it = named.find(e);
+  if (it != named.end()) return it->second;
+  if (e.size() > 3 && e[1] == '#') {
+    unsigned long cp = e[2] == 'x' || e[2] == 'X' ? std::strtoul(e.c_str() + 3, nullptr, 16) : std::strtoul(e.c_str() + 2, nullptr, 10);
+    std::string out;
+    if (cp < 0x80) out += static_cast<char>(cp);
+    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) { out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    return out;
+  }
+  return e;
+}
+
+int enter_block(MD_BLOCKTYPE type, void* detail, void* ud) {
+  auto& p = *static_cast<Parser*>(ud);
+  switch (type) {
+    case MD_BLOCK_UL: p.current = nullptr; p.lists.push_back({false, 1}); break;
+    case MD_BLOCK_OL:
+      p.current = nullptr;
+      p.lists.push_back({true, static_cast<int>(static_cast<MD_BLOCK_OL_DETAIL*>(detail)->start)});
+      break;
+    case MD_BLOCK_LI: {
+      p.current = nullptr;
+      ListLevel& l = p.lists.back();
+      p.pending_bullet = l.ordered ? std::to_string(l.next++) + "." : "•";
+      break;
+    }
+    case MD_BLOCK_QUOTE: p.in_quote = true; p.current = nullptr; break;
+    case MD_BLOCK_HR: p.open(MdBlock::Rule); p.current = nullptr; break;
+    case MD_BLOCK_H: p.open(MdBlock::Heading).level = static_cast<int>(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level); break;
+    case MD_BLOCK_CODE: p.open(MdBlock::Code); p.in_code = true; break;
+    case MD_BLOCK_P: if (!p.in_table) p.open(MdBlock::Para); break;
+    case MD_BLOCK_TABLE: p.open(MdBlock::Table); p.in_table = true; break;
+    case MD_BLOCK_THEAD: p.in_head = true; break;
+    case MD_BLOCK_TR: p.current->rows.push_back({}); if (p.in_head) p.current->header_rows++; break;
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD: p.current->rows.back().push_back({}); p.cell = &p.current->rows.back().back(); break;
+    default: break;
+  }
+  return 0;
+}
+
+int leave_block(MD_BLOCKTYPE type, void*, void* ud) {
+  auto& p = *static_cast<Parser*>(ud);
+  switch (type) {
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL: p.lists.pop_back(); p.current = nullptr; break;
+    case MD_BLOCK_LI: p.current = nullptr; p.pending_bullet.clear(); break;
+    case MD_BLOCK_QUOTE: p.in_quote = false; p.current = nullptr; break;
+    case MD_BLOCK_CODE:
+      p.in_code = false;
+      if (p.current && !p.current->code.empty() && p.current->code.back() == '\n') p.current->code.pop_back();
+      p.current = nullptr;
+      break;
+    case MD_BLOCK_H:
+    case MD_BLOCK_P: if (!p.in_table) p.current = nullptr; break;
+    case MD_BLOCK_THEAD: p.in_head = false; break;
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD: p.cell = nullptr; break;
+    case MD_BLOCK_TABLE: p.in_table = false; p.current = nullptr; break;
+    default: break;
+  }
+  return 0;
+}
+
+int enter_span(MD_SPANTYPE type, void* detail, void* ud) {
+  auto& p = *static_cast<Parser*>(ud);
+  switch (type) {
+    case MD_SPAN_EM: p.style |= kItalic; break;
+    case MD_SPAN_STRONG: p.style |= kBold; break;
+    case MD_SPAN_CODE: p.style |= kCode; break;
+    case MD_SPAN_A: {
+      auto* a = static_cast<MD_SPAN_A_DETAIL*>(detail);
+      p.urls.emplace_back(a->href.text, a->href.size);
+      p.style |= kLink;
+      break;
+    }
+    default: break;
+  }
+  return 0;
+}
+
+int leave_span(MD_SPANTYPE type, void*, void* ud) {
+  auto& p = *static_cast<Parser*>(ud);
+  switch (type) {
+    case MD_SPAN_EM: p.style &= ~kItalic; break;
+    case MD_SPAN_STRONG: p.style &= ~kBold; break;
+    case MD_SPAN_CODE: p.style &= ~kCode; break;
+    case MD_SPAN_A:
+      if (!p.urls.empty()) p.urls.pop_back();
+      if (p.urls.empty()) p.style &= ~kLink;
+      break;
+    default: break;
+  }
+  return 0;
+}
+
+int on_text(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* ud) {
+  auto& p = *static_cast<Parser*>(ud);
+  std::string t(text, size);
+  switch (type) {
+    case MD_TEXT_SOFTBR: p.text(" "); break;
+    case MD_TEXT_BR: p.text("\n"); break;
+    case MD_TEXT_ENTITY: p.text(decode_entity(t)); break;
+    case MD_TEXT_NULLCHAR: break;
+    default: p.text(t); break;
+  }
+  return 0;
+}
+
+ImFont* font_for(unsigned style, const Fonts& f) {
+  if (style & kCode) return f.mono;
+  if (style & kBold) return f.bold;
+  if (style & kItalic) return f.italic;
+  return f.body;
+}
+
+// Length in bytes of the UTF-8 sequence starting with `c`.
+int utf8_len(unsigned char c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
+
+}  // namespace
+
+MdDoc parse_markdown(const std::string& text) {
+  Parser p;
+  MD_PARSER parser{};
+  parser.abi_version = 0;
+  parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML;
+  parser.enter_block = enter_block;
+  parser.leave_block = leave_block;
+  parser.enter_span = enter_span;
+  parser.leave_span = leave_span;
+  parser.text = on_text;
+  md_parse(text.data(), static_cast<MD_SIZE>(text.size()), &parser, &p);
+  return std::move(p.doc);
+}
+
+float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, const MdStyle& st, bool draw) {
+  const Fonts& f = *st.fonts;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line_h = f.body->FontSize * 1.45f;
+  const float pad = f.body->FontSize * 0.2f;
+  float x = 0, y = 0;
+  if (width < f.body->FontSize * 4) width = f.body->FontSize * 4;
+  for (const MdRun& run : runs) {
+    ImFont* font = font_for(run.style, f);
+    ImU32 col = (run.style & kLink) ? color::kAccent : (run.style & kCode) ? IM_COL32(0x24, 0x29, 0x2f, 0xff) : st.text_color;
+    const char* s = run.text.data();
+    const char* end = s + run.text.size();
+    while (s < end) {
+      if (*s == '\n') { x = 0; y += line_h; ++s; continue; }
+      // a token: a word with its trailing spaces (code spans stay whole unless too wide)
+      const char* t = s;
+      if (run.style & kCode) {
+        while (t < end && *t != '\n') ++t;
+      } else {
+        while (t < end && *t != ' ' && *t != '\n') t += utf8_len(static_cast<unsigned char>(*t));
+        while (t < end && *t == ' ') ++t;
+      }
+      ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, t);
+      float extra = (run.style & kCode) ? pad * 2 : 0;
+      if (x > 0 && x + sz.x + extra > width) {
+        // Wrap before the token; trailing spaces never start a line.
+        x = 0;
+        y += line_h;
+      }
+      if (sz.x + extra > width) {
+        // Longer than a whole line: cut it where it stops fitting.
+        const char* cut = s;
+        float w = 0;
+        while (cut < t) {
+          const char* nx = cut + utf8_len(static_cast<unsigned char>(*cut));
+          float cw = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, nx).x;
+          if (w + cw + extra > width - x && cut > s) break;
+          w += cw;
+          cut = nx;
+        }
+        t = cut;
+        sz.x = w;
+      }
+      ImVec2 pos(origin.x + x, origin.y + y + (line_h - font->FontSize) * 0.5f);
+      if (draw) {
+        if (run.style & kCode) {
+          // trim trailing spaces from the shaded box
+          dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + sz.x + extra, pos.y + font->FontSize + pad * 0.5f),
+                            color::kCodeBg, pad);
+          pos.x += pad;
+        }
+        dl->AddText(font, font->FontSize, pos, col, s, t);
+        if (run.style & kLink) {
+          ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
+          dl->AddLine(a, b, col, 1.0f);
+          if (st.open_link && ImGui::IsWindowHovered() &&
+              ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + sz.x, pos.y + font->FontSize))) {
+            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+            if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
+          }
+        }
+      }
+      x += sz.x + extra;
+      s = t;
+    }
+  }
+  return y + line_h;
+}
+
+void draw_markdown(const std::string& text, const MdStyle& st) {
+  static std::unordered_map<std::string, MdDoc> cache;
+  if (cache.size() > 256) cache.clear();
+  auto it = cache.find(text);
+  if (it == cache.end()) it = cache.emplace(text, parse_markdown(text)).first;
+  const MdDoc& doc = it->second;
+  const Fonts& f = *st.fonts;
+  const float indent_w = f.body->FontSize * 1.4f;
+  const float gap = f.body->FontSize * 0.55f;
+  int table_no = 0;
+  ImGui::PushID(&doc);
+  for (size_t bi = 0; bi < doc.blocks.size(); ++bi) {
+    const MdBlock& b = doc.blocks[bi];
+    float avail = ImGui::GetContentRegionAvail().x;
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float left = b.indent * indent_w + (b.quote ? indent_w * 0.8f : 0);
+    if (!b.bullet.empty()) left = std::max(left, indent_w);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    float h = 0;
+    switch (b.kind) {
+      case MdBlock::Para:
+      case MdBlock::Heading: {
+        MdStyle s2 = st;
+        Fonts hf = f;
+        if (b.kind == MdBlock::Heading) {
+          hf.body = hf.bold = b.level <= 1 ? f.heading : f.bold;
+          s2.fonts = &hf;
+        }
+        if (!b.bullet.empty()) {
+          ImFont* bf = f.body;
+          float bw = bf->CalcTextSizeA(bf->FontSize, FLT_MAX, 0, b.bullet.c_str()).x;
+          dl->AddText(bf, bf->FontSize, ImVec2(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f),
+                      color::kMuted, b.bullet.c_str());
+        }
+        h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), avail - left, s2, true);
+        if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::kBorder);
+        break;
+      }
+      case MdBlock::Code: {
+        ImFont* m = f.mono;
+        ImGui::SetCursorScreenPos(ImVec2(origin.x + left, origin.y));
+        ImVec2 tsz = m->CalcTextSizeA(m->FontSize, FLT_MAX, 0, b.code.c_str());
+        float padv = m->FontSize * 0.6f;
+        ImVec2 size(avail - left, tsz.y + padv * 2);
+        ImGui::PushStyleColor(ImGuiCol_ChildBg, color::kCodeBg);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(padv, padv));
+        ImGui::BeginChild(ImGui::GetID(reinterpret_cast<void*>(static_cast<intptr_t>(bi + 1))), ImVec2(size.x, size.y + (tsz.x + padv * 2 > size.x ? ImGui::GetStyle().ScrollbarSize : 0)),
+                          false, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        ImGui::PushFont(m);
+        ImGui::TextUnformatted(b.code.c_str());
+        ImGui::PopFont();
+        ImGui::EndChild();
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor();
+        h = ImGui::GetCursorScreenPos().y - origin.y - ImGui::GetStyle().ItemSpacing.y;
+        ImGui::SetCursorScreenPos(origin);
+        break;
+      }
+      case MdBlock::Rule:
+        dl->AddLine(ImVec2(origin.x, origin.y + gap), ImVec2(origin.x + avail, origin.y + gap), color::kBorder, 1.0f);
+        h = gap * 2;
+        break;
+      case MdBlock::Table: {
+        size_t cols = 0;
+        for (const auto& r : b.rows) cols = std::max(cols, r.size());
+        if (cols == 0) break;
+        ImGui::SetCursorScreenPos(ImVec2(origin.x + left, origin.y));
+        ImGui::PushID(table_no++);
+        if (ImGui::BeginTable("##md-table", static_cast<int>(std::min<size_t>(cols, 64)),
+                              ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                              ImVec2(avail - left, 0))) {
+          for (size_t ri = 0; ri < b.rows.size(); ++ri) {
+            ImGui::TableNextRow(ri < static_cast<size_t>(b.header_rows) ? ImGuiTableRowFlags_Headers : 0);
+            for (size_t ci = 0; ci < cols; ++ci) {
+              ImGui::TableSetColumnIndex(static_cast<int>(ci));
+              if (ci >= b.rows[ri].size()) continue;
+              std::vector<MdRun> runs = b.rows[ri][ci];
+              if (ri < static_cast<size_t>(b.header_rows))
+                for (auto& r : runs) r.style |= kBold;
+              float cw = ImGui::GetContentRegionAvail().x;
+              ImVec2 o = ImGui::GetCursorScreenPos();
+              float ch = layout_runs(runs, o, cw, st, true);
+              ImGui::Dummy(ImVec2(cw, ch));
+            }
+          }
+          ImGui::EndTable();
+        }
+        ImGui::PopID();
+        h = ImGui::GetCursorScreenPos().y - origin.y - ImGui::GetStyle().ItemSpacing.y;
+        ImGui::SetCursorScreenPos(origin);
+        break;
+      }
+    }
+    ImGui::Dummy(ImVec2(avail, h));
+    if (bi + 1 < doc.blocks.size()) {
+      const MdBlock& next = doc.blocks[bi + 1];
+      // list items sit close together; paragraphs and headings get air
+      bool tight = !b.bullet.empty() || (next.indent > 0 && b.indent > 0);
+      if (!tight) ImGui::Dummy(ImVec2(1, gap * 0.4f));
+    }
+  }
+  ImGui::PopID();
+}
+
+}  // namespace dtx::web

@@ -1,0 +1,75 @@
+// Buggy line: a numbered, highlighted listing; click (tap) the line that is wrong.
+#include "grade/buggy_line.h"
+#include "ui/code_text.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const BuggyLineSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<BuggyLineSpec>(); }
+
+void reset(App&, ExerciseState& st) { st.lines.clear(); }
+
+void draw(App& app, ExerciseState& st) {
+  const BuggyLineSpec* spec = spec_of(st);
+  ImFont* mono = app.fonts.mono;
+  const float e = em(app);
+  ImGui::TextDisabled(spec->select > 1 ? "Click the %d lines that are wrong." : "Click the line that is wrong.", spec->select);
+  const float line_h = mono->FontSize * 1.5f;
+  const int n = static_cast<int>(spec->code.size());
+  char digits[16];
+  std::snprintf(digits, sizeof digits, "%d", n);
+  float gutter = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, digits).x + e;
+  float widest = 0;
+  for (const auto& l : spec->code) widest = std::max(widest, mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, l.c_str()).x);
+  float inner_w = std::max(app.content_width, gutter + widest + e);
+  bool hscroll = inner_w > app.content_width;
+  float h = n * line_h + e * 0.6f + (hscroll ? ImGui::GetStyle().ScrollbarSize : 0);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, color::kCodeBg);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, e * 0.3f));
+  ImGui::BeginChild("##listing", ImVec2(app.content_width, h), true, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
+  bool in_comment = false;
+  for (int i = 0; i < n; ++i) {
+    int line_no = i + 1;
+    bool on = std::find(st.lines.begin(), st.lines.end(), line_no) != st.lines.end();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    std::string id = "line " + std::to_string(line_no) + "##line-" + std::to_string(line_no);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kHighlight));
+    if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(inner_w, line_h))) {
+      if (spec->select <= 1) {
+        st.lines = {line_no};
+      } else if (on) {
+        st.lines.erase(std::find(st.lines.begin(), st.lines.end(), line_no));
+      } else {
+        st.lines.push_back(line_no);
+      }
+    }
+    ImGui::PopStyleColor(2);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    char num[16];
+    std::snprintf(num, sizeof num, "%d", line_no);
+    float ty = p.y + (line_h - mono->FontSize) * 0.5f;
+    float nw = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, num).x;
+    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.5f, ty), on ? color::kText : color::kMuted, num);
+    const std::string& code = spec->code[i];  // code is shown as written (braces are not placeholders)
+    draw_code_line(dl, mono, ImVec2(p.x + gutter, ty), code, &in_comment);
+  }
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
+bool answer(App&, ExerciseState& st, Answer& out) {
+  out.picks = st.lines;
+  return true;
+}
+
+}  // namespace
+
+const TypeView kBuggyLineView = {"buggy-line", reset, draw, answer};
+
+}  // namespace dtx::web

@@ -1,0 +1,68 @@
+// Choice: one or several options, shown in the instance's (shuffled) order. Each row is one
+// tappable item, so long options wrap on a phone instead of running off the screen.
+#include "grade/choice.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const ChoiceSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<ChoiceSpec>(); }
+
+void reset(App&, ExerciseState& st) { st.picks.clear(); }
+
+bool picked(const ExerciseState& st, int authored) {
+  return std::find(st.picks.begin(), st.picks.end(), authored) != st.picks.end();
+}
+
+void draw(App& app, ExerciseState& st) {
+  const ChoiceSpec* spec = spec_of(st);
+  const float e = em(app);
+  MdStyle md = md_style(app);
+  ImGui::TextDisabled(spec->multiple ? "Select every option that applies." : "Select one option.");
+  for (size_t pos = 0; pos < st.inst->order.size(); ++pos) {
+    int authored = st.inst->order[pos];
+    const ChoiceOption& opt = spec->options[authored];
+    std::string text = st.inst->render(opt.text);
+    MdDoc doc = parse_markdown(text);
+    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, ""}} : doc.blocks[0].runs;
+    float marker = e * 1.8f;
+    float text_w = app.content_width - marker - e * 0.5f;
+    float h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    bool on = picked(st, authored);
+    std::string id = std::string(1, static_cast<char>('A' + pos % 26)) + "##choice-" + std::to_string(pos);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));  // the label is drawn below, wrapped
+    if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(app.content_width, h))) {
+      if (spec->multiple) {
+        if (on) st.picks.erase(std::find(st.picks.begin(), st.picks.end(), authored));
+        else st.picks.push_back(authored);
+      } else {
+        st.picks = {authored};
+      }
+    }
+    ImGui::PopStyleColor();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 c(p.x + marker * 0.5f, p.y + e * 0.2f + e * 0.72f);
+    float r = e * 0.42f;
+    if (spec->multiple) {
+      dl->AddRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), on ? color::kAccent : color::kMuted, r * 0.3f, 0, 1.5f);
+      if (on) dl->AddRectFilled(ImVec2(c.x - r * 0.55f, c.y - r * 0.55f), ImVec2(c.x + r * 0.55f, c.y + r * 0.55f), color::kAccent, r * 0.2f);
+    } else {
+      dl->AddCircle(c, r, on ? color::kAccent : color::kMuted, 24, 1.5f);
+      if (on) dl->AddCircleFilled(c, r * 0.55f, color::kAccent, 24);
+    }
+    layout_runs(runs, ImVec2(p.x + marker, p.y + e * 0.2f), text_w, md, true);
+  }
+}
+
+bool answer(App&, ExerciseState& st, Answer& out) {
+  out.picks = st.picks;
+  return true;
+}
+
+}  // namespace
+
+const TypeView kChoiceView = {"choice", reset, draw, answer};
+
+}  // namespace dtx::web

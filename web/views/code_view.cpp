@@ -1,0 +1,114 @@
+// Code: a monospace editor with line numbers (tab indents, Ctrl+Z undoes, the clipboard is
+// the system's, see web/shell/dtx.js). Submitting sends the engine's run request to the Web
+// Worker sandbox; the result comes back through app_on_code_result and is graded there.
+#include "grade/code.h"
+#include "imgui.h"
+#include "misc/cpp/imgui_stdlib.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const CodeSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<CodeSpec>(); }
+
+void reset(App&, ExerciseState& st) {
+  const CodeSpec* spec = spec_of(st);
+  st.code = spec->starter;
+  if (st.code.empty()) {
+    st.code = "function " + spec->function + "(";
+    for (size_t i = 0; i < spec->args.size(); ++i) st.code += (i ? ", " : "") + spec->args[i];
+    st.code += ") {\n  \n}\n";
+  }
+}
+
+void draw(App& app, ExerciseState& st) {
+  const CodeSpec* spec = spec_of(st);
+  ImFont* mono = app.fonts.mono;
+  const float e = em(app);
+  std::string sig = "function " + spec->function + "(";
+  for (size_t i = 0; i < spec->args.size(); ++i) sig += (i ? ", " : "") + spec->args[i];
+  sig += ")" + (spec->returns.empty() ? std::string() : " → " + spec->returns);
+  ImGui::PushFont(mono);
+  ImGui::TextWrapped("%s", sig.c_str());
+  ImGui::PopFont();
+
+  int lines = 1;
+  for (char c : st.code) lines += c == '\n';
+  const float line_h = mono->FontSize;
+  char digits[16];
+  std::snprintf(digits, sizeof digits, "%d", std::max(lines, 10));
+  float gutter = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, digits).x + e * 0.8f;
+  // Tall enough for every line: the page scrolls, not the editor, so the gutter stays aligned.
+  float h = std::max(lines + 2, 8) * line_h + ImGui::GetStyle().FramePadding.y * 2;
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + gutter, p.y + h), color::kCodeBg, 4);
+  float pad_y = ImGui::GetStyle().FramePadding.y;
+  for (int i = 0; i < lines; ++i) {
+    char num[16];
+    std::snprintf(num, sizeof num, "%d", i + 1);
+    float nw = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, num).x;
+    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.4f, p.y + pad_y + i * line_h), color::kMuted, num);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(p.x + gutter, p.y));
+  ImGui::PushFont(mono);
+  if (st.focus_first) {
+    ImGui::SetKeyboardFocusHere();
+    st.focus_first = false;
+  }
+  ImGui::InputTextMultiline("##code", &st.code, ImVec2(app.content_width - gutter, h),
+                            ImGuiInputTextFlags_AllowTabInput);
+  ImGui::PopFont();
+  if (ImGui::SmallButton("Reset to the starter code##code-reset")) reset(app, st);
+
+  // per-case results of the last run
+  if (st.feedback && !st.feedback->cases.empty()) {
+    ImGui::Spacing();
+    if (ImGui::BeginTable("##cases", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, e * 1.5f);
+      ImGui::TableSetupColumn("arguments");
+      ImGui::TableSetupColumn("expected");
+      ImGui::TableSetupColumn("your result");
+      ImGui::TableHeadersRow();
+      for (const auto& c : st.feedback->cases) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        text_colored(c.pass ? color::kCorrect : color::kWrong, c.pass ? "✓" : "✗");
+        ImGui::PushFont(mono);
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", c.args.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", c.expected.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", c.got.c_str());
+        ImGui::PopFont();
+        if (!c.pass && !c.message.empty()) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TableNextColumn();
+          text_colored(color::kWrong, c.message.c_str());
+        }
+      }
+      ImGui::EndTable();
+    }
+  }
+}
+
+bool answer(App& app, ExerciseState& st, Answer&) {
+  start_code_run(app, st);
+  return false;
+}
+
+}  // namespace
+
+void start_code_run(App& app, ExerciseState& st) {
+  CodeRunRequest req = make_code_request(*st.inst, st.code);
+  st.code_request = app.next_request++;
+  st.code_started_ms = app.platform->now_ms();
+  app.platform->run_code(st.code_request, code_request_to_json(req));
+}
+
+const TypeView kCodeView = {"code", reset, draw, answer};
+
+}  // namespace dtx::web

@@ -1,0 +1,60 @@
+// Numeric answers: one field per part with its unit beside it; Enter submits. The engine
+// reads the text (units, "1.75e9 B", "6.1 × 10^-5"); the view never parses a number.
+#include "grade/numeric.h"
+#include "imgui.h"
+#include "misc/cpp/imgui_stdlib.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const NumericSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<NumericSpec>(); }
+
+void reset(App&, ExerciseState& st) { st.parts.assign(spec_of(st)->parts.size(), ""); }
+
+void draw(App& app, ExerciseState& st) {
+  const NumericSpec* spec = spec_of(st);
+  const float e = em(app);
+  for (size_t i = 0; i < spec->parts.size(); ++i) {
+    const NumericPart& part = spec->parts[i];
+    ImGui::PushID(static_cast<int>(i));
+    if (!part.label.empty()) markdown(app, part.label);
+    std::string unit = part.unit_text.empty() ? "" : part.unit_text;
+    float unit_w = unit.empty() ? 0 : ImGui::CalcTextSize(unit.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
+    float w = std::min(app.content_width - unit_w, e * 16);
+    ImGui::SetNextItemWidth(w);
+    if (st.focus_first && i == 0) {
+      ImGui::SetKeyboardFocusHere();
+      st.focus_first = false;
+    }
+    std::string id = "##part-" + part.id;
+    if (ImGui::InputTextWithHint(id.c_str(), "e.g. 1.75 or 1.75 GB", &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
+      submit(app);
+    if (!unit.empty()) {
+      ImGui::SameLine();
+      ImGui::TextUnformatted(unit.c_str());
+    }
+    // the engine's verdict for this part, right under its field
+    if (st.feedback && i < st.feedback->parts.size()) {
+      const PartFeedback& pf = st.feedback->parts[i];
+      ImU32 col = pf.verdict == Verdict::Correct ? color::kCorrect
+                  : pf.verdict == Verdict::FormatError ? color::kPartial : color::kWrong;
+      std::string line = pf.verdict == Verdict::Correct ? "✓ " : pf.verdict == Verdict::FormatError ? "" : "✗ ";
+      line += pf.message.empty() ? (pf.verdict == Verdict::Correct ? "right" : "not right") : pf.message;
+      text_colored(col, line.c_str());
+    }
+    ImGui::PopID();
+  }
+}
+
+bool answer(App&, ExerciseState& st, Answer& out) {
+  out.parts = st.parts;
+  return true;
+}
+
+}  // namespace
+
+const TypeView kNumericView = {"numeric", reset, draw, answer};
+
+}  // namespace dtx::web
