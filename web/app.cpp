@@ -304,6 +304,13 @@ void app_frame(App& app) {
   // The page scrolls in one child; content is centred and at most ~50 em wide so lines stay
   // readable on wide screens, and uses the full width on a phone.
   ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  // A new screen, exercise or instance starts at its top, not where the last one was scrolled.
+  std::string place = std::string(screen_name(app.screen)) + "|" + app.ex.id + "|" +
+                      std::to_string(app.ex.inst ? app.ex.inst->seed : 0);
+  if (place != app.last_place) {
+    ImGui::SetScrollY(0.0f);
+    app.last_place = place;
+  }
   float full = ImGui::GetContentRegionAvail().x;
   float width = std::min(full, em(app) * 50);
   float margin = (full - width) * 0.5f;
@@ -362,6 +369,7 @@ void app_after_frame(App& app) {
     }
     j["graded"] = app.ex.graded;
     j["order"] = app.ex.order;
+    j["grabbed"] = app.ex.grabbed;
     j["picks"] = app.ex.picks;
     j["lines"] = app.ex.lines;
     j["code"] = app.ex.code;

@@ -79,6 +79,7 @@ struct App {
 
   // frame bookkeeping for the test hook
   long frame = 0;
+  std::string last_place;  // screen|exercise|seed drawn last, to scroll to the top on a change
   float content_width = 0;
   bool wants_frames = false;  // something animates or loads
 };

@@ -6,6 +6,7 @@
 //    vertical drags outside draggable items turned into scrolling;
 //  - text: characters come from a hidden textarea (mobile keyboards, IME), Enter and
 //    Backspace from it too; the clipboard is the system's.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -40,8 +41,28 @@ struct TouchState {
   ImVec2 pos, start, last_applied;
 } g_touch;
 
-std::vector<int> g_key_taps;  // GLFW key codes to press for one frame
-std::vector<int> g_key_release;
+// Dear ImGui 1.86 polls key state once per frame (the input queue came in 1.87). A key pressed
+// and released between two frames (fast typing, Playwright, Ctrl+A) would never be seen, so
+// such a release is deferred until one frame has seen the key down.
+std::vector<int> g_pressed_since_frame, g_deferred_release, g_release_now;
+
+bool contains(const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); }
+
+void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  if (key < 0) return;
+  if (action == GLFW_RELEASE && contains(g_pressed_since_frame, key)) {
+    g_deferred_release.push_back(key);
+    return;
+  }
+  if (action == GLFW_PRESS) g_pressed_since_frame.push_back(key);
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+}
+
+void press_key_once(int key) {  // from the on-screen keyboard path
+  ImGui_ImplGlfw_KeyCallback(g_window, key, 0, GLFW_PRESS, 0);
+  g_pressed_since_frame.push_back(key);
+  g_deferred_release.push_back(key);
+}
 
 const char* get_clipboard(void*) { return g_clipboard.c_str(); }
 void set_clipboard(void*, const char* text) {
@@ -93,14 +114,10 @@ void apply_touch() {
 }
 
 void apply_keys() {
-  ImGuiIO& io = ImGui::GetIO();
-  for (int k : g_key_release) io.KeysDown[k] = false;
-  g_key_release.clear();
-  for (int k : g_key_taps) {
-    io.KeysDown[k] = true;
-    g_key_release.push_back(k);
-  }
-  g_key_taps.clear();
+  for (int k : g_release_now) ImGui_ImplGlfw_KeyCallback(g_window, k, 0, GLFW_RELEASE, 0);
+  g_release_now.swap(g_deferred_release);
+  g_deferred_release.clear();
+  g_pressed_since_frame.clear();
 }
 
 void draw_frame() {
@@ -131,7 +148,7 @@ void draw_frame() {
     g_first_frame_sent = true;
     web_first_frame();
   }
-  if (g_key_release.size() || g_touch.active) g_wake = std::max(g_wake, 1);
+  if (!g_release_now.empty() || g_touch.active) g_wake = std::max(g_wake, 1);
 }
 
 void loop() {
@@ -195,7 +212,7 @@ EMSCRIPTEN_KEEPALIVE void dtx_text_input(const char* utf8) {
 
 // 0: Backspace, 1: Enter (from the on-screen keyboard, which sends no usable key codes).
 EMSCRIPTEN_KEEPALIVE void dtx_key_tap(int which) {
-  g_key_taps.push_back(which == 0 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER);
+  press_key_once(which == 0 ? GLFW_KEY_BACKSPACE : GLFW_KEY_ENTER);
   dtx_wake();
 }
 
@@ -246,6 +263,7 @@ int main() {
   io.IniFilename = nullptr;  // nothing to save: layout is fixed, progress goes to localStorage
   io.LogFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+  glfwSetKeyCallback(g_window, key_callback);  // in front of ImGui's, see key_callback
   ImGui_ImplOpenGL3_Init("#version 300 es");
   io.GetClipboardTextFn = get_clipboard;
   io.SetClipboardTextFn = set_clipboard;

@@ -72,8 +72,12 @@ async function findItem(page, id, { scroll = true } = {}) {
 // (typing, another click) reaches the page in a later frame, as a person's would.
 export async function click(page, id) {
   const it = await findItem(page, id);
-  await page.mouse.click(it.x + Math.min(it.w / 2, 40), it.y + it.h / 2);
-  const f = (await state(page)).frame;
+  const x = it.x + Math.min(it.w / 2, 40), y = it.y + it.h / 2;
+  let f = (await state(page)).frame;
+  await page.mouse.move(x, y);  // the pointer arrives before it presses
+  await waitFor(page, `s.frame > ${f}`);
+  await page.mouse.click(x, y);
+  f = (await state(page)).frame;
   await waitFor(page, `s.frame > ${f}`);
   return it;
 }
@@ -84,12 +88,22 @@ export async function tap(page, id) {
   return it;
 }
 
+// Presses a key (or chord) and lets a frame see it before the next one, as a person would.
+export async function press(page, key) {
+  const f = (await state(page)).frame;
+  await page.keyboard.press(key);
+  await waitFor(page, `s.frame > ${f + 1}`);
+}
+
 export async function typeInto(page, id, text) {
   await click(page, id);
   await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Backspace');
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
   await page.keyboard.type(text);
+  // let the typed characters reach the field before anything else happens
+  const f = (await state(page)).frame;
+  await waitFor(page, `s.frame > ${f + 1}`);
 }
 
 export async function openExercise(page, id) {

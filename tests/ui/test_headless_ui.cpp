@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <ostream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -29,6 +31,9 @@
 #include "platform/test_hook.h"
 #include "text.h"
 #include "ui/theme.h"
+
+// gtest prints the display size of a parameterised test with this (ImVec2 is global).
+void PrintTo(const ImVec2& v, std::ostream* os) { *os << v.x << "x" << v.y; }
 
 using namespace dtx;
 using namespace dtx::web;
@@ -330,7 +335,7 @@ class HeadlessUi : public ::testing::Test {
 
     fill_correct();
     bool graded_for_real = submit_and_answer(id + " right answer");
-    if (!code || graded_for_real) EXPECT_EQ(verdict(), Verdict::Correct) << id << ": " << feedback_text();
+    if (!code || graded_for_real) { EXPECT_EQ(verdict(), Verdict::Correct) << id << ": " << feedback_text(); }
     EXPECT_TRUE(app.ex.feedback.has_value()) << id;
     app.ex.hints_shown = static_cast<int>(ex.hints.size());  // every hint open too
     frames_n(3, id + " after the right answer");
@@ -343,8 +348,8 @@ class HeadlessUi : public ::testing::Test {
 
     fill_unreadable();
     submit_and_answer(id + " unreadable answer", code ? kSyntaxError : "");
-    if (ex.spec_as<NumericSpec>()) EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text();
-    if (code) EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text();
+    if (ex.spec_as<NumericSpec>()) { EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text(); }
+    if (code) { EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text(); }
     frames_n(2, id + " after an unreadable answer");
   }
 };

@@ -76,7 +76,7 @@ void draw_course_map(App& app) {
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
     char head[512];
-    std::snprintf(head, sizeof head, "Chapter %d: %s   %d/%d solved##chapter-%d", p->chapter, p->title.c_str(), cp.solved,
+    std::snprintf(head, sizeof head, "Chapter %d: %s   %d/%d solved###chapter-%d", p->chapter, p->title.c_str(), cp.solved,
                   cp.total, p->chapter);
     bool open_default = last ? last->pack_id == p->id : p == packs.front();
     ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);

@@ -32,7 +32,8 @@ void draw(App& app, ExerciseState& st) {
   ImGuiStyle& style = ImGui::GetStyle();
   float btn_w = ImGui::CalcTextSize("▲").x + style.FramePadding.x * 2;
   for (int pos = 0; pos < n; ++pos) {
-    ImGui::PushID(pos);
+    // The ID follows the item, not the place: a row being dragged keeps its identity as it moves.
+    ImGui::PushID(st.order[pos]);
     std::string text = st.inst->render(spec->items[st.order[pos]]);
     MdDoc doc = parse_markdown(text);
     std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, ""}} : doc.blocks[0].runs;
@@ -42,7 +43,7 @@ void draw(App& app, ExerciseState& st) {
     ImVec2 p = ImGui::GetCursorScreenPos();
     std::string id = std::to_string(pos + 1) + "##order-" + std::to_string(pos);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
-    if (ImGui::Selectable(id.c_str(), st.grabbed == pos, ImGuiSelectableFlags_AllowItemOverlap, ImVec2(text_w + num_w, h)))
+    if (ImGui::Selectable(id.c_str(), st.grabbed == pos, 0, ImVec2(text_w + num_w, h)))
       st.grabbed = st.grabbed == pos ? -1 : pos;
     mark_draggable();
     ImGui::PopStyleColor();
