@@ -57,7 +57,9 @@ void feedback_box(App& app, const Feedback& fb) {
   text_colored(verdict_color(fb.verdict), verdict_title(fb.verdict));
   ImGui::PopFont();
   if (!fb.message.empty()) markdown(app, fb.message);
-  for (const auto& d : fb.details) markdown(app, d);
+  // Numeric parts show their own verdicts beside their fields; other types list them here.
+  if (fb.parts.empty())
+    for (const auto& d : fb.details) markdown(app, d);
 }
 
 }  // namespace
