@@ -3,6 +3,7 @@
 //   dtx list [PATH]         exercises
 //   dtx show ID             an instance as a student reads it
 //   dtx grade ID ANSWER...  feedback; exit 0 correct, 1 not, 3 unreadable input
+//   dtx sim KIND ...        a widget's simulation (cli/sim.cpp)
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "lint.h"
 #include "model.h"
 #include "node_runner.h"
+#include "sim.h"
 #include "text.h"
 
 using namespace dtx;
@@ -39,6 +41,8 @@ const char* kMainHelp =
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
     "  grade ID [--seed S] ANSWER...\n"
     "                            grade an answer and print the feedback\n"
+    "  sim KIND [--INPUT V]...   run a widget's simulation (ring, pipeline, plan, hierarchy,\n"
+    "                            roofline) and print its figures\n"
     "\n"
     "Run `dtx <command> --help` for the options of a command.\n";
 
@@ -593,6 +597,8 @@ int main(int argc, char** argv) {
     std::cout << kMainHelp;
     return 0;
   }
+  // `sim` takes its flags from the widget input tables, not the common options.
+  if (cmd == "sim") return dtx::cli::cmd_sim(std::vector<std::string>(argv + 2, argv + argc));
   Args a = parse_args(argc, argv, 2);
   if (!a.error.empty()) {
     std::cerr << "dtx " << cmd << ": " << a.error << "\n";

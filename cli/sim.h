@@ -1,0 +1,23 @@
+// `dtx sim KIND --input value ... [--json]`: the widgets' simulations from the command line.
+// Flags are the widget's inputs (engine/sim/*: *_widget_kind()), parsed in one place; each
+// kind prints its own result in cli/sim_<kind>.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/widget.h"
+
+namespace dtx::cli {
+
+int cmd_sim(const std::vector<std::string>& args);
+
+// Print the result for these inputs; return the exit status (0, or 1 when the simulation
+// reports the inputs impossible, with the reason on stderr).
+int print_sim_ring(const sim::WidgetValues& v, bool json);
+int print_sim_pipeline(const sim::WidgetValues& v, bool json);
+int print_sim_plan(const sim::WidgetValues& v, bool json);
+int print_sim_hierarchy(const sim::WidgetValues& v, bool json);
+int print_sim_roofline(const sim::WidgetValues& v, bool json);
+
+}  // namespace dtx::cli

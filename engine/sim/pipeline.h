@@ -1,0 +1,3 @@
+// Placeholder: filled in by the pipeline simulation work.
+#pragma once
+#include "sim/widget.h"

@@ -1,0 +1,3 @@
+// Placeholder: roofline and bandwidth hierarchy.
+#pragma once
+#include "sim/widget.h"

@@ -1,0 +1,2 @@
+// Tests of engine/sim/ring (to be written with the simulation).
+#include <gtest/gtest.h>

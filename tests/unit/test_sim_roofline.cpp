@@ -1,0 +1,2 @@
+// Tests of engine/sim/roofline (to be written with the simulation).
+#include <gtest/gtest.h>

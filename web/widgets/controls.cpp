@@ -1,0 +1,187 @@
+// Controls every widget shares: the player (play, pause, step, speed, scrubber) and the
+// input sliders generated from the engine's input table, so every widget feels the same
+// and the ids the tests click are predictable.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app.h"
+#include "widgets/widgets.h"
+
+namespace dtx::web {
+
+namespace {
+
+std::string id_label(const char* text, const char* kind, const char* what) {
+  return std::string(text) + "###" + kind + "-" + what;
+}
+
+}  // namespace
+
+bool draw_player(App& app, Player& p, const char* kind, double dt) {
+  if (p.steps <= 0) p.steps = 0;
+  if (p.playing) {
+    p.pos += dt * p.speed;
+    if (p.pos >= p.steps) {
+      p.pos = p.steps;
+      p.playing = false;
+    }
+  }
+  const bool at_end = p.pos >= p.steps;
+  if (button(id_label(p.playing ? "Pause" : (at_end && p.steps > 0 ? "Replay" : "Play"), kind, "play").c_str(), true)) {
+    if (p.playing) {
+      p.playing = false;
+    } else {
+      if (at_end) p.pos = 0;
+      p.playing = p.steps > 0;
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(id_label("◀ Back", kind, "back").c_str())) {
+    p.playing = false;
+    p.pos = std::max(0.0, std::ceil(p.pos) - 1);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(id_label("Step ▶", kind, "step").c_str())) {
+    p.playing = false;
+    p.pos = std::min<double>(p.steps, std::floor(p.pos) + 1);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(id_label("Restart", kind, "restart").c_str())) p.rewind();
+
+  const float e = em(app);
+  ImGui::SetNextItemWidth(std::min(10 * e, ImGui::GetContentRegionAvail().x));
+  std::string speed_id = std::string("##") + kind + "-speed";
+  ImGui::SliderFloat(speed_id.c_str(), &p.speed, 0.25f, 32.0f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
+  mark_draggable();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(4 * e, ImGui::GetContentRegionAvail().x));
+  int shown = p.step();
+  std::string scrub_id = std::string("##") + kind + "-scrub";
+  char fmt[64];
+  std::snprintf(fmt, sizeof fmt, "step %%d of %d", p.steps);
+  if (ImGui::SliderInt(scrub_id.c_str(), &shown, 0, std::max(p.steps, 1), fmt)) {
+    p.playing = false;
+    p.pos = std::clamp(shown, 0, p.steps);
+  }
+  mark_draggable();
+  return p.playing;
+}
+
+bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
+  if (!v.kind) return false;
+  bool changed = false;
+  const float e = em(app);
+  std::string filter = std::string(",") + only + ",";
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Two columns of sliders on a wide column, one on a phone.
+  const int columns = avail > 30 * e ? 2 : 1;
+  const float col_w = (avail - (columns - 1) * ImGui::GetStyle().ItemSpacing.x) / columns;
+  int col = 0;
+  for (size_t i = 0; i < v.kind->inputs.size(); ++i) {
+    const sim::WidgetInput& in = v.kind->inputs[i];
+    if (*only && filter.find(std::string(",") + in.name + ",") == std::string::npos) continue;
+    if (col > 0) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("%s", in.label);
+    ImGui::SetNextItemWidth(col_w);
+    std::string id = std::string("##") + v.kind->kind + "-" + in.name;
+    double& val = v.values[i];
+    if (!in.options.empty()) {
+      int cur = std::clamp(static_cast<int>(val), 0, static_cast<int>(in.options.size()) - 1);
+      if (ImGui::BeginCombo(id.c_str(), in.options[cur])) {
+        for (size_t o = 0; o < in.options.size(); ++o) {
+          bool sel = static_cast<int>(o) == cur;
+          std::string oid = std::string(in.options[o]) + "###" + v.kind->kind + "-" + in.name + "-" + in.options[o];
+          if (ImGui::Selectable(oid.c_str(), sel)) {
+            val = static_cast<double>(o);
+            changed = true;
+          }
+        }
+        ImGui::EndCombo();
+      }
+    } else if (in.integer && !in.log_scale) {
+      int x = static_cast<int>(val);
+      if (ImGui::SliderInt(id.c_str(), &x, static_cast<int>(in.min), static_cast<int>(in.max), "%d",
+                           ImGuiSliderFlags_AlwaysClamp)) {
+        val = x;
+        changed = true;
+      }
+      mark_draggable();
+    } else {
+      // ImGui 1.86 has no double slider with log scale on ints: slide a double and round.
+      double lo = in.min, hi = in.max, x = val;
+      ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (in.log_scale ? ImGuiSliderFlags_Logarithmic : 0);
+      if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &x, &lo, &hi, in.integer ? "%.0f" : "%.3g", flags)) {
+        val = in.integer ? std::round(x) : x;
+        changed = true;
+      }
+      mark_draggable();
+    }
+    ImGui::EndGroup();
+    col = (col + 1) % columns;
+  }
+  return changed;
+}
+
+std::string format_bytes(double b) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+  int u = 0;
+  double x = std::fabs(b);
+  while (x >= 1000 && u < 5) {
+    x /= 1000;
+    b /= 1000;
+    ++u;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, x >= 100 || u == 0 ? "%.0f %s" : x >= 10 ? "%.1f %s" : "%.2f %s", b, units[u]);
+  return buf;
+}
+
+std::string format_seconds(double s) {
+  char buf[48];
+  double a = std::fabs(s);
+  if (a >= 86400) std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
+  else if (a >= 3600) std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+  else if (a >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
+  else if (a >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.3g µs", s * 1e6);
+  return buf;
+}
+
+std::string format_rate(double v, const char* unit) {
+  // unit like "B/s" or "FLOP/s": scale with SI prefixes.
+  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int u = 0;
+  double x = std::fabs(v);
+  while (x >= 1000 && u < 6) {
+    x /= 1000;
+    v /= 1000;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f %s%s" : "%.3g %s%s", v, prefixes[u], unit);
+  return buf;
+}
+
+std::string json_str(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          out += b;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace dtx::web

@@ -1,0 +1,72 @@
+// Animated widgets: views over engine/sim. One file per kind; each keeps only view state
+// (play position, speed, the inputs the student moved) and asks the engine for every number
+// it draws, so a widget and an exercise graded on the same inputs always agree.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "imgui.h"
+#include "sim/widget.h"
+
+namespace dtx::web {
+
+struct App;
+
+struct Widget {
+  virtual ~Widget() = default;
+  // New inputs (the Lab's defaults, or an exercise instance's values). Re-runs the
+  // simulation and rewinds the animation.
+  virtual void set_inputs(const sim::WidgetValues& v) = 0;
+  virtual const sim::WidgetValues& inputs() const = 0;
+  // Draws at the cursor across the available width: controls, sliders, the picture, the
+  // figures. `dt` is seconds since the last frame. Returns true while animating (the page
+  // then keeps drawing frames).
+  virtual bool draw(App& app, double dt) = 0;
+  // A JSON object for window.dtx and the tests: {"kind", "step", "steps", "playing", ...}
+  // plus the figures the widget shows (bubble, bytes per rank, memory per GPU...).
+  virtual std::string state_json() const = 0;
+};
+
+std::unique_ptr<Widget> make_widget(std::string_view kind);
+// One per file in web/widgets/.
+std::unique_ptr<Widget> make_ring_widget();
+std::unique_ptr<Widget> make_pipeline_widget();
+std::unique_ptr<Widget> make_plan_widget();
+std::unique_ptr<Widget> make_hierarchy_widget();
+std::unique_ptr<Widget> make_roofline_widget();
+
+// ---- shared controls (web/widgets/controls.cpp)
+
+// Position in an animation of `steps` discrete steps; `pos` is fractional while playing so
+// moving things (sends, arrows) can be drawn part-way.
+struct Player {
+  double pos = 0;      // 0..steps
+  int steps = 0;
+  bool playing = false;
+  float speed = 1;     // steps per second
+  void rewind() { pos = 0; playing = false; }
+  int step() const { return static_cast<int>(pos); }  // completed steps
+  double frac() const { return pos - static_cast<int>(pos); }
+};
+
+// Play/Pause, Back, Step, Restart, a speed slider and a scrubber, ids "<kind>-play",
+// "<kind>-back", "<kind>-step", "<kind>-restart", "<kind>-speed", "<kind>-scrub".
+// Advances the player by dt while playing; returns true while it is playing.
+bool draw_player(App& app, Player& p, const char* kind, double dt);
+
+// A slider (or a combo, for choices) per input of the kind, ids "<kind>-<input>". Inputs
+// listed in `only` (comma-separated names; empty = all) are drawn. Returns true when a value
+// changed.
+bool draw_inputs(App& app, sim::WidgetValues& v, const char* only = "");
+
+// Formatting shared by widgets: "1.75 GB", "312 TFLOP/s", "4.2 ms".
+std::string format_bytes(double bytes);
+std::string format_seconds(double s);
+std::string format_rate(double per_second, const char* unit);  // "900 GB/s"
+
+// JSON string escaping for state_json.
+std::string json_str(std::string_view s);
+
+}  // namespace dtx::web
