@@ -1,13 +1,184 @@
-// Placeholder until the plan simulation lands.
+// `dtx sim plan`: the training-plan explorer's memory and traffic table, as text or JSON.
+#include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "sim.h"
+#include "sim/plan.h"
+#include "text.h"
 
 namespace dtx::cli {
 
-int print_sim_plan(const sim::WidgetValues&, bool) {
-  std::cerr << "dtx sim plan: not built yet\n";
-  return 1;
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* recompute_name(sim::Recompute r) {
+  return r == sim::Recompute::Full ? "full" : r == sim::Recompute::Selective ? "selective" : "none";
+}
+
+std::string num(double x, int sig = 4) { return format_number(x, sig); }
+std::string gb(double bytes) { return num(bytes / 1e9) + " GB"; }
+std::string billions(double n) { return num(n / 1e9) + " B"; }
+
+std::string seconds(double s) {
+  char buf[48];
+  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
+  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+  else if (s > 0) std::snprintf(buf, sizeof buf, "%.3g µs", s * 1e6);
+  else std::snprintf(buf, sizeof buf, "0");
+  return buf;
+}
+
+std::string pct(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
+  return buf;
+}
+
+std::string pad(const std::string& s, size_t width) {
+  // Width in characters, not bytes (× and · are two bytes in UTF-8).
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return s + std::string(chars < width ? width - chars : 1, ' ');
+}
+
+void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
+  const sim::ModelSpec& m = in.model;
+  std::cout << "Training-plan explorer: " << m.name << " on " << num(in.nodes) << " × " << num(in.gpus_per_node) << " "
+            << in.gpu.name << " (an estimate: see the assumptions at the end)\n\n";
+  std::cout << "model     " << num(m.layers) << " layers, hidden " << num(m.hidden) << ", " << num(m.heads) << " heads ("
+            << num(m.kv_heads) << " KV), FFN " << num(m.ffn) << (m.swiglu ? " (SwiGLU)" : "") << ", vocab "
+            << num(m.vocab) << ", sequence " << num(r.seq) << "\n";
+  std::cout << "          " << billions(r.params) << " parameters"
+            << (in.params_override > 0 ? " (given)" : " computed") << ", nominal " << num(m.nominal_params_b) << " B; "
+            << billions(r.layer_params) << " per layer, " << billions(r.embedding_params) << " in vocabulary matrices\n";
+  std::cout << "plan      TP " << in.tp << " × PP " << in.pp << " × DP " << in.dp << (in.dp_derived ? " (the rest)" : "")
+            << " × CP " << in.cp << " = " << num(static_cast<double>(r.plan_gpus)) << " GPUs (cluster: " << num(r.gpus)
+            << "); ZeRO-" << in.zero << "; SP " << (in.sp ? "on" : "off") << "; recomputation "
+            << recompute_name(in.recompute) << "; flash attention " << (in.flash ? "on" : "off") << "\n";
+  std::cout << "batch     " << num(in.mbs) << " sequence(s) per microbatch × " << num(in.microbatches)
+            << " microbatches × DP " << num(in.dp) << " = " << num(r.tokens_per_step) << " tokens per step\n";
+  std::cout << "stage 0   " << num(r.layers_per_stage) << " layers (the fullest stage), " << num(r.in_flight)
+            << " microbatch(es) in flight, " << num(r.seq_per_gpu) << " tokens per GPU per sequence; "
+            << billions(r.gpu_params) << " parameters per GPU (" << billions(r.gpu_layer_params) << " layers + "
+            << billions(r.gpu_embedding_params) << " embedding)\n\n";
+
+  std::cout << "Memory per GPU (first pipeline stage)\n";
+  std::cout << "  " << pad("weights", 13) << gb(r.weights_bytes) << "\n";
+  std::cout << "  " << pad("gradients", 13) << gb(r.grads_bytes) << "\n";
+  std::cout << "  " << pad("optimizer", 13) << gb(r.optimizer_bytes) << "\n";
+  std::cout << "  " << pad("activations", 13) << gb(r.activations_bytes) << "  (" << gb(r.activation_layer_bytes)
+            << " per layer per microbatch)\n";
+  std::cout << "  " << pad("total", 13) << gb(r.total_bytes) << " of " << gb(r.capacity_bytes) << ": "
+            << (r.fits ? "fits, " + gb(r.capacity_bytes - r.total_bytes) + " free"
+                       : "over by " + gb(r.total_bytes - r.capacity_bytes))
+            << "\n\n";
+
+  std::cout << "Communication per GPU per step\n";
+  std::cout << "  " << pad("dim", 5) << pad("group", 7) << pad("sent", 12) << pad("link", 20) << pad("time", 10)
+            << pad("exposed", 10) << "what\n";
+  for (const auto& row : r.comm) {
+    std::string link = row.link == sim::Link::None ? "-" : std::string(sim::link_name(row.link)) + " " + num(row.link_gbs) + " GB/s";
+    std::cout << "  " << pad(row.dim, 5) << pad(num(row.group), 7) << pad(row.bytes > 0 ? gb(row.bytes) : "-", 12)
+              << pad(link, 20) << pad(row.bytes > 0 ? seconds(row.time_s) : "-", 10)
+              << pad(row.bytes > 0 ? seconds(row.exposed_s) : "-", 10) << (row.bytes > 0 ? row.what : "") << "\n";
+  }
+  double exposed = 0;
+  for (const auto& row : r.comm) exposed += row.exposed_s;
+  std::cout << "\nstep time " << seconds(r.step_s) << " (estimate): compute " << seconds(r.compute_s) << " at "
+            << pct(in.efficiency) << " of " << num(in.gpu.dense_tflops) << " TFLOP/s, bubble " << pct(r.bubble)
+            << ", exposed communication " << seconds(exposed) << "\n";
+  std::cout << "MFU       " << pct(r.mfu) << " (6·N·tokens = " << num(r.model_flops) << " FLOP per step)\n";
+
+  std::cout << "\nWarnings\n";
+  if (r.warnings.empty()) std::cout << "  none\n";
+  for (const auto& w : r.warnings) std::cout << "  - " << w << "\n";
+  std::cout << "\nAssumptions\n";
+  for (const char* a : sim::plan_assumptions()) std::cout << "  - " << a << "\n";
+}
+
+Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
+  const sim::ModelSpec& m = in.model;
+  Json j;
+  j["kind"] = "plan";
+  j["estimate"] = true;
+  j["model"] = {{"id", m.id},           {"name", m.name},         {"layers", m.layers},
+                {"hidden", m.hidden},   {"heads", m.heads},       {"kv_heads", m.kv_heads},
+                {"ffn", m.ffn},         {"vocab", m.vocab},       {"seq", r.seq},
+                {"params", r.params},   {"nominal_params", m.nominal_params_b * 1e9},
+                {"layer_params", r.layer_params}, {"embedding_params", r.embedding_params}};
+  j["gpu"] = {{"id", in.gpu.id},
+              {"name", in.gpu.name},
+              {"memory_gb", in.gpu.memory_gb},
+              {"dense_tflops", in.gpu.dense_tflops},
+              {"nvlink_gbs", in.gpu.nvlink_gbs},
+              {"network_gbs", in.gpu.network_gbs}};
+  j["nodes"] = in.nodes;
+  j["gpus_per_node"] = in.gpus_per_node;
+  j["gpus"] = r.gpus;
+  j["plan_gpus"] = r.plan_gpus;
+  j["tp"] = in.tp;
+  j["pp"] = in.pp;
+  j["dp"] = in.dp;
+  j["cp"] = in.cp;
+  j["zero"] = in.zero;
+  j["sp"] = in.sp;
+  j["recompute"] = recompute_name(in.recompute);
+  j["flash"] = in.flash;
+  j["mbs"] = in.mbs;
+  j["microbatches"] = in.microbatches;
+  j["efficiency"] = in.efficiency;
+  j["layers_per_stage"] = r.layers_per_stage;
+  j["in_flight"] = r.in_flight;
+  j["seq_per_gpu"] = r.seq_per_gpu;
+  j["shard_group"] = r.shard_group;
+  j["params_per_gpu"] = r.gpu_params;
+  j["layer_params_per_gpu"] = r.gpu_layer_params;
+  j["embedding_params_per_gpu"] = r.gpu_embedding_params;
+  j["memory_gb"] = {{"weights", r.weights_bytes / 1e9},         {"gradients", r.grads_bytes / 1e9},
+                    {"optimizer", r.optimizer_bytes / 1e9},     {"activations", r.activations_bytes / 1e9},
+                    {"total", r.total_bytes / 1e9},             {"capacity", r.capacity_bytes / 1e9}};
+  j["activation_layer_gb"] = r.activation_layer_bytes / 1e9;
+  j["fits"] = r.fits;
+  Json comm = Json::array();
+  for (const auto& row : r.comm)
+    comm.push_back({{"dim", row.dim},
+                    {"what", row.what},
+                    {"group", row.group},
+                    {"bytes", row.bytes},
+                    {"link", sim::link_name(row.link)},
+                    {"link_gbs", row.link_gbs},
+                    {"time_s", row.time_s},
+                    {"exposed_s", row.exposed_s}});
+  j["comm"] = comm;
+  j["tokens_per_step"] = r.tokens_per_step;
+  j["model_flops"] = r.model_flops;
+  j["hardware_flops"] = r.hardware_flops;
+  j["compute_s"] = r.compute_s;
+  j["bubble"] = r.bubble;
+  j["step_time_s"] = r.step_s;
+  j["mfu"] = r.mfu;
+  j["warnings"] = r.warnings;
+  Json notes = Json::array();
+  for (const char* a : sim::plan_assumptions()) notes.push_back(a);
+  j["assumptions"] = notes;
+  return j;
+}
+
+}  // namespace
+
+int print_sim_plan(const sim::WidgetValues& v, bool json) {
+  const sim::PlanInput in = sim::plan_input_from(v);
+  const sim::PlanResult r = sim::simulate_plan(in);
+  if (!r.error.empty()) {
+    std::cerr << "dtx sim plan: " << r.error << "\n";
+    return 1;
+  }
+  if (json) std::cout << to_json(in, r).dump(2) << "\n";
+  else print_text(in, r);
+  return 0;
 }
 
 }  // namespace dtx::cli

@@ -1,5 +1,6 @@
 #include "expr.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -336,8 +337,20 @@ class Parser {
   NodeP parse_call(const std::string& name, size_t start, int col) {
     const Function* f = find_function(name);
     if (!f) {
-      error_at(start, "unknown function '" + name +
-                          "' (known: ceil floor round sqrt log log2 log10 exp abs min max if)");
+      std::vector<std::string> known;
+      std::string list;
+      for (const auto& fn : kFunctions) {
+        known.push_back(fn.name);
+        list += std::string(list.empty() ? "" : " ") + fn.name;
+      }
+      // Names from other languages whose spelling is nowhere near ours.
+      std::string guess = name == "ln" ? "log" : name == "lg" ? "log2" : closest_match(name, known);
+      std::string msg = "unknown function '" + name + "'";
+      if (name == "pow" || name == "power")
+        msg += " (write a^b for a power)";
+      else if (!guess.empty())
+        msg += " (did you mean '" + guess + "'?)";
+      error_at(start, msg + "; known: " + list);
       return nullptr;
     }
     ++pos_;  // '('
@@ -470,6 +483,25 @@ std::optional<double> eval_node(const ExprNode& n, const ExprScope& scope, ExprE
   return fail("internal: unknown node");
 }
 
+int first_column(const ExprNode& n, std::string_view name) {
+  if (n.kind == ExprNode::Var && n.name == name) return n.column;
+  for (const auto& k : n.kids)
+    if (int c = first_column(*k, name)) return c;
+  return 0;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
 void collect_names(const ExprNode& n, std::vector<std::string>& out) {
   if (n.kind == ExprNode::Var) {
     for (const auto& s : out)
@@ -512,6 +544,43 @@ std::vector<std::string> Expr::names() const {
   std::vector<std::string> out;
   if (root_) collect_names(*root_, out);
   return out;
+}
+
+int Expr::column_of(std::string_view name) const { return root_ ? first_column(*root_, name) : 0; }
+
+std::string closest_match(std::string_view got, const std::vector<std::string>& candidates) {
+  std::string g = to_lower(got);
+  if (g.empty()) return "";
+  for (const auto& c : candidates)
+    if (to_lower(c) == g) return c;
+  // One typo in a 4-letter name, two in longer ones; a 1-letter name only by case, or "n"
+  // would "mean" any other single letter.
+  size_t limit = g.size() <= 1 ? 0 : g.size() <= 4 ? 1 : g.size() <= 8 ? 2 : 3;
+  std::string best;
+  size_t best_d = limit + 1;
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(g, to_lower(c));
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  if (!best.empty()) return best;
+  size_t best_common = 0;
+  for (const auto& c : candidates) {
+    std::string l = to_lower(c);
+    size_t common = 0;
+    while (common < l.size() && common < g.size() && l[common] == g[common]) ++common;
+    size_t shorter = std::min(l.size(), g.size());
+    bool prefix = common >= 3 && 2 * common >= shorter;
+    bool contains = shorter >= 4 && (l.find(g) != std::string::npos || g.find(l) != std::string::npos);
+    if (contains) common = std::max(common, shorter);
+    if ((prefix || contains) && common > best_common) {
+      best_common = common;
+      best = c;
+    }
+  }
+  return best;
 }
 
 std::optional<double> eval_expr(std::string_view text, const ExprScope& scope,

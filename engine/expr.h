@@ -41,12 +41,20 @@ class Expr {
   std::optional<double> eval(const ExprScope& scope, ExprError* error) const;
   // Names the expression refers to (for lint: unknown parameters).
   std::vector<std::string> names() const;
+  // 1-based column where `name` is first used, 0 when it is not used: lint points at it.
+  int column_of(std::string_view name) const;
   const std::string& text() const { return text_; }
 
  private:
   std::shared_ptr<const ExprNode> root_;
   std::string text_;
 };
+
+// The candidate that `got` most likely misspells, for "did you mean" messages: the same
+// name in another case, else the nearest by edit distance (a short name must be nearly
+// right), else one that shares a long prefix with `got` or contains it ("ceiling" -> "ceil",
+// "relative" -> "rel"). Empty when nothing is close enough to be a useful guess.
+std::string closest_match(std::string_view got, const std::vector<std::string>& candidates);
 
 // Convenience: parse and evaluate in one go.
 std::optional<double> eval_expr(std::string_view text, const ExprScope& scope,

@@ -5,12 +5,23 @@
 
 #include "grade/buggy_line.h"
 #include "grade/choice.h"
+#include "grade/code.h"
 #include "grade/numeric.h"
 #include "grade/ordering.h"
 #include "load_ctx.h"
 #include "text.h"
 
 namespace dtx {
+
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool is_answer_name(const std::string& n) { return n == "answer" || n.rfind("answer.", 0) == 0; }
+
+}  // namespace
 
 ExprScope LintContext::scope_at(size_t point) const {
   const auto* vals = point < points.size() ? &points[point] : nullptr;
@@ -37,10 +48,55 @@ std::string LintContext::describe_point(size_t point) const {
   return s;
 }
 
+bool LintContext::check_names(const Expr& e, const std::string& pointer, const std::string& where,
+                              const std::vector<std::string>& visible,
+                              const std::vector<std::string>& later, int column_offset) {
+  for (const auto& n : e.names()) {
+    if (has(visible, n)) continue;
+    std::string msg;
+    if (has(later, n)) {
+      msg = "'" + n + "' is used in " + where + " before it is computed (" +
+            (is_answer_name(n) ? "parts are computed in order: a part can use the answers of the parts above it"
+                               : "derived values are computed in order: each can use the params and the "
+                                 "derived values above it") +
+            ")";
+    } else if (is_answer_name(n)) {
+      std::vector<std::string> parts = exercise ? numeric_part_ids(*exercise) : std::vector<std::string>{};
+      std::string part = n.size() > 7 ? n.substr(7) : "";
+      if (parts.empty()) {
+        msg = "'" + n + "' is used in " + where + ", but only numeric exercises have answers to refer to";
+      } else if (!part.empty() && !has(parts, part)) {
+        msg = "'" + n + "' is used in " + where + ", but this exercise has no part '" + part + "'" +
+              did_you_mean(part, parts, '\'') + "; parts: " + join_names(parts);
+      } else {
+        msg = "'" + n + "' is used in " + where +
+              ", where answers are not known yet (they are computed from the params and derived "
+              "values; use them in known mistakes and texts)";
+      }
+    } else {
+      std::vector<std::string> names;
+      for (const auto& v : visible)
+        if (!is_answer_name(v)) names.push_back(v);
+      msg = "parameter '" + n + "' is used in " + where + " but not declared" +
+            did_you_mean(n, names, '\'') +
+            (names.empty() ? "; nothing is declared (add it under \"params\")" : "; declared: " + join_names(names));
+    }
+    int col = e.column_of(n);
+    error(pointer, msg, false, col > 0 ? col + column_offset : 0);
+    return false;
+  }
+  return true;
+}
+
 std::vector<std::optional<double>> LintContext::eval_everywhere(const Expr& e,
                                                                 const std::string& pointer,
                                                                 const std::string& what) {
   std::vector<std::optional<double>> out;
+  if (!points.empty()) {
+    std::vector<std::string> visible;
+    for (const auto& nv : points[0]) visible.push_back(nv.first);
+    if (!check_names(e, pointer, what, visible)) return std::vector<std::optional<double>>(points.size());
+  }
   bool reported = false;
   for (size_t i = 0; i < points.size(); ++i) {
     ExprError err;
@@ -57,6 +113,25 @@ std::vector<std::optional<double>> LintContext::eval_everywhere(const Expr& e,
 }
 
 namespace {
+
+// Names before values: an undeclared name in a derived value or a constraint would make
+// every point fail, so say which name it is instead. Returns false after reporting.
+bool check_declarations(const Exercise& ex, LintContext& ctx) {
+  std::vector<std::string> visible, later;
+  for (const auto& p : ex.params) visible.push_back(p.name);
+  for (const auto& d : ex.derived) later.push_back(d.first);
+  bool ok = true;
+  for (const auto& [name, e] : ex.derived) {
+    later.erase(later.begin());
+    ok &= ctx.check_names(e, ex.pointer + "/derived/" + json_pointer_escape(name),
+                          "derived value \"" + name + "\"", visible, later);
+    visible.push_back(name);
+  }
+  for (size_t c = 0; c < ex.constraints.size(); ++c)
+    ok &= ctx.check_names(ex.constraints[c], ex.pointer + "/constraints/" + std::to_string(c),
+                          "constraint " + std::to_string(c + 1), visible);
+  return ok;
+}
 
 // Defaults first, then the corners of the parameter ranges (all of them up to 10
 // parameters, one parameter at a time beyond that), each with derived values filled in.
@@ -138,8 +213,10 @@ void build_points(const Exercise& ex, LintContext& ctx) {
   }
 }
 
-void check_placeholders(const std::string& text, const std::string& pointer,
-                        const std::set<std::string>& known, LintContext& ctx) {
+// Calls `fn(inner_expression_text, byte offset of the '{')` for every {placeholder} of a
+// text, the way Instance::render finds them.
+template <class Fn>
+void for_each_placeholder(const std::string& text, Fn fn) {
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '{') {
       ++i;
@@ -159,21 +236,103 @@ void check_placeholders(const std::string& text, const std::string& pointer,
     ExprError err;
     Expr e = Expr::parse(inner, &err);
     if (!e.valid()) continue;  // not a placeholder (code braces, set notation)
-    for (const auto& n : e.names()) {
-      if (!known.count(n)) {
-        ctx.error(pointer, "placeholder {" + inner + "} names \"" + n +
-                               "\", which is not a parameter, a derived value or an answer "
-                               "(write {{ and }} for literal braces)");
-        break;
-      }
-    }
+    fn(e, inner, i);
     i = close;
+  }
+}
+
+void check_placeholders(const std::string& text, const std::string& pointer, const std::string& where,
+                        const std::vector<std::string>& known, LintContext& ctx) {
+  for_each_placeholder(text, [&](const Expr& e, const std::string& inner, size_t brace) {
+    // The name's column counts from the character after the brace.
+    int offset = utf8_column(text, brace);
+    if (!ctx.check_names(e, pointer, "the placeholder {" + inner + "} in " + where, known, {}, offset) &&
+        ctx.out && !ctx.out->empty())
+      ctx.out->back().message += " (for literal braces write {{ and }})";
+  });
+}
+
+// ---------------------------------------------------------------- style warnings
+
+// The params each name depends on, through derived values.
+std::set<std::string> params_behind(const std::vector<std::string>& names, const Exercise& ex) {
+  std::set<std::string> out;
+  std::vector<std::string> todo = names;
+  std::set<std::string> seen;
+  while (!todo.empty()) {
+    std::string n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (const auto& p : ex.params)
+      if (p.name == n) out.insert(n);
+    for (const auto& [name, e] : ex.derived)
+      if (name == n)
+        for (const auto& m : e.names()) todo.push_back(m);
+  }
+  return out;
+}
+
+bool varies(const ParamSpec& p) {
+  return p.choices.size() > 1 || (p.choices.empty() && p.max > p.min);
+}
+
+std::string describe_values(const ParamSpec& p) {
+  if (p.choices.empty()) return "from " + format_number(p.min, 6) + " to " + format_number(p.max, 6);
+  std::string s = "one of ";
+  for (size_t i = 0; i < p.choices.size(); ++i) s += (i ? ", " : "") + format_number(p.choices[i], 6);
+  return s;
+}
+
+void style_warnings(const Exercise& ex, LintContext& ctx) {
+  const auto* numeric = ex.spec_as<NumericSpec>();
+  const auto* choice = ex.spec_as<ChoiceSpec>();
+  const auto* ordering = ex.spec_as<OrderingSpec>();
+  // Hints help where the student works something out. A choice or ordering question
+  // guides through the feedback on each option or item instead; it needs hints only when
+  // that feedback is missing.
+  if (ex.hints.empty()) {
+    if (numeric || ex.spec_as<CodeSpec>()) {
+      ctx.warn(ex.pointer, "no hints: a student who is stuck gets no nudge; add \"hints\": [\"...\"] "
+                           "(shown one at a time, first a gentle one)");
+    } else if (choice) {
+      for (const auto& o : choice->options)
+        if (!o.correct && o.feedback.empty()) {
+          ctx.warn(o.pointer, "this wrong option has no \"feedback\" and the exercise has no hints: a "
+                              "student who picks it learns nothing about why it is wrong");
+          break;
+        }
+    } else if (ordering && ordering->feedback.empty()) {
+      ctx.warn(ex.pointer, "no hints and no \"feedback\" for the items: a student who misplaces a "
+                           "step is not told why it goes elsewhere");
+    }
+  }
+  if (ex.explanation.empty())
+    ctx.warn(ex.pointer, "no explanation: add \"explanation\", the worked solution shown after an "
+                         "answer (use {placeholders} so it shows the instance's numbers)");
+
+  // A varying parameter the answer depends on must be visible in the prompt, or students
+  // cannot know the number they are asked to compute with.
+  if (numeric) {
+    std::vector<std::string> used;
+    for (const auto& part : numeric->parts)
+      for (const auto& n : part.answer.names()) used.push_back(n);
+    std::vector<std::string> shown;
+    for_each_placeholder(ex.prompt, [&](const Expr& e, const std::string&, size_t) {
+      for (const auto& n : e.names()) shown.push_back(n);
+    });
+    std::set<std::string> needed = params_behind(used, ex), visible = params_behind(shown, ex);
+    for (const auto& p : ex.params)
+      if (needed.count(p.name) && !visible.count(p.name) && varies(p))
+        ctx.warn(ex.pointer + "/prompt",
+                 "the prompt never shows parameter '" + p.name + "', which the answer uses and which "
+                 "varies (" + describe_values(p) + "); write {" + p.name + "} where the prompt "
+                 "states it, or the student cannot know its value");
   }
 }
 
 }  // namespace
 
-std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner) {
+std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options) {
   std::vector<Diagnostic> out;
   for (const auto& pack : lib.packs) {
     for (const auto& ex : pack.exercises) {
@@ -183,43 +342,60 @@ std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner) {
       ctx.positions = ex.positions;
       ctx.out = &out;
       ctx.exercise = &ex;
-      ctx.runner = runner;
+      ctx.runner = options.runner;
+      ctx.warnings = options.warnings;
+      for (const auto& p : ex.params) ctx.declared.push_back(p.name);
+      for (const auto& d : ex.derived) ctx.declared.push_back(d.first);
+      size_t errors_before = 0;
+      for (const auto& d : out) errors_before += d.severity == Severity::Error;
+
+      style_warnings(ex, ctx);
+      if (!check_declarations(ex, ctx)) continue;
       build_points(ex, ctx);
       if (ctx.points.empty()) continue;
 
-      std::set<std::string> known;
-      for (const auto& p : ex.params) known.insert(p.name);
-      for (const auto& d : ex.derived) known.insert(d.first);
+      std::vector<std::string> known = ctx.declared;
       auto parts = numeric_part_ids(ex);
-      if (!parts.empty()) known.insert("answer");
-      for (const auto& id : parts) known.insert("answer." + id);
-      check_placeholders(ex.prompt, ex.pointer + "/prompt", known, ctx);
-      check_placeholders(ex.explanation, ex.pointer + "/explanation", known, ctx);
+      if (!parts.empty()) known.push_back("answer");
+      for (const auto& id : parts) known.push_back("answer." + id);
+      check_placeholders(ex.prompt, ex.pointer + "/prompt", "the prompt", known, ctx);
+      check_placeholders(ex.explanation, ex.pointer + "/explanation", "the explanation", known, ctx);
+      lint_exercise_widget(ex, ctx);  // engine/exercise_widget.cpp
       for (size_t i = 0; i < ex.hints.size(); ++i)
-        check_placeholders(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i), known, ctx);
+        check_placeholders(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i),
+                           "hint " + std::to_string(i + 1), known, ctx);
 
       // Every other text the engine fills in.
       if (const auto* s = ex.spec_as<NumericSpec>()) {
         for (const auto& part : s->parts)
-          for (const auto& m : part.mistakes) check_placeholders(m.message, m.pointer + "/message", known, ctx);
+          for (const auto& m : part.mistakes)
+            check_placeholders(m.message, m.pointer + "/message", "a known mistake's message", known, ctx);
       } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
         for (const auto& o : s->options) {
-          check_placeholders(o.text, o.pointer + "/text", known, ctx);
-          check_placeholders(o.feedback, o.pointer + "/feedback", known, ctx);
+          check_placeholders(o.text, o.pointer + "/text", "an option's text", known, ctx);
+          check_placeholders(o.feedback, o.pointer + "/feedback", "an option's feedback", known, ctx);
         }
       } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
         for (size_t i = 0; i < s->items.size(); ++i)
-          check_placeholders(s->items[i], ex.pointer + "/items/" + std::to_string(i), known, ctx);
+          check_placeholders(s->items[i], ex.pointer + "/items/" + std::to_string(i),
+                             "item " + std::to_string(i + 1), known, ctx);
         for (size_t i = 0; i < s->feedback.size(); ++i)
-          check_placeholders(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i), known, ctx);
+          check_placeholders(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i),
+                             "the feedback of item " + std::to_string(i + 1), known, ctx);
       } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
         for (const auto* notes : {&s->bugs, &s->decoys})
-          for (const auto& n : *notes) check_placeholders(n.message, n.pointer + "/message", known, ctx);
+          for (const auto& n : *notes)
+            check_placeholders(n.message, n.pointer + "/message",
+                               notes == &s->bugs ? "a bug's message" : "a decoy's message", known, ctx);
       }
 
       if (ex.spec) ex.spec->lint(ex, ctx);
 
-      // Every instance the default seed and a few others produce must be makeable.
+      // Every instance the default seed and a few others produce must be makeable. When
+      // something is already reported, the failure would only repeat it.
+      size_t errors_now = 0;
+      for (const auto& d : out) errors_now += d.severity == Severity::Error;
+      if (errors_now > errors_before) continue;
       for (uint64_t seed : {0ull, 1ull, 7ull}) {
         std::string err;
         if (!make_instance(ex, seed, &err)) {
@@ -230,6 +406,12 @@ std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner) {
     }
   }
   return out;
+}
+
+std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner) {
+  LintOptions options;
+  options.runner = runner;
+  return lint_library(lib, options);
 }
 
 }  // namespace dtx

@@ -1,5 +1,7 @@
 // Semantic checks of loaded packs: what a JSON schema cannot see (answers that fail to
-// evaluate at some parameter corner, mistakes equal to the answer, lines out of range...).
+// evaluate at some parameter corner, mistakes equal to the answer, lines out of range...),
+// and optional style warnings (no hints, no known mistakes, a varying parameter the prompt
+// never shows...).
 #pragma once
 
 #include <vector>
@@ -10,8 +12,22 @@ namespace dtx {
 
 class CodeRunner;
 
-// Lints every exercise of `lib`; with a runner, code exercises also run their reference
-// solution and their listed wrong implementations.
+struct LintOptions {
+  // With a runner, code exercises also run their reference solution and their listed wrong
+  // implementations.
+  CodeRunner* runner = nullptr;
+  // Adds Severity::Warning diagnostics for style problems that do not break an exercise
+  // but make it teach less (`dtx lint --warn`).
+  bool warnings = false;
+};
+
+std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options);
+
+// Errors only; the same as lint_library(lib, {runner, false}).
 std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner);
+
+// Answers beyond this magnitude (in the part's own unit) are reported by --warn as
+// absurdly large: a unit or exponent slip, or a parameter range that goes too far.
+constexpr double kAbsurdAnswer = 1e18;
 
 }  // namespace dtx

@@ -82,46 +82,48 @@ bool LoadContext::expect_object(const Json& j, const std::string& ptr, const cha
   return false;
 }
 
-namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
+std::string did_you_mean(std::string_view got, const std::vector<std::string>& candidates,
+                         char quote) {
+  std::string best = closest_match(got, candidates);
+  if (best.empty()) return "";
+  return std::string(" (did you mean ") + quote + best + quote + "?)";
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep) {
+std::string join_names(const std::vector<std::string>& names, const char* sep) {
   std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? sep : "") + names[i];
   return out;
 }
 
-}  // namespace
+bool LoadContext::skip_comment(const std::string& key, const Json& value,
+                               const std::string& obj_ptr) {
+  if (key != "$comment") return false;
+  bool ok = value.is_string();
+  if (value.is_array()) {
+    ok = true;
+    for (const auto& v : value) ok &= v.is_string();
+  }
+  if (!ok)
+    error(obj_ptr + "/$comment",
+          "expected \"$comment\" to be a string (or an array of strings) for authors to read, got " +
+              describe_json(value));
+  return true;
+}
 
 void LoadContext::check_fields(const Json& obj, const std::string& ptr,
                                const std::vector<std::string>& allowed,
                                const std::vector<std::string>& required) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string& k = it.key();
+    if (skip_comment(k, it.value(), ptr)) continue;
     if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
-    std::string best;
-    size_t best_d = 3;
-    for (const auto& a : allowed) {
-      size_t d = edit_distance(to_lower(k), to_lower(a));
-      if (d < best_d) {
-        best_d = d;
-        best = a;
-      }
-    }
     std::string msg = "unknown field \"" + k + "\"";
-    if (!best.empty()) msg += " (did you mean \"" + best + "\"?)";
-    msg += "; expected one of: " + join(allowed, ", ");
+    // JSON has no comments; authors reach for the conventions of other formats.
+    if (k.rfind("//", 0) == 0 || k == "#" || k == "_comment" || k == "comment" || k == "__comment")
+      msg += " (JSON has no comments: write \"$comment\": \"...\" instead)";
+    else
+      msg += did_you_mean(k, allowed);
+    msg += "; expected one of: " + join_names(allowed);
     error(ptr + "/" + json_pointer_escape(k), msg, true);
   }
   for (const auto& r : required) {
@@ -179,7 +181,10 @@ std::optional<bool> LoadContext::bool_field(const Json& obj, const std::string& 
   auto it = obj.find(key);
   if (it == obj.end()) return std::nullopt;
   if (!it->is_boolean()) {
-    error(ptr + "/" + key, "expected true or false, got " + describe_json(*it));
+    std::string hint;
+    if (it->is_string() && (it->get<std::string>() == "true" || it->get<std::string>() == "false"))
+      hint = " (write " + it->get<std::string>() + " without quotes)";
+    error(ptr + "/" + key, "expected true or false, got " + describe_json(*it) + hint);
     return std::nullopt;
   }
   return it->get<bool>();

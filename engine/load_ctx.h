@@ -40,10 +40,15 @@ struct LoadContext : Reporter {
 
   bool expect_object(const Json& j, const std::string& ptr, const char* what);
   // Reports unknown members (with a "did you mean" when one is close) and missing
-  // required ones.
+  // required ones. A "$comment" member (a note for authors, as in JSON Schema) is allowed in
+  // every object and ignored.
   void check_fields(const Json& obj, const std::string& ptr,
                     const std::vector<std::string>& allowed,
                     const std::vector<std::string>& required);
+
+  // True for a "$comment" member, which callers skip; reports one that is not a string or
+  // an array of strings. For objects whose keys are names (params, derived, ranges).
+  bool skip_comment(const std::string& key, const Json& value, const std::string& obj_ptr);
 
   std::optional<std::string> string_field(const Json& obj, const std::string& ptr,
                                           const char* key, bool required,
@@ -64,6 +69,13 @@ struct LoadContext : Reporter {
                        double* abs);
 };
 
+// " (did you mean \"tolerance\"?)" when a candidate is close to `got` (see closest_match),
+// else "". `quote` is the quote character of the message it goes in.
+std::string did_you_mean(std::string_view got, const std::vector<std::string>& candidates,
+                         char quote = '"');
+// "a, b, c"
+std::string join_names(const std::vector<std::string>& names, const char* sep = ", ");
+
 // Type-specific loader, one per file in grade/.
 struct TypeEntry {
   const char* name;
@@ -79,16 +91,32 @@ class CodeRunner;
 struct LintContext : Reporter {
   const Exercise* exercise = nullptr;
   CodeRunner* runner = nullptr;  // when set, code exercises run their reference and wrongs
+  bool warnings = false;         // style warnings (`dtx lint --warn`) are wanted
   // Parameter points to evaluate at: the defaults first, then every corner of the ranges
-  // (params and derived values, in order).
+  // (params and derived values, in order; numeric exercises add their answers once known).
   std::vector<std::vector<std::pair<std::string, double>>> points;
+  // The exercise's params then derived names, in order: what messages list as "declared".
+  std::vector<std::string> declared;
 
   ExprScope scope_at(size_t point) const;
   std::string describe_point(size_t point) const;  // "at N=2, M=0.5"
   // Evaluates `e` at every point; reports the first failure at `pointer` and returns the
-  // values (nullopt where it failed).
+  // values (nullopt where it failed). A name that no point knows is reported as undeclared
+  // (see check_names) instead of failing at every point.
   std::vector<std::optional<double>> eval_everywhere(const Expr& e, const std::string& pointer,
                                                      const std::string& what);
+  // Reports the first name of `e` that is not in `visible` ("parameter 'n' is used in the
+  // answer but not declared (did you mean 'N'?); declared: N, M"), or that is in `later`
+  // (defined, but after this use). `where` says where the expression is ("the answer",
+  // "derived value \"chunk\""). `column_offset` is added to the name's column when the
+  // expression sits inside a longer string (a placeholder). Returns true when all are known.
+  bool check_names(const Expr& e, const std::string& pointer, const std::string& where,
+                   const std::vector<std::string>& visible,
+                   const std::vector<std::string>& later = {}, int column_offset = 0);
+  // A style warning; dropped unless `warnings` is set.
+  void warn(const std::string& pointer, const std::string& message, bool at_key = false) {
+    if (warnings) report(Severity::Warning, pointer, message, at_key);
+  }
 };
 
 // Deterministic random numbers, identical in native and wasm builds (std distributions

@@ -32,7 +32,7 @@ namespace {
 
 const std::vector<std::string> kCommonFields = {
     "id",     "type",    "title",       "prompt",      "difficulty", "tags",
-    "params", "derived", "constraints", "hints",       "explanation"};
+    "params", "derived", "constraints", "hints",       "explanation", "widget"};
 
 bool valid_id(const std::string& s, bool allow_dot) {
   if (s.empty()) return false;
@@ -57,6 +57,7 @@ const std::set<std::string> kReservedNames = {"answer", "ceil", "floor", "round"
 void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
   if (!ctx.expect_object(j, ptr, "an object mapping parameter names to their specs")) return;
   for (auto it = j.begin(); it != j.end(); ++it) {
+    if (ctx.skip_comment(it.key(), it.value(), ptr)) continue;
     std::string p = ptr + "/" + json_pointer_escape(it.key());
     if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
       ctx.error(p, "parameter name \"" + it.key() +
@@ -144,6 +145,13 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
   }
 }
 
+}  // namespace
+
+// engine/exercise_widget.cpp
+void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex);
+
+namespace {
+
 void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
   auto type = ctx.string_field(j, ptr, "type", true);
   const TypeEntry* entry = nullptr;
@@ -151,9 +159,14 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
     for (const auto& t : exercise_types())
       if (*type == t.name) entry = &t;
     if (!entry) {
-      std::string names;
-      for (const auto& t : exercise_types()) names += std::string(names.empty() ? "" : ", ") + t.name;
-      ctx.error(ptr + "/type", "unknown exercise type \"" + *type + "\"; expected one of: " + names);
+      std::vector<std::string> names;
+      for (const auto& t : exercise_types()) names.push_back(t.name);
+      // "multiple-choice", "mcq", "number": the names other platforms use.
+      std::string guess = did_you_mean(*type, names);
+      if (guess.empty() && (to_lower(*type) == "mcq" || to_lower(*type) == "multiple_choice"))
+        guess = " (did you mean \"choice\" with \"multiple\": true?)";
+      ctx.error(ptr + "/type", "unknown exercise type \"" + *type + "\"" + guess +
+                                   "; expected one of: " + join_names(names));
     }
   }
   std::vector<std::string> allowed = kCommonFields, required = {"id", "type", "title", "prompt"};
@@ -188,6 +201,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
     std::string p = ptr + "/derived";
     if (ctx.expect_object(d, p, "an object mapping names to expressions")) {
       for (auto it = d.begin(); it != d.end(); ++it) {
+        if (ctx.skip_comment(it.key(), it.value(), p)) continue;
         std::string q = p + "/" + json_pointer_escape(it.key());
         if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
           ctx.error(q, "derived name \"" + it.key() + "\" must be a name usable in expressions", true);
@@ -213,6 +227,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
         if (auto e = ctx.expr_value(c[i], p + "/" + std::to_string(i))) ex.constraints.push_back(*e);
     }
   }
+  if (j.contains("widget")) load_exercise_widget(j["widget"], ptr + "/widget", ctx, ex);
   if (entry && !ctx.failed()) ex.spec = entry->load(j, ptr, ctx);
 }
 

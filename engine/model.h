@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "exercise_widget.h"
 #include "expr.h"
 #include "json_pos.h"
 
@@ -60,6 +61,7 @@ struct Exercise {
   std::vector<std::pair<std::string, Expr>> derived;
   std::vector<Expr> constraints;
   std::shared_ptr<const TypeSpec> spec;
+  std::optional<ExerciseWidget> widget;  // an animated widget shown beside the prompt
 
   // Where it came from, so lint and later checks can point into the file.
   std::string file, pointer, pack_id;

@@ -5,7 +5,8 @@
 #
 #   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
-#   browser  chromium, the fonts we subset, fonttools, and npm playwright-core in build/node/
+#   browser  chromium, the fonts we subset, fonttools, and the npm packages in build/node/:
+#            playwright-core (browser tests) and ajv (the pack schema test)
 #   all      all of the above
 #
 # Idempotent: prints nothing and exits 0 when everything is already there. Runs apt-get update
@@ -44,12 +45,28 @@ for pkg in "${wanted[@]}"; do
   is_installed "$pkg" || missing+=("$pkg")
 done
 
+# npm packages the tests use, installed into build/node/ (never globally). Pinned: an exact
+# version, or a major version where any release of it will do.
+npm_pkgs=(playwright-core@1 ajv@8.20.0)
+node_dir="$repo_root/build/node"
+
+# True when build/node holds `name` at `want` (exact, or the major version `want` names).
+npm_has() {
+  local name=$1 want=$2 have
+  have=$(sed -n 's/^[[:space:]]*"version":[[:space:]]*"\([^"]*\)".*/\1/p' "$node_dir/node_modules/$name/package.json" 2>/dev/null | head -n 1)
+  [[ -n "$have" && ( "$have" == "$want" || "$have" == "$want".* ) ]]
+}
+
+npm_missing=()
+if (( want_browser )); then
+  for spec in "${npm_pkgs[@]}"; do
+    npm_has "${spec%@*}" "${spec##*@}" || npm_missing+=("$spec")
+  done
+fi
+
 # npm: NodeSource's nodejs bundles npm (and conflicts with Debian's npm package); Debian's nodejs
 # does not. Ask for Debian's npm only when no npm command will be there otherwise.
-playwright_dir="$repo_root/build/node"
-need_playwright=0
-if (( want_browser )) && [[ ! -d "$playwright_dir/node_modules/playwright-core" ]]; then
-  need_playwright=1
+if (( ${#npm_missing[@]} )); then
   command -v npm >/dev/null 2>&1 || missing+=(npm)
 fi
 
@@ -78,11 +95,11 @@ if (( ${#missing[@]} )); then
   fi
 fi
 
-if (( need_playwright )); then
-  echo "deps.sh: installing npm playwright-core into build/node/"
-  mkdir -p "$playwright_dir"
-  if ! npm install --prefix "$playwright_dir" --no-audit --no-fund --no-update-notifier playwright-core@1; then
-    echo "deps.sh: npm install of playwright-core failed: check access to the npm registry" >&2
+if (( ${#npm_missing[@]} )); then
+  echo "deps.sh: installing npm ${npm_missing[*]} into build/node/"
+  mkdir -p "$node_dir"
+  if ! npm install --prefix "$node_dir" --save-exact --no-audit --no-fund --no-update-notifier "${npm_missing[@]}"; then
+    echo "deps.sh: npm install of ${npm_missing[*]} failed: check access to the npm registry" >&2
     exit 1
   fi
 fi

@@ -111,9 +111,12 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
           spec->ranges.push_back(ar);
         }
         for (auto ri = r->begin(); ri != r->end(); ++ri)
-          if (std::find(spec->args.begin(), spec->args.end(), ri.key()) == spec->args.end())
+          if (!ctx.skip_comment(ri.key(), ri.value(), gp + "/ranges") &&
+              std::find(spec->args.begin(), spec->args.end(), ri.key()) == spec->args.end())
             ctx.error(gp + "/ranges/" + json_pointer_escape(ri.key()),
-                      "\"" + ri.key() + "\" is not one of the function's args", true);
+                      "\"" + ri.key() + "\" is not one of the function's args" +
+                          did_you_mean(ri.key(), spec->args) + "; args: " + join_names(spec->args),
+                      true);
       }
     }
   }
@@ -406,7 +409,15 @@ Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner&
 void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
   // Expected values must evaluate for every listed case and for the generated ranges'
   // corners; running the reference needs a runner, which lint gets from the CLI.
+  bool names_ok = true;
   if (expected) {
+    std::vector<std::string> visible = args;
+    visible.insert(visible.end(), ctx.declared.begin(), ctx.declared.end());
+    names_ok = ctx.check_names(*expected, pointer + "/expected",
+                               "\"expected\" (it may use the function's args and the exercise's params)",
+                               visible);
+  }
+  if (expected && names_ok) {
     for (const auto& c : cases) {
       if (c.expected_json) continue;
       std::vector<double> nums;
@@ -433,10 +444,10 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
         ctx.error(c.pointer, "\"expected\" does not evaluate for this case (" + show_args(args, c.args_json) +
                                  "): " + err.message);
     }
-  } else if (reference.empty()) {
+  } else if (!expected && reference.empty()) {
     ctx.error(pointer, "no \"expected\" expression and no \"reference\" solution");
   }
-  if (!ctx.runner) return;
+  if (!ctx.runner || !names_ok) return;
   bool ref_reported = false;
   std::vector<bool> wrong_reported(wrong.size(), false);
   for (uint64_t seed : {0ull, 1ull, 2ull}) {

@@ -1,13 +1,32 @@
 #include "numeric.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "../lint.h"
 #include "../load_ctx.h"
 #include "../text.h"
 
 namespace dtx {
 
 namespace {
+
+// The units authors write most, for a "did you mean" when one is mistyped ("GBB", "Gbs",
+// "tflops"). Only a guess the unit parser accepts is offered.
+std::string unit_suggestion(const std::string& got, const std::string& error) {
+  if (error.find("did you mean") != std::string::npos) return "";
+  static const std::vector<std::string> kCommon = {
+      "B",      "KB",      "MB",      "GB",     "TB",      "PB",      "KiB",     "MiB",
+      "GiB",    "TiB",     "b",       "Kb",     "Mb",      "Gb",      "Tb",      "B/s",
+      "MB/s",   "GB/s",    "TB/s",    "Mb/s",   "Gb/s",    "Tb/s",    "ns",      "us",
+      "ms",     "s",       "min",     "h",      "day",     "FLOP",    "GFLOP",   "TFLOP",
+      "PFLOP",  "EFLOP",   "FLOP/s",  "GFLOP/s", "TFLOP/s", "PFLOP/s", "EFLOP/s", "%",
+      "$",      "tokens",  "tokens/s", "GPUs",  "steps",   "samples", "sequences", "layers"};
+  std::string guess = closest_match(got, kCommon);
+  std::string unused;
+  if (guess.empty() || !parse_unit(guess, &unused)) return "";
+  return "; did you mean '" + guess + "'?";
+}
 
 std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, LoadContext& ctx) {
   auto spec = std::make_shared<NumericSpec>();
@@ -42,7 +61,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     if (auto u = ctx.string_field(pj, p, "unit", true, false)) {
       std::string err;
       auto unit = parse_unit(*u, &err);
-      if (!unit) ctx.error(p + "/unit", err);
+      if (!unit) ctx.error(p + "/unit", err + unit_suggestion(*u, err));
       else {
         part.unit = *unit;
         part.unit_text = *u;
@@ -148,8 +167,32 @@ std::string diagnose_factor(double given, double expected, double rel, double ab
 
 void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
   (void)ex;
-  for (const auto& part : parts) {
-    auto vals = ctx.eval_everywhere(part.answer, part.pointer + "/answer", "the answer");
+  // Parts are computed in order, each able to use the answers above it; known mistakes are
+  // checked when every answer is known, so they may use any of them.
+  std::vector<std::string> visible = ctx.declared, later;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i == 0) later.push_back("answer");
+    later.push_back("answer." + parts[i].id);
+  }
+  std::vector<std::vector<std::optional<double>>> values(parts.size());
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const NumericPart& part = parts[k];
+    std::string where = parts.size() > 1 ? "the answer of part \"" + part.id + "\"" : "the answer";
+    auto& vals = values[k];
+    if (ctx.check_names(part.answer, part.pointer + "/answer", where, visible, later))
+      vals = ctx.eval_everywhere(part.answer, part.pointer + "/answer", "the answer");
+    else
+      vals.assign(ctx.points.size(), std::nullopt);
+    for (const std::string& n : {k == 0 ? std::string("answer") : std::string(), "answer." + part.id}) {
+      if (n.empty()) continue;
+      later.erase(std::remove(later.begin(), later.end(), n), later.end());
+      visible.push_back(n);
+    }
+    for (size_t i = 0; i < vals.size() && i < ctx.points.size(); ++i) {
+      if (!vals[i]) continue;
+      if (k == 0) ctx.points[i].emplace_back("answer", *vals[i]);
+      ctx.points[i].emplace_back("answer." + part.id, *vals[i]);
+    }
     for (size_t i = 0; i < vals.size(); ++i) {
       if (vals[i] && *vals[i] == 0 && part.abs == 0) {
         ctx.error(part.pointer + "/answer",
@@ -159,7 +202,35 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
         break;
       }
     }
+    // Style: a value no student should ever be asked for.
+    std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (!vals[i]) continue;
+      if (*vals[i] < 0) {
+        ctx.warn(part.pointer + "/answer",
+                 "the answer is negative (" + format_number(*vals[i]) + unit_sp + ") " + ctx.describe_point(i) +
+                     "; check the formula, or narrow the parameter ranges (or add a constraint) so "
+                     "every instance asks for a meaningful amount");
+        break;
+      }
+      if (std::fabs(*vals[i]) > kAbsurdAnswer) {
+        ctx.warn(part.pointer + "/answer",
+                 "the answer is absurdly large (" + format_number(*vals[i]) + unit_sp + ") " +
+                     ctx.describe_point(i) + "; check the unit (a larger one reads better) or the "
+                     "parameter ranges");
+        break;
+      }
+    }
+    if (part.mistakes.empty())
+      ctx.warn(part.pointer, "no known mistakes: add \"mistakes\" with the wrong answers students "
+                             "really give (one phase of two, bits for bytes, a forgotten factor) so the "
+                             "feedback can say what went wrong");
+  }
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const NumericPart& part = parts[k];
+    const auto& vals = values[k];
     for (const auto& m : part.mistakes) {
+      if (!ctx.check_names(m.answer, m.pointer + "/answer", "a known mistake", visible)) continue;
       auto mv = ctx.eval_everywhere(m.answer, m.pointer + "/answer", "the known mistake");
       if (!vals.empty() && !mv.empty() && vals[0] && mv[0] &&
           within(*mv[0], *vals[0], part.rel, part.abs)) {

@@ -1,18 +1,355 @@
 #include "sim/pipeline.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
 namespace dtx::sim {
 
 const WidgetKind& pipeline_widget_kind() {
   static const WidgetKind k = {
       "pipeline", "Pipeline schedules", "a Gantt chart of stages and microbatches with the bubble",
-      {{"schedule", "schedule", 0, 4, 2, true, false, {"naive", "gpipe", "1f1b", "interleaved", "zb-h1"}, "pipeline schedule"},
-       {"p", "stages p", 1, 32, 4, true, false, {}, "pipeline stages"},
-       {"m", "microbatches m", 1, 128, 8, true, false, {}, "microbatches per step"},
-       {"v", "chunks per stage v", 1, 8, 2, true, false, {}, "model chunks per stage (interleaved only)"},
-       {"f", "forward time", 0.1, 10, 1, false, false, {}, "time of one forward of one microbatch on one stage"},
-       {"b", "backward time", 0.1, 10, 1, false, false, {}, "time of the input-gradient backward"},
-       {"w", "weight-grad time", 0, 10, 1, false, false, {}, "time of the weight-gradient backward"}}};
+      {{"schedule", "schedule", 0, 4, 2, true, false, {"naive", "gpipe", "1f1b", "interleaved", "zb-h1"},
+        "naive (whole batch as one block), gpipe, 1f1b, interleaved (Megatron-LM, m a multiple of p) or zb-h1 (zero bubble)"},
+       {"p", "stages p", 1, kPipelineMaxStages, 4, true, false, {}, "pipeline stages (GPUs in the pipeline)"},
+       {"m", "microbatches m", 1, kPipelineMaxMicrobatches, 8, true, false, {}, "microbatches per optimizer step"},
+       {"v", "chunks per stage v", 1, kPipelineMaxChunks, 2, true, false, {},
+        "chunks per stage, interleaved only: each chunk op takes 1/v of f, b and w"},
+       {"f", "forward f (ms)", 0.1, 50, 10, false, false, {}, "forward of one microbatch through one whole stage"},
+       {"b", "backward B (ms)", 0.1, 50, 10, false, false, {},
+        "backward for the input gradient, which the previous stage waits for"},
+       {"w", "weight grad W (ms)", 0, 50, 10, false, false, {},
+        "backward for the weight gradient; only zb-h1 runs it apart, the others run one backward of b + w"}}};
   return k;
+}
+
+const char* pipe_schedule_name(PipeSchedule s) {
+  switch (s) {
+    case PipeSchedule::Naive: return "naive";
+    case PipeSchedule::GPipe: return "gpipe";
+    case PipeSchedule::OneFOneB: return "1f1b";
+    case PipeSchedule::Interleaved: return "interleaved";
+    case PipeSchedule::ZbH1: return "zb-h1";
+  }
+  return "?";
+}
+
+const char* pipe_op_kind_name(PipeOpKind k) {
+  return k == PipeOpKind::F ? "F" : k == PipeOpKind::B ? "B" : "W";
+}
+
+PipelineInputs pipeline_inputs(const WidgetValues& v) {
+  PipelineInputs in;
+  in.schedule = static_cast<PipeSchedule>(std::clamp(v.get_int("schedule"), 0, 4));
+  in.p = v.get_int("p");
+  in.m = v.get_int("m");
+  in.v = v.get_int("v");
+  in.f_ms = v.get("f");
+  in.b_ms = v.get("b");
+  in.w_ms = v.get("w");
+  return in;
+}
+
+std::string pipe_op_label(const PipelineResult& r, const PipeOp& op) {
+  char buf[32];
+  if (r.in.schedule == PipeSchedule::Naive)
+    std::snprintf(buf, sizeof buf, "%s1-%d", pipe_op_kind_name(op.kind), r.in.m);
+  else if (r.chunks > 1)
+    std::snprintf(buf, sizeof buf, "%s%dc%d", pipe_op_kind_name(op.kind), op.microbatch + 1, op.chunk + 1);
+  else
+    std::snprintf(buf, sizeof buf, "%s%d", pipe_op_kind_name(op.kind), op.microbatch + 1);
+  return buf;
+}
+
+PipelineFormula pipeline_formula_1f1b(int p, int m) {
+  PipelineFormula f;
+  f.total_text = "(p-1)/(m+p-1)";
+  f.ideal_text = "(p-1)/m";
+  f.total = (p - 1.0) / (m + p - 1.0);
+  f.ideal = (p - 1.0) / m;
+  return f;
+}
+
+PipelineFormula pipeline_formula(const PipelineInputs& in) {
+  const double p = in.p, m = in.m;
+  PipelineFormula f;
+  switch (in.schedule) {
+    case PipeSchedule::Naive:
+      f.total_text = "(p-1)/p";
+      f.ideal_text = "p-1";
+      f.total = (p - 1) / p;
+      f.ideal = p - 1;
+      return f;
+    case PipeSchedule::GPipe:
+    case PipeSchedule::OneFOneB:
+      return pipeline_formula_1f1b(in.p, in.m);
+    case PipeSchedule::Interleaved: {
+      const double v = std::max(1, in.v);
+      f.total_text = "(p-1)/(m·v+p-1)";
+      f.ideal_text = "(p-1)/(m·v)";
+      f.total = (p - 1) / (m * v + p - 1);
+      f.ideal = (p - 1) / (m * v);
+      return f;
+    }
+    case PipeSchedule::ZbH1: {
+      // Table 2 of the paper: (p-1)(TF + TB - TW) idle per stage, against m(TF + TB + TW).
+      const double idle = (p - 1) * (in.f_ms + in.b_ms - in.w_ms);
+      const double ideal = m * (in.f_ms + in.b_ms + in.w_ms);
+      f.total_text = "(p-1)(f+b-w) / makespan";
+      f.ideal_text = "(p-1)(f+b-w) / (m(f+b+w))";
+      f.ideal = idle / ideal;
+      f.total = idle / (ideal + idle);
+      return f;
+    }
+  }
+  return f;
+}
+
+namespace {
+
+// One op of a stage's order before it is timed.
+struct Slot {
+  int mb, chunk;
+  PipeOpKind kind;
+};
+
+// Megatron-LM's forward_backward_pipelining_without_interleaving, as an order of ops.
+int warmup_1f1b(int p, int m, int rank) { return std::min(p - rank - 1, m); }
+
+std::vector<Slot> order_1f1b(int p, int m, int rank) {
+  std::vector<Slot> o;
+  const int warmup = warmup_1f1b(p, m, rank);
+  const int remaining = m - warmup;
+  for (int i = 0; i < warmup; ++i) o.push_back({i, 0, PipeOpKind::F});
+  for (int i = 0; i < remaining; ++i) {
+    o.push_back({warmup + i, 0, PipeOpKind::F});
+    o.push_back({i, 0, PipeOpKind::B});
+  }
+  for (int i = remaining; i < m; ++i) o.push_back({i, 0, PipeOpKind::B});
+  return o;
+}
+
+// ZB-H1: 1F1B's F/B order; W of microbatch j goes right after B of microbatch j + rank,
+// the rest after the last B. On stage 0 every W follows its own B (peak memory as 1F1B);
+// each later stage delays W by one more microbatch, which lets its B go out earlier and
+// moves rank W passes into the drain, where the stage would otherwise wait.
+std::vector<Slot> order_zb_h1(int p, int m, int rank) {
+  std::vector<Slot> o;
+  int next_w = 0;
+  for (const Slot& s : order_1f1b(p, m, rank)) {
+    o.push_back(s);
+    if (s.kind == PipeOpKind::B && s.mb - rank >= 0) o.push_back({next_w++, 0, PipeOpKind::W});
+  }
+  while (next_w < m) o.push_back({next_w++, 0, PipeOpKind::W});
+  return o;
+}
+
+// Megatron-LM's forward_backward_pipelining_with_interleaving (m a multiple of p). Virtual
+// microbatch k (0 .. m·v-1) runs in groups of p microbatches per chunk: chunk
+// (k mod p·v) / p, microbatch (k / p·v)·p + k mod p; backwards walk the chunks in reverse.
+int warmup_interleaved(int p, int m, int v, int rank) {
+  const int total = m * v;
+  if (m == p) return total;  // Megatron: every forward first when there is one group per chunk
+  return std::min((p - rank - 1) * 2 + (v - 1) * p, total);
+}
+
+std::vector<Slot> order_interleaved(int p, int m, int v, int rank) {
+  const int total = m * v;
+  const int warmup = warmup_interleaved(p, m, v, rank);
+  const int remaining = total - warmup;
+  auto virt = [&](int k, bool forward) {
+    const int in_group = k % (p * v);
+    int chunk = in_group / p;
+    if (!forward) chunk = v - 1 - chunk;
+    return Slot{(k / (p * v)) * p + k % p, chunk, forward ? PipeOpKind::F : PipeOpKind::B};
+  };
+  std::vector<Slot> o;
+  for (int k = 0; k < warmup; ++k) o.push_back(virt(k, true));
+  for (int i = 0; i < remaining; ++i) {
+    o.push_back(virt(warmup + i, true));
+    o.push_back(virt(i, false));
+  }
+  for (int i = remaining; i < total; ++i) o.push_back(virt(i, false));
+  return o;
+}
+
+std::string check_inputs(const PipelineInputs& in) {
+  char buf[200];
+  auto fail = [&](const char* fmt, auto... a) {
+    std::snprintf(buf, sizeof buf, fmt, a...);
+    return std::string(buf);
+  };
+  if (in.p < 1 || in.p > kPipelineMaxStages) return fail("p must be a whole number of stages from 1 to %d, got %d", kPipelineMaxStages, in.p);
+  if (in.m < 1 || in.m > kPipelineMaxMicrobatches)
+    return fail("m must be a whole number of microbatches from 1 to %d, got %d", kPipelineMaxMicrobatches, in.m);
+  if (in.v < 1 || in.v > kPipelineMaxChunks) return fail("v must be a whole number of chunks from 1 to %d, got %d", kPipelineMaxChunks, in.v);
+  if (!(in.f_ms > 0) || !std::isfinite(in.f_ms)) return fail("f must be a positive time, got %g", in.f_ms);
+  if (!(in.b_ms > 0) || !std::isfinite(in.b_ms)) return fail("b must be a positive time, got %g", in.b_ms);
+  if (!(in.w_ms >= 0) || !std::isfinite(in.w_ms)) return fail("w must be zero or a positive time, got %g", in.w_ms);
+  if (in.schedule == PipeSchedule::Interleaved && in.v > 1 && in.m % in.p != 0)
+    return fail("interleaved needs m to be a multiple of p (Megatron-LM feeds microbatches in groups of p): "
+                "m = %d, p = %d; try m = %d",
+                in.m, in.p, std::max(in.p, in.m / in.p * in.p));
+  return "";
+}
+
+}  // namespace
+
+PipelineResult simulate_pipeline(const PipelineInputs& in) {
+  PipelineResult r;
+  r.in = in;
+  r.error = check_inputs(in);
+  if (!r.error.empty()) return r;
+
+  const int p = in.p;
+  const bool interleaved = in.schedule == PipeSchedule::Interleaved && in.v > 1;
+  const int v = interleaved ? in.v : 1;
+  const int mb_count = in.schedule == PipeSchedule::Naive ? 1 : in.m;  // naive: one block
+  r.chunks = v;
+
+  const double batch = in.schedule == PipeSchedule::Naive ? in.m : 1;
+  const bool split_w = in.schedule == PipeSchedule::ZbH1;
+  double dur[3];
+  dur[0] = batch * in.f_ms / v;
+  dur[1] = batch * (split_w ? in.b_ms : in.b_ms + in.w_ms) / v;
+  dur[2] = in.w_ms;
+
+  std::vector<std::vector<Slot>> order(p);
+  for (int s = 0; s < p; ++s) {
+    int warmup = 0;
+    switch (in.schedule) {
+      case PipeSchedule::Naive:
+        order[s] = {{0, 0, PipeOpKind::F}, {0, 0, PipeOpKind::B}};
+        warmup = 1;
+        break;
+      case PipeSchedule::GPipe:
+        for (int i = 0; i < mb_count; ++i) order[s].push_back({i, 0, PipeOpKind::F});
+        for (int i = 0; i < mb_count; ++i) order[s].push_back({i, 0, PipeOpKind::B});
+        warmup = mb_count;
+        break;
+      case PipeSchedule::OneFOneB:
+      case PipeSchedule::Interleaved:
+        if (interleaved) {
+          order[s] = order_interleaved(p, mb_count, v, s);
+          warmup = warmup_interleaved(p, mb_count, v, s);
+        } else {
+          order[s] = order_1f1b(p, mb_count, s);
+          warmup = warmup_1f1b(p, mb_count, s);
+        }
+        break;
+      case PipeSchedule::ZbH1:
+        order[s] = order_zb_h1(p, mb_count, s);
+        warmup = warmup_1f1b(p, mb_count, s);
+        break;
+    }
+    r.warmup_forwards.push_back(warmup);
+  }
+
+  // End time of every op by (stage, chunk, microbatch, kind); negative until it has run.
+  auto key = [&](int s, int c, int mb, PipeOpKind k) {
+    return ((static_cast<size_t>(s) * v + c) * mb_count + mb) * 3 + static_cast<size_t>(k);
+  };
+  std::vector<double> end(static_cast<size_t>(p) * v * mb_count * 3, -1.0);
+  auto done = [&](int s, int c, int mb, PipeOpKind k, double* t) {
+    double e = end[key(s, c, mb, k)];
+    if (e < 0) return false;
+    *t = std::max(*t, e);
+    return true;
+  };
+  // Earliest start of `op` on stage s from its dependencies, or false if one has not run.
+  auto ready = [&](int s, const Slot& op, double* t) {
+    switch (op.kind) {
+      case PipeOpKind::F:
+        if (s > 0) return done(s - 1, op.chunk, op.mb, PipeOpKind::F, t);
+        if (op.chunk > 0) return done(p - 1, op.chunk - 1, op.mb, PipeOpKind::F, t);
+        return true;
+      case PipeOpKind::B:
+        if (!done(s, op.chunk, op.mb, PipeOpKind::F, t)) return false;
+        if (s < p - 1) return done(s + 1, op.chunk, op.mb, PipeOpKind::B, t);
+        if (op.chunk < v - 1) return done(0, op.chunk + 1, op.mb, PipeOpKind::B, t);
+        return true;
+      case PipeOpKind::W:
+        return done(s, op.chunk, op.mb, PipeOpKind::B, t);
+    }
+    return false;
+  };
+
+  // Each stage runs its order as far as dependencies allow; an op that ends wakes the stages
+  // its dependents live on. Every op is timed once and every wake-up costs O(1) when the stage
+  // is still blocked, so a timeline costs O(ops).
+  std::vector<size_t> next(p, 0);
+  std::vector<double> free_at(p, 0.0);
+  std::vector<std::vector<PipeOp>> timed(p);
+  std::vector<int> work;
+  std::vector<char> queued(p, 1);
+  for (int s = p - 1; s >= 0; --s) work.push_back(s);
+  auto wake = [&](int s) {
+    if (s >= 0 && s < p && !queued[s]) {
+      queued[s] = 1;
+      work.push_back(s);
+    }
+  };
+  while (!work.empty()) {
+    const int s = work.back();
+    work.pop_back();
+    queued[s] = 0;
+    while (next[s] < order[s].size()) {
+      const Slot& op = order[s][next[s]];
+      double t = free_at[s];
+      if (!ready(s, op, &t)) break;
+      const double e = t + dur[static_cast<int>(op.kind)];
+      end[key(s, op.chunk, op.mb, op.kind)] = e;
+      free_at[s] = e;
+      timed[s].push_back({s, op.mb, op.chunk, op.kind, t, e});
+      ++next[s];
+      if (op.kind == PipeOpKind::F) {
+        wake(s + 1);
+        if (s == p - 1) wake(0);
+      } else if (op.kind == PipeOpKind::B) {
+        wake(s - 1);
+        if (s == 0) wake(p - 1);
+      }
+    }
+  }
+  for (int s = 0; s < p; ++s) {
+    if (next[s] < order[s].size()) {
+      const Slot& op = order[s][next[s]];
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "internal error: the %s order deadlocks at stage %d, op %s of microbatch %d",
+                    pipe_schedule_name(in.schedule), s, pipe_op_kind_name(op.kind), op.mb + 1);
+      r.error = buf;
+      return r;
+    }
+  }
+
+  // Figures per stage. Activation counts are kept in chunk units (1/v of a stage) so they
+  // stay integers until the final division.
+  r.ideal_ms = in.m * (in.f_ms + in.b_ms + in.w_ms);
+  r.stage_begin.push_back(0);
+  double idle_sum = 0;
+  for (int s = 0; s < p; ++s) {
+    r.makespan_ms = std::max(r.makespan_ms, free_at[s]);
+    double busy = 0;
+    long held = 0, peak = 0;
+    const long units = in.schedule == PipeSchedule::Naive ? in.m : 1;
+    for (const PipeOp& op : timed[s]) {
+      busy += op.end_ms - op.start_ms;
+      if (op.kind == PipeOpKind::F) held += units;
+      else if (op.kind == (split_w ? PipeOpKind::W : PipeOpKind::B)) held -= units;
+      peak = std::max(peak, held);
+    }
+    r.busy_ms.push_back(busy);
+    r.peak_activations.push_back(static_cast<double>(peak) / v);
+    r.ops.insert(r.ops.end(), timed[s].begin(), timed[s].end());
+    r.stage_begin.push_back(static_cast<int>(r.ops.size()));
+  }
+  for (int s = 0; s < p; ++s) {
+    r.idle_ms.push_back(r.makespan_ms - r.busy_ms[s]);
+    idle_sum += r.idle_ms.back();
+  }
+  r.bubble_total = idle_sum / (p * r.makespan_ms);
+  r.bubble_ideal = idle_sum / (p * r.ideal_ms);
+  return r;
 }
 
 }  // namespace dtx::sim

@@ -1,17 +1,376 @@
 #include "sim/plan.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "text.h"
+
 namespace dtx::sim {
+
+// Published architectures. Llama 2 (Touvron et al. 2023, and the released configs: 7B/13B
+// MHA, 70B GQA with 8 KV heads), Llama 3 405B (Llama 3 paper, Table 3), GPT-3 175B (Brown
+// et al. 2020, Table 2.1: 96 layers, d = 12,288, 96 heads, 2,048 context; 4d MLP; GPT-2's
+// tokenizer with 50,257 tokens; tied input/output embedding and learned positions as GPT-2).
+const std::vector<ModelSpec>& model_presets() {
+  static const std::vector<ModelSpec> presets = {
+      {"7b", "Llama 2 7B", 7, 32, 4096, 32, 32, 11008, 32000, 4096, true, false, false},
+      {"13b", "Llama 2 13B", 13, 40, 5120, 40, 40, 13824, 32000, 4096, true, false, false},
+      {"70b", "Llama 2 70B", 70, 80, 8192, 64, 8, 28672, 32000, 4096, true, false, false},
+      {"405b", "Llama 3 405B", 405, 126, 16384, 128, 8, 53248, 128256, 8192, true, false, false},
+      {"175b", "GPT-3 175B", 175, 96, 12288, 96, 96, 49152, 50257, 2048, false, true, true},
+  };
+  return presets;
+}
+
+const ModelSpec* find_model(std::string_view id) {
+  for (const auto& m : model_presets())
+    if (id == m.id) return &m;
+  return nullptr;
+}
+
+double layer_params(const ModelSpec& m) {
+  const double h = m.hidden, head_dim = static_cast<double>(m.hidden) / m.heads;
+  // Q and O are h x h; K and V map h to the KV heads only (GQA).
+  const double attention = 2 * h * h + 2 * h * (m.kv_heads * head_dim);
+  const double mlp = (m.swiglu ? 3.0 : 2.0) * h * m.ffn;
+  return attention + mlp;
+}
+
+namespace {
+
+double input_embedding_params(const ModelSpec& m) {
+  return static_cast<double>(m.vocab) * m.hidden + (m.learned_positions ? static_cast<double>(m.seq) * m.hidden : 0);
+}
+
+}  // namespace
+
+double embedding_params(const ModelSpec& m) {
+  return input_embedding_params(m) + (m.tied_embeddings ? 0 : static_cast<double>(m.vocab) * m.hidden);
+}
+
+double model_params(const ModelSpec& m) { return m.layers * layer_params(m) + embedding_params(m); }
+
+double activation_bytes_per_layer(double s, double b, double h, double a, int t, bool sp, Recompute r,
+                                  bool flash) {
+  const double sbh = s * b * h;
+  if (r == Recompute::Full) return 2 * sbh / (sp ? t : 1);
+  // The attention scores, their softmax and dropout mask: 5as/h per s·b·h. Selective
+  // recomputation and fused (flash) attention both avoid storing them.
+  const double scores = (r == Recompute::Selective || flash) ? 0 : 5 * a * s / h;
+  // 24 of the 34 sit inside the attention and MLP blocks (split by TP); the other 10
+  // (LayerNorm inputs, dropout masks, residual) are replicated unless SP splits them too.
+  if (sp) return sbh * (34 + scores) / t;
+  return sbh * (10 + 24.0 / t + scores / t);
+}
+
+const char* link_name(Link l) {
+  switch (l) {
+    case Link::NVLink: return "NVLink";
+    case Link::InfiniBand: return "InfiniBand";
+    default: return "none";
+  }
+}
+
+PlanInput plan_input_from(const WidgetValues& v) {
+  PlanInput in;
+  const ModelSpec* m = find_model(v.option("model"));
+  in.model = m ? *m : model_presets().front();
+  const GpuSpec* g = find_gpu(v.option("gpu"));
+  in.gpu = g ? *g : gpu_presets().front();
+  // Overrides: 0 keeps the preset's value. A model with as many KV heads as heads (MHA)
+  // keeps MHA when only the heads are changed.
+  const bool mha = in.model.kv_heads == in.model.heads;
+  if (v.get_int("layers") > 0) in.model.layers = v.get_int("layers");
+  if (v.get_int("hidden") > 0) in.model.hidden = v.get_int("hidden");
+  if (v.get_int("heads") > 0) in.model.heads = v.get_int("heads");
+  if (v.get_int("kv_heads") > 0) in.model.kv_heads = v.get_int("kv_heads");
+  else if (mha) in.model.kv_heads = in.model.heads;
+  if (v.get_int("ffn") > 0) in.model.ffn = v.get_int("ffn");
+  if (v.get_int("vocab") > 0) in.model.vocab = v.get_int("vocab");
+  if (v.get_int("seq") > 0) in.model.seq = v.get_int("seq");
+  in.params_override = v.get("params_b") * 1e9;
+
+  in.nodes = std::max(1, v.get_int("nodes"));
+  in.gpus_per_node = v.get_int("gpus_per_node") > 0 ? v.get_int("gpus_per_node") : in.gpu.gpus_per_node;
+  in.tp = std::max(1, v.get_int("tp"));
+  in.pp = std::max(1, v.get_int("pp"));
+  in.cp = std::max(1, v.get_int("cp"));
+  in.dp = v.get_int("dp");
+  if (in.dp <= 0) {
+    in.dp_derived = true;
+    const int64_t gpus = static_cast<int64_t>(in.nodes) * in.gpus_per_node;
+    in.dp = static_cast<int>(std::max<int64_t>(1, gpus / (static_cast<int64_t>(in.tp) * in.pp * in.cp)));
+  }
+  in.zero = std::clamp(v.get_int("zero"), 0, 3);
+  in.mbs = std::max(1, v.get_int("mbs"));
+  in.microbatches = std::max(1, v.get_int("microbatches"));
+  const std::string r = v.option("recompute");
+  in.recompute = r == "full" ? Recompute::Full : r == "selective" ? Recompute::Selective : Recompute::None;
+  in.sp = v.get_int("sp") != 0;
+  in.flash = v.get_int("flash") != 0;
+  in.efficiency = v.get("eff") > 0 ? v.get("eff") : 0.6;
+  return in;
+}
+
+namespace {
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+std::string count(double x) { return format_number(x); }
+
+// Ranks are laid out TP innermost, then CP, PP, DP (Llama 3's order). A group whose members
+// span `block` consecutive ranks stays inside a node when whole blocks fit in one node.
+bool inside_node(int64_t block, int gpus_per_node) {
+  return block <= gpus_per_node && gpus_per_node % block == 0;
+}
+
+CommRow make_row(const char* dim, std::string what, int group, double bytes, int64_t block, const PlanInput& in) {
+  CommRow row;
+  row.dim = dim;
+  row.what = std::move(what);
+  row.group = group;
+  if (group <= 1 || bytes <= 0) return row;
+  row.bytes = bytes;
+  const bool nvlink = inside_node(block, in.gpus_per_node);
+  row.link = nvlink ? Link::NVLink : Link::InfiniBand;
+  row.link_gbs = nvlink ? nvlink_per_direction_gbs(in.gpu) : in.gpu.network_gbs;
+  row.time_s = bytes / (row.link_gbs * 1e9);
+  row.exposed_s = row.time_s;
+  return row;
+}
+
+std::string check_model(const PlanInput& in) {
+  const ModelSpec& m = in.model;
+  if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.kv_heads < 1 || m.ffn < 1 || m.vocab < 1 || m.seq < 1)
+    return "the model needs at least one layer, head, KV head, token of vocabulary and of sequence";
+  if (m.hidden % m.heads != 0)
+    return "hidden size " + count(m.hidden) + " does not split into " + count(m.heads) +
+           " heads of equal size; expected a multiple of the head count";
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    return count(m.kv_heads) + " KV heads cannot serve " + count(m.heads) +
+           " query heads; expected a divisor of the head count (grouped-query attention)";
+  if (in.pp > m.layers)
+    return "PP=" + count(in.pp) + " is more than the " + count(m.layers) + " layers: some stages would hold no layer";
+  if (in.tp > m.heads)
+    return "TP=" + count(in.tp) + " is more than the " + count(m.heads) + " attention heads: some GPUs would hold no head";
+  if (in.cp > m.seq)
+    return "CP=" + count(in.cp) + " is more than the " + count(m.seq) + " tokens of a sequence";
+  return "";
+}
+
+void add_warnings(const PlanInput& in, PlanResult& r) {
+  const ModelSpec& m = in.model;
+  auto& w = r.warnings;
+  const int gpn = in.gpus_per_node;
+  if (in.tp > gpn) {
+    const int nodes = (in.tp + gpn - 1) / gpn;
+    w.push_back("TP=" + count(in.tp) + " spans " + count(nodes) + " nodes: its AllReduces leave NVLink for InfiniBand (" +
+                count(in.gpu.network_gbs) + " instead of " + count(nvlink_per_direction_gbs(in.gpu)) +
+                " GB/s per direction).");
+  } else if (gpn % in.tp != 0) {
+    w.push_back("TP=" + count(in.tp) + " does not divide the " + count(gpn) +
+                " GPUs of a node: some TP groups straddle two nodes and their AllReduces leave NVLink.");
+  }
+  if (r.plan_gpus != r.gpus) {
+    w.push_back("TP×PP×DP×CP = " + count(in.tp) + "×" + count(in.pp) + "×" + count(in.dp) + "×" + count(in.cp) + " = " +
+                count(static_cast<double>(r.plan_gpus)) + " GPUs, but the cluster has " + count(in.nodes) + " × " +
+                count(gpn) + " = " + count(r.gpus) + ".");
+  }
+  if (m.heads % in.tp != 0)
+    w.push_back("TP=" + count(in.tp) + " does not divide the " + count(m.heads) +
+                " attention heads: some GPUs would get more heads than others.");
+  if (m.kv_heads % in.tp != 0) {
+    if (in.tp % m.kv_heads == 0)
+      w.push_back("TP=" + count(in.tp) + " is more than the " + count(m.kv_heads) + " KV heads: each KV head is replicated on " +
+                  count(in.tp / m.kv_heads) + " GPUs (its K and V weights and activations are stored twice or more).");
+    else
+      w.push_back("TP=" + count(in.tp) + " does not divide the " + count(m.kv_heads) + " KV heads evenly.");
+  }
+  if (m.layers % in.pp != 0)
+    w.push_back(count(m.layers) + " layers do not divide by PP=" + count(in.pp) + ": stages hold " +
+                count(m.layers / in.pp) + " or " + count(r.layers_per_stage) + " layers and the fullest (" +
+                count(r.layers_per_stage) + ") sets the pace.");
+  if (r.bubble > 0.2)
+    w.push_back("Pipeline bubble " + fmt("%.1f", 100 * r.bubble) + "% (PP=" + count(in.pp) + ", " +
+                count(in.microbatches) +
+                " microbatches): (PP-1)/(m+PP-1) is above 20%; more microbatches per step (or an interleaved "
+                "schedule) shrink it.");
+  if (!r.fits)
+    w.push_back("Memory per GPU is " + fmt("%.1f", r.total_bytes / 1e9) + " GB, " +
+                fmt("%.1f", (r.total_bytes - r.capacity_bytes) / 1e9) + " GB over the " + count(in.gpu.memory_gb) +
+                " GB of an " + in.gpu.name + ".");
+  if (in.cp > 1 && m.seq < 32768)
+    w.push_back("CP=" + count(in.cp) + " at " + count(m.seq) +
+                " tokens: context parallelism is meant for long sequences (Llama 3 used it only for its 128K-token "
+                "stage); at this length it mostly adds K/V traffic.");
+  if (in.cp > 1 && m.seq % in.cp != 0)
+    w.push_back("CP=" + count(in.cp) + " does not divide the " + count(m.seq) + "-token sequence.");
+  if (in.zero > 0 && r.shard_group == 1)
+    w.push_back("ZeRO-" + count(in.zero) + " with DP=1 shards nothing: there is no data-parallel group to shard over.");
+  if (in.sp && in.tp == 1) w.push_back("Sequence parallelism works inside the TP group: with TP=1 it changes nothing.");
+}
+
+}  // namespace
+
+PlanResult simulate_plan(const PlanInput& in) {
+  PlanResult r;
+  r.error = check_model(in);
+  if (!r.error.empty()) return r;
+  const ModelSpec& m = in.model;
+  const int tp = in.tp, pp = in.pp, dp = in.dp, cp = in.cp, micro = in.microbatches;
+
+  r.gpus = in.nodes * in.gpus_per_node;
+  r.plan_gpus = static_cast<int64_t>(tp) * pp * dp * cp;
+  r.seq = m.seq;
+  r.seq_per_gpu = m.seq / cp;
+  r.layers_per_stage = (m.layers + pp - 1) / pp;
+  r.in_flight = std::min(pp, micro);
+  r.shard_group = dp * cp;
+
+  // Parameters. An override rescales the architecture's count, keeping its split between
+  // layers and vocabulary matrices.
+  const double arch = model_params(m);
+  const double scale = in.params_override > 0 ? in.params_override / arch : 1;
+  r.params = arch * scale;
+  r.layer_params = layer_params(m) * scale;
+  r.embedding_params = embedding_params(m) * scale;
+  // Stage 0 holds the input embedding; with one stage it also holds the output head.
+  const double stage0_embedding = (pp == 1 ? embedding_params(m) : input_embedding_params(m)) * scale;
+  r.gpu_layer_params = r.layers_per_stage * r.layer_params / tp;
+  r.gpu_embedding_params = stage0_embedding / tp;
+  r.gpu_params = r.gpu_layer_params + r.gpu_embedding_params;
+
+  // Memory: 2 + 2 + 12 bytes/param, ZeRO sharding over the DP·CP GPUs that hold the same
+  // parameters.
+  const double n_shard = r.shard_group;
+  r.weights_bytes = 2 * r.gpu_params / (in.zero >= 3 ? n_shard : 1);
+  r.grads_bytes = 2 * r.gpu_params / (in.zero >= 2 ? n_shard : 1);
+  r.optimizer_bytes = 12 * r.gpu_params / (in.zero >= 1 ? n_shard : 1);
+  const double s_local = static_cast<double>(m.seq) / cp;
+  r.activation_layer_bytes =
+      activation_bytes_per_layer(s_local, in.mbs, m.hidden, m.heads, tp, in.sp, in.recompute, in.flash);
+  r.activations_bytes = r.activation_layer_bytes * r.layers_per_stage * r.in_flight;
+  r.total_bytes = r.model_state_bytes() + r.activations_bytes;
+  r.capacity_bytes = in.gpu.memory_gb * 1e9;
+  r.fits = r.total_bytes <= r.capacity_bytes;
+
+  // Traffic per GPU per step.
+  const bool full = in.recompute == Recompute::Full;
+  const double act_bytes = s_local * in.mbs * m.hidden * 2;  // one [s, b, h] BF16 tensor
+  const int g = r.shard_group;
+  const double dp_factor = in.zero == 3 ? 3.0 : 2.0;
+  const char* dp_what = in.zero == 0 ? "gradient AllReduce"
+                        : in.zero < 3 ? "gradient ReduceScatter + weight AllGather"
+                                      : "weight AllGather (fwd, bwd) + gradient ReduceScatter";
+  const int64_t dp_block = dp > 1 ? r.plan_gpus : static_cast<int64_t>(tp) * cp;
+  r.comm.push_back(make_row("DP", dp_what, g, dp_factor * (g - 1) / g * 2 * r.gpu_params, dp_block, in));
+
+  const int tp_collectives = full ? 6 : 4;  // 2 forward + 2 backward (+2 recomputed forward)
+  const double tp_bytes = static_cast<double>(r.layers_per_stage) * micro * tp_collectives * 2.0 * (tp - 1) / tp * act_bytes;
+  std::string tp_what = in.sp ? "AllGather + ReduceScatter" : "AllReduce";
+  tp_what += full ? ", 3+3 per layer per microbatch" : ", 2+2 per layer per microbatch";
+  r.comm.push_back(make_row("TP", tp_what, tp, tp_bytes, tp, in));
+
+  const double boundary_bytes = act_bytes / (in.sp ? tp : 1);
+  const double pp_bytes = micro * boundary_bytes * (pp > 2 ? 2 : 1);
+  r.comm.push_back(make_row("PP", "activations forward, gradients back, per microbatch", pp, pp_bytes,
+                            static_cast<int64_t>(tp) * cp * pp, in));
+
+  const double head_dim = static_cast<double>(m.hidden) / m.heads;
+  const double kv_heads_per_gpu = std::ceil(static_cast<double>(m.kv_heads) / tp);
+  const double kv_block_bytes = 2 * s_local * in.mbs * kv_heads_per_gpu * head_dim * 2;  // K and V, BF16
+  const int cp_passes = full ? 4 : 3;  // forward; backward passes K, V and dK, dV
+  const double cp_bytes = static_cast<double>(r.layers_per_stage) * micro * cp_passes * (cp - 1) * kv_block_bytes;
+  r.comm.push_back(make_row("CP", "K and V blocks around the ring, per layer per microbatch", cp, cp_bytes,
+                            static_cast<int64_t>(tp) * cp, in));
+
+  // Time.
+  r.tokens_per_step = static_cast<double>(in.mbs) * micro * dp * m.seq;
+  r.model_flops = 6 * r.params * r.tokens_per_step;
+  r.hardware_flops = (full ? 8 : 6) * r.params * r.tokens_per_step;
+  const double peak = in.gpu.dense_tflops * 1e12;
+  const double imbalance = static_cast<double>(r.layers_per_stage) * pp / m.layers;
+  r.compute_s = r.hardware_flops / static_cast<double>(r.plan_gpus) * imbalance / (peak * in.efficiency);
+  r.bubble = static_cast<double>(pp - 1) / (micro + pp - 1);
+  // DP traffic hides behind the last microbatch's backward (ZeRO-3: its forward too, where
+  // the weights are gathered); the rest of every dimension's traffic adds to the step.
+  const double last_micro_s = r.compute_s / micro;
+  const double window = in.zero == 3 ? last_micro_s : last_micro_s * (full ? 6.0 / 8 : 4.0 / 6);
+  r.comm[0].exposed_s = std::max(0.0, r.comm[0].time_s - window);
+  r.step_s = r.compute_s / (1 - r.bubble);
+  for (const auto& row : r.comm) r.step_s += row.exposed_s;
+  r.mfu = r.model_flops / (r.step_s * static_cast<double>(r.plan_gpus) * peak);
+
+  add_warnings(in, r);
+  return r;
+}
+
+const std::vector<const char*>& plan_assumptions() {
+  static const std::vector<const char*> notes = {
+      "An estimate from formulas, not a measurement.",
+      "Memory is for a GPU of the first pipeline stage: the fullest stage (ceil(layers/PP) layers), the input "
+      "embedding, and min(PP, m) microbatches of activations in flight under 1F1B.",
+      "Mixed-precision Adam: 2 (BF16 weights) + 2 (BF16 gradients) + 12 (FP32 master, m, v) bytes per parameter. "
+      "ZeRO-1 shards the 12 optimizer bytes, ZeRO-2 also the gradients, ZeRO-3 also the weights, over the DP×CP "
+      "GPUs (as Megatron does with CP). ZeRO-3's gathered layer and all communication buffers are not counted.",
+      "Activations: Korthikanti et al. 2022, 16-bit, without flash attention unless it is on (5as/h is the "
+      "attention-score term). CP divides the sequence.",
+      "Parameters: per layer Q and O (h×h), K and V (h × KV heads × head size), the MLP (3 matrices with SwiGLU, "
+      "2 otherwise), plus the vocabulary matrices; norms and biases ignored. params_b rescales that count.",
+      "Traffic is bytes sent per GPU per step. A group inside one node rides NVLink at half the bidirectional "
+      "figure; a group spanning nodes rides InfiniBand at the per-GPU in-pod figure (a flat ring).",
+      "DP: ring AllReduce, 2(d-1)/d of the BF16 gradients, once per step (ZeRO-1/2 the same bytes; ZeRO-3 1.5× "
+      "that, counted once per step: frameworks that re-gather for every microbatch send it m times).",
+      "TP: 2 AllReduces forward and 2 backward per layer per microbatch (2 more with full recomputation) of "
+      "s·b·h·2 bytes; SP sends the same bytes as AllGather + ReduceScatter. PP: s·b·h·2 bytes (/TP with SP) "
+      "each way per microbatch. CP: K and V blocks around the ring, once forward, twice backward.",
+      "Time: 6·N·tokens model FLOPs (8·N·tokens with full recomputation) shared by the GPUs at the dense BF16 "
+      "peak × efficiency, stretched by the bubble (PP-1)/(m+PP-1) and by the fullest stage.",
+      "Overlap: DP traffic hides behind the last microbatch's backward pass (ZeRO-3: its forward and backward); "
+      "TP, PP and CP traffic is not overlapped.",
+  };
+  return notes;
+}
 
 const WidgetKind& plan_widget_kind() {
   static const WidgetKind k = {
-      "plan", "Training-plan explorer", "memory per GPU, traffic and step time for a parallel plan",
-      {{"model", "model", 0, 4, 0, true, false, {"7b", "13b", "70b", "405b", "175b"}, "model preset"},
-       {"gpu", "GPU", 0, 2, 1, true, false, {"a100", "h100", "b200"}, "GPU preset"},
-       {"nodes", "nodes", 1, 4096, 1, true, true, {}, "servers"},
-       {"tp", "TP", 1, 64, 1, true, false, {}, "tensor-parallel degree"},
-       {"pp", "PP", 1, 64, 1, true, false, {}, "pipeline-parallel degree"},
-       {"dp", "DP", 1, 16384, 8, true, true, {}, "data-parallel degree"},
-       {"zero", "ZeRO stage", 0, 3, 0, true, false, {}, "ZeRO stage 0-3"}}};
+      "plan",
+      "Training-plan explorer",
+      "memory per GPU, traffic and step time for a parallel plan",
+      {
+          {"model", "model", 0, 4, 0, true, false, {"7b", "13b", "70b", "405b", "175b"},
+           "model preset: Llama 2 7B, 13B, 70B, Llama 3 405B, GPT-3 175B"},
+          {"gpu", "GPU", 0, 2, 1, true, false, {"a100", "h100", "b200"}, "GPU preset: A100 80GB, H100 SXM, B200"},
+          {"nodes", "nodes", 1, 4096, 1, true, true, {}, "servers in the cluster"},
+          {"gpus_per_node", "GPUs per node", 0, 72, 0, true, false, {}, "GPUs sharing NVLink; 0 = the GPU preset's (8)"},
+          {"seq", "sequence length", 0, 1048576, 0, true, true, {}, "tokens per sequence; 0 = the model's"},
+          {"tp", "TP", 1, 64, 1, true, false, {}, "tensor-parallel degree"},
+          {"pp", "PP", 1, 128, 1, true, false, {}, "pipeline-parallel degree (stages)"},
+          {"dp", "DP", 0, 65536, 0, true, true, {}, "data-parallel degree; 0 = the rest of the GPUs, GPUs/(TP·PP·CP)"},
+          {"cp", "CP", 1, 64, 1, true, false, {}, "context-parallel degree (splits the sequence)"},
+          {"zero", "ZeRO stage", 0, 3, 0, true, false, {}, "0 none, 1 optimizer, 2 + gradients, 3 + weights"},
+          {"sp", "sequence parallel", 0, 1, 0, true, false, {}, "1 = Megatron sequence parallelism inside the TP group"},
+          {"mbs", "microbatch size", 1, 64, 1, true, false, {}, "sequences per microbatch"},
+          {"microbatches", "microbatches", 1, 1024, 1, true, true, {}, "microbatches per step, per DP replica"},
+          {"recompute", "recomputation", 0, 2, 0, true, false, {"none", "selective", "full"},
+           "activation recomputation"},
+          {"flash", "flash attention", 0, 1, 0, true, false, {}, "1 = fused attention: the score matrix is never stored"},
+          {"eff", "kernel efficiency", 0.05, 1, 0.6, false, false, {},
+           "fraction of the dense peak the kernels reach (an assumption)"},
+          {"params_b", "parameters (B)", 0, 2000, 0, false, true, {}, "total parameters in billions; 0 = from the architecture"},
+          {"layers", "layers", 0, 512, 0, true, false, {}, "0 = the model's"},
+          {"hidden", "hidden size", 0, 65536, 0, true, true, {}, "0 = the model's"},
+          {"heads", "heads", 0, 512, 0, true, false, {}, "attention heads; 0 = the model's"},
+          {"kv_heads", "KV heads", 0, 512, 0, true, false, {}, "key/value heads (GQA); 0 = the model's"},
+          {"ffn", "FFN size", 0, 262144, 0, true, true, {}, "MLP inner size; 0 = the model's"},
+          {"vocab", "vocabulary", 0, 1048576, 0, true, true, {}, "0 = the model's"},
+      }};
   return k;
 }
 

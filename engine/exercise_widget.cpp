@@ -1,0 +1,147 @@
+#include "exercise_widget.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "load_ctx.h"
+#include "model.h"
+#include "text.h"
+
+namespace dtx {
+
+namespace {
+
+std::string range_text(const sim::WidgetInput& in) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%g..%g", in.min, in.max);
+  return buf;
+}
+
+std::string option_list(const sim::WidgetInput& in) {
+  std::string s;
+  for (size_t i = 0; i < in.options.size(); ++i) s += (i ? ", " : "") + std::string(in.options[i]);
+  return s;
+}
+
+}  // namespace
+
+// Called by the loader (model.cpp) for an exercise's "widget" member.
+void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  if (!ctx.expect_object(j, ptr, "an object such as {\"kind\": \"pipeline\", \"p\": \"{p}\"}")) return;
+  std::string kinds;
+  for (const sim::WidgetKind* k : sim::widget_kinds()) kinds += std::string(kinds.empty() ? "" : ", ") + k->kind;
+  if (!j.contains("kind")) {
+    ctx.error(ptr, "missing required field \"kind\" (the widget: one of " + kinds + ")");
+    return;
+  }
+  auto kind_name = ctx.string_field(j, ptr, "kind", true);
+  if (!kind_name) return;
+  const sim::WidgetKind* kind = sim::find_widget_kind(*kind_name);
+  if (!kind) {
+    ctx.error(ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"; expected one of: " + kinds);
+    return;
+  }
+  std::vector<std::string> allowed = {"kind", "$comment"};
+  for (const auto& in : kind->inputs) allowed.push_back(in.name);
+  ctx.check_fields(j, ptr, allowed, {"kind"});
+  ExerciseWidget w;
+  w.kind = kind;
+  w.pointer = ptr;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const sim::WidgetInput* in = kind->input(it.key());
+    if (!in) continue;  // "kind", "$comment" or already reported
+    WidgetArg a;
+    a.name = it.key();
+    a.pointer = ptr + "/" + json_pointer_escape(it.key());
+    const Json& v = it.value();
+    if (!in->options.empty()) {
+      if (!v.is_string()) {
+        ctx.error(a.pointer, "expected one of the strings " + option_list(*in) + ", got " + describe_json(v));
+        continue;
+      }
+      std::string err;
+      auto idx = sim::parse_widget_value(*in, v.get<std::string>(), &err);
+      if (!idx) {
+        ctx.error(a.pointer, err);
+        continue;
+      }
+      a.value = *idx;
+    } else if (v.is_number()) {
+      std::string err;
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());
+      auto x = sim::parse_widget_value(*in, buf, &err);
+      if (!x) {
+        ctx.error(a.pointer, err);
+        continue;
+      }
+      a.value = *x;
+    } else if (v.is_string()) {
+      std::string s = trim(v.get<std::string>());
+      if (s.size() < 2 || s.front() != '{' || s.back() != '}') {
+        ctx.error(a.pointer, std::string("expected a number in ") + range_text(*in) +
+                                 " or \"{expression}\" over the parameters (e.g. \"{p}\"), got \"" + s + "\"");
+        continue;
+      }
+      ExprError err;
+      Expr e = Expr::parse(s.substr(1, s.size() - 2), &err);
+      if (!e.valid()) {
+        ctx.error(a.pointer, "invalid expression at column " + std::to_string(err.column + 1) + ": " + err.message,
+                  false, err.column + 1);
+        continue;
+      }
+      a.expr = e;
+    } else {
+      ctx.error(a.pointer, std::string("expected a number in ") + range_text(*in) + " or \"{expression}\", got " +
+                               describe_json(v));
+      continue;
+    }
+    w.args.push_back(std::move(a));
+  }
+  ex.widget = std::move(w);
+}
+
+std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string* error) {
+  if (!inst.exercise || !inst.exercise->widget) return std::nullopt;
+  const ExerciseWidget& w = *inst.exercise->widget;
+  sim::WidgetValues v = sim::WidgetValues::defaults(*w.kind);
+  auto scope = inst.scope();
+  for (const auto& a : w.args) {
+    double x = a.value;
+    if (a.expr) {
+      ExprError err;
+      auto r = a.expr->eval(scope, &err);
+      if (!r) {
+        if (error) *error = a.pointer + ": " + err.message;
+        continue;
+      }
+      x = *r;
+    }
+    v.set(a.name, x);
+  }
+  return v;
+}
+
+void lint_exercise_widget(const Exercise& ex, LintContext& ctx) {
+  if (!ex.widget) return;
+  for (const auto& a : ex.widget->args) {
+    if (!a.expr) continue;
+    const sim::WidgetInput* in = ex.widget->kind->input(a.name);
+    auto values = ctx.eval_everywhere(*a.expr, a.pointer, std::string("widget input \"") + a.name + "\"");
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!values[i]) break;  // eval_everywhere reported it
+      double x = *values[i];
+      bool bad = x < in->min || x > in->max || (in->integer && x != std::floor(x));
+      if (bad) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "widget input \"%s\" is %g %s; expected %s in %g..%g (the widget would clamp it)",
+                      a.name.c_str(), x, ctx.describe_point(i).c_str(), in->integer ? "a whole number" : "a number",
+                      in->min, in->max);
+        ctx.error(a.pointer, buf);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace dtx

@@ -1,0 +1,43 @@
+// An animated widget embedded in an exercise, with inputs taken from the instance:
+//   "widget": {"kind": "pipeline", "schedule": "1f1b", "p": "{p}", "m": "{2*p}"}
+// Each input is a number, an option name (for choices) or "{expression}" over the
+// exercise's parameters and derived values, evaluated for every instance, so the widget a
+// student sees runs on the same numbers the exercise grades.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "expr.h"
+#include "sim/widget.h"
+
+namespace dtx {
+
+struct WidgetArg {
+  std::string name;          // input name (checked against the kind's table)
+  std::optional<Expr> expr;  // "{...}" values; otherwise `value` is the number or option index
+  double value = 0;
+  std::string pointer;
+};
+
+struct ExerciseWidget {
+  const sim::WidgetKind* kind = nullptr;
+  std::vector<WidgetArg> args;
+  std::string pointer;
+};
+
+struct Instance;
+struct Exercise;
+struct LintContext;
+
+// The widget's inputs for this instance: the kind's defaults, then the exercise's values,
+// clamped to each input's range. nullopt when the exercise has no widget; `error` is set
+// when an expression fails to evaluate.
+std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string* error);
+
+// Lint: every expression evaluates inside the input's range at the defaults and at every
+// corner of the parameter ranges.
+void lint_exercise_widget(const Exercise& ex, LintContext& ctx);
+
+}  // namespace dtx
