@@ -82,4 +82,6 @@ echo "== web build (dist/) =="
 # exits non-zero (with the reason) only if dist/ is missing or the page cannot be loaded
 node scripts/bench-web.mjs dist
 echo
+node scripts/bench-widgets.mjs dist
+echo
 echo "bench.sh: done in ${SECONDS}s"

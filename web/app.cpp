@@ -85,6 +85,7 @@ const char* screen_name(Screen s) {
     case Screen::CourseMap: return "course";
     case Screen::Exercise: return "exercise";
     case Screen::Settings: return "settings";
+    case Screen::Lab: return "lab";
   }
   return "?";
 }
@@ -97,7 +98,8 @@ void app_init(App& app, Platform* platform) {
 }
 
 bool app_busy(const App& app) {
-  return !app.library_ready || !app.font_requests.empty() || app.ex.code_request != 0 || app.fonts_dirty;
+  return !app.library_ready || !app.font_requests.empty() || app.ex.code_request != 0 || app.fonts_dirty ||
+         app.widget_animating;
 }
 
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
@@ -273,7 +275,9 @@ static void top_bar(App& app) {
   float right_w = 0;
   const char* course = "Course";
   const char* settings = "Settings";
-  right_w = ImGui::CalcTextSize(course).x + ImGui::CalcTextSize(settings).x + s.FramePadding.x * 4 + s.ItemSpacing.x;
+  const char* lab = "Lab";
+  right_w = ImGui::CalcTextSize(course).x + ImGui::CalcTextSize(lab).x + ImGui::CalcTextSize(settings).x +
+            s.FramePadding.x * 6 + s.ItemSpacing.x * 2;
   int streak = current_streak(app.progress, app.platform->today());
   char buf[96];
   std::snprintf(buf, sizeof buf, "streak %d day%s", streak, streak == 1 ? "" : "s");
@@ -289,12 +293,20 @@ static void top_bar(App& app) {
   }
   if (ImGui::Button("Course##nav-course")) app.screen = Screen::CourseMap;
   ImGui::SameLine();
+  if (ImGui::Button("Lab##nav-lab")) app.screen = Screen::Lab;
+  ImGui::SameLine();
   if (ImGui::Button("Settings##nav-settings")) app.screen = Screen::Settings;
   ImGui::Separator();
 }
 
 void app_frame(App& app) {
   ImGuiIO& io = ImGui::GetIO();
+  // Widgets animate in real time; after an idle pause the first frame must not jump.
+  double now = app.platform->now_ms();
+  app.frame_dt = app.last_frame_ms > 0 ? std::clamp((now - app.last_frame_ms) / 1000.0, 0.0, 0.1) : 0.0;
+  app.last_frame_ms = now;
+  app.widget_animating = false;
+  app.drawn_widget = nullptr;
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   ImGui::Begin("##root", nullptr,
@@ -333,6 +345,7 @@ void app_frame(App& app) {
     case Screen::CourseMap: draw_course_map(app); break;
     case Screen::Exercise: draw_exercise_screen(app); break;
     case Screen::Settings: draw_settings(app); break;
+    case Screen::Lab: draw_lab(app); break;
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -376,6 +389,12 @@ void app_after_frame(App& app) {
     j["hints_shown"] = app.ex.hints_shown;
     j["explanation"] = app.ex.revealed;
   }
+  if (app.drawn_widget) {
+    auto w = nlohmann::json::parse(app.drawn_widget->state_json(), nullptr, false);
+    j["widget"] = w.is_discarded() ? nlohmann::json(app.drawn_widget->state_json()) : w;
+  }
+  if (!app.ex_widget_error.empty() && app.screen == Screen::Exercise) j["widget_error"] = app.ex_widget_error;
+  j["frame_ms"] = app.frame_cpu_ms;
   j["text_input"] = ImGui::GetIO().WantTextInput;
   // the item being edited or held, by its stable id (tests wait on it before typing)
   std::string active;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,10 +14,11 @@
 #include "progress.h"
 #include "ui/markdown.h"
 #include "ui/theme.h"
+#include "widgets/widgets.h"
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -82,6 +84,18 @@ struct App {
   std::string last_place;  // screen|exercise|seed drawn last, to scroll to the top on a change
   float content_width = 0;
   bool wants_frames = false;  // something animates or loads
+
+  // widgets: the Lab's, and the one embedded in the open exercise (rebuilt per instance)
+  std::string lab_kind = "ring";
+  std::unique_ptr<Widget> lab_widget;
+  std::unique_ptr<Widget> ex_widget;
+  std::string ex_widget_for;        // "id|seed" the embedded widget was made for
+  std::string ex_widget_error;
+  Widget* drawn_widget = nullptr;   // drawn this frame (its state goes to window.dtx)
+  bool widget_animating = false;    // a widget is playing: keep drawing frames
+  double last_frame_ms = 0;
+  double frame_dt = 0;              // seconds since the previous frame, capped
+  double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
 };
 
 void app_init(App& app, Platform* platform);

@@ -121,6 +121,9 @@ void apply_keys() {
 }
 
 void draw_frame() {
+  // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
+  // the next frame's state so the bench can check animation stays cheap.
+  double frame_start = emscripten_get_now();
   if (g_wake > 0) --g_wake;
   if (g_app.fonts_dirty) rebuild_fonts();
   hook_begin_frame();
@@ -149,6 +152,7 @@ void draw_frame() {
     web_first_frame();
   }
   if (!g_release_now.empty() || g_touch.active) g_wake = std::max(g_wake, 1);
+  g_app.frame_cpu_ms = emscripten_get_now() - frame_start;
 }
 
 void loop() {

@@ -106,8 +106,27 @@ export async function typeInto(page, id, text) {
   await waitFor(page, `s.frame > ${f + 1}`);
 }
 
+// Types a value into an ImGui slider: Ctrl+click turns it into a text field.
+export async function setSlider(page, id, value) {
+  const it = await findItem(page, id);
+  const x = it.x + it.w / 2, y = it.y + it.h / 2;
+  await page.mouse.move(x, y);
+  await page.keyboard.down('Control');
+  let f = (await state(page)).frame;
+  await waitFor(page, `s.frame > ${f}`);
+  await page.mouse.click(x, y);
+  f = (await state(page)).frame;
+  await waitFor(page, `s.frame > ${f}`);
+  await page.keyboard.up('Control');
+  await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
+  await page.keyboard.type(String(value));
+  await press(page, 'Enter');
+}
+
 export async function openExercise(page, id) {
-  await waitFor(page, "s.screen === 'course' || s.screen === 'exercise' || s.screen === 'settings'");
+  await waitFor(page, "['course', 'exercise', 'settings', 'lab'].includes(s.screen)");
   const s = await state(page);
   if (s.screen !== 'course') await click(page, 'nav-course');
   const ex = engineAnswer(id);

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot } from './lib.mjs';
+import { ROOT, launch, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
@@ -352,6 +353,41 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   await page.waitForTimeout(2000);
   const f1 = (await state(page)).frame;
   assert(f1 - f0 <= 1, `frames drawn while idle: ${f1 - f0}`);
+  await page.context().close();
+});
+
+test('lab: every widget plays from the engine, sliders re-run the simulation', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await click(page, 'nav-lab');
+  await waitFor(page, "s.screen === 'lab' && s.widget");
+  const kinds = JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['sim', '--inputs-json'], { encoding: 'utf8' }));
+  for (const kind of Object.keys(kinds)) {
+    await click(page, `lab-${kind}`);
+    let s = await waitFor(page, `s.widget && s.widget.kind === ${JSON.stringify(kind)}`);
+    eq(s.id_clashes.length, 0, `${kind}: ID clashes ${JSON.stringify(s.id_clashes)}`);
+    if (s.widget.steps > 0) {
+      const f0 = s.frame;
+      await click(page, `${kind}-play`);
+      s = await waitFor(page, 's.widget.playing === true');
+      await page.waitForTimeout(2500);
+      s = await state(page);
+      assert(s.widget.step > 0, `${kind}: no step played in 2.5 s: ${JSON.stringify(s.widget)}`);
+      assert(s.frame - f0 > 30, `${kind}: only ${s.frame - f0} frames drawn while playing`);
+    }
+    await shot(page, `lab-${kind}`);
+  }
+  // The pipeline's figures are the engine's: move m and compare with `dtx sim pipeline`.
+  await click(page, 'lab-pipeline');
+  await setSlider(page, 'pipeline-m', 16);
+  let s = await waitFor(page, 's.widget.m === 16');
+  const sim = JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'),
+    ['sim', 'pipeline', '--schedule', s.widget.schedule, '--p', String(s.widget.p), '--m', '16', '--json'], { encoding: 'utf8' }));
+  const bubble = sim.bubble_total ?? sim.bubble?.idle_over_total ?? sim.bubble?.total;
+  assert(bubble !== undefined, 'dtx sim pipeline --json has no bubble figure: ' + Object.keys(sim));
+  assert(Math.abs(s.widget.bubble_total - bubble) < 1e-9, `page bubble ${s.widget.bubble_total} vs engine ${bubble}`);
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
   await page.context().close();
 });
 

@@ -626,3 +626,74 @@ TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
 }
 
 }  // namespace
+
+// ---- widgets: every kind in the Lab at both sizes, played to the end, stepped back and
+// forward, and run at the corners of its inputs (min, max, every option), with the frame
+// checks above after every frame. Embedded widgets are drawn with every exercise above.
+
+class HeadlessWidgets : public HeadlessUi, public ::testing::WithParamInterface<ImVec2> {};
+
+TEST_P(HeadlessWidgets, EveryWidgetPlaysThroughItsStepsAndInputs) {
+  ImGui::GetIO().DisplaySize = GetParam();
+  start();
+  frame("course map");
+  ASSERT_TRUE(click("nav-lab", "course map"));
+  ASSERT_EQ(app.screen, Screen::Lab);
+  for (const sim::WidgetKind* kind : sim::widget_kinds()) {
+    std::string where = std::string("lab ") + kind->kind;
+    frame(where);
+    ASSERT_TRUE(click(std::string("lab-") + kind->kind, where)) << where;
+    ASSERT_EQ(app.lab_kind, kind->kind);
+    ASSERT_TRUE(app.lab_widget) << where << ": no view for this widget";
+    frame(where);
+    ASSERT_EQ(app.drawn_widget, app.lab_widget.get()) << where;
+    auto st = nlohmann::json::parse(app.lab_widget->state_json(), nullptr, false);
+    ASSERT_FALSE(st.is_discarded()) << where << ": state_json is not JSON: " << app.lab_widget->state_json();
+    EXPECT_EQ(st.value("kind", ""), kind->kind) << where;
+    int steps = st.value("steps", 0);
+    if (steps > 0) {
+      // Step forward twice, back once, through the buttons a student clicks.
+      ASSERT_TRUE(click(std::string(kind->kind) + "-step", where));
+      ASSERT_TRUE(click(std::string(kind->kind) + "-step", where));
+      ASSERT_TRUE(click(std::string(kind->kind) + "-back", where));
+      st = nlohmann::json::parse(app.lab_widget->state_json());
+      EXPECT_EQ(st.value("step", -1), 1) << where << ": step, step, back should leave it at step 1";
+      // Play to the end: the fake clock advances 1/60 s a frame; the page draws while playing.
+      ASSERT_TRUE(click(std::string(kind->kind) + "-play", where));
+      EXPECT_TRUE(app_busy(app)) << where << ": a playing widget must keep frames coming";
+      for (int i = 0; i < 20000 && app.widget_animating; ++i) {
+        frame(where + " playing");
+        if (i % 60 == 0) sweep(where + " playing");
+      }
+      st = nlohmann::json::parse(app.lab_widget->state_json());
+      EXPECT_EQ(st.value("step", -1), st.value("steps", -2)) << where << ": did not play to the end";
+      EXPECT_FALSE(st.value("playing", true)) << where;
+      EXPECT_FALSE(app_busy(app)) << where << ": idle after the end";
+    }
+    // Every input at its extremes (and every option), one at a time, from the defaults.
+    for (const auto& in : kind->inputs) {
+      std::vector<double> values;
+      if (!in.options.empty())
+        for (size_t o = 0; o < in.options.size(); ++o) values.push_back(static_cast<double>(o));
+      else
+        values = {in.min, in.max};
+      for (double x : values) {
+        sim::WidgetValues v = sim::WidgetValues::defaults(*kind);
+        v.set(in.name, x);
+        app.lab_widget->set_inputs(v);
+        std::string w = where + " " + in.name + "=" + format_number(x, 6);
+        frame(w);
+        st = nlohmann::json::parse(app.lab_widget->state_json(), nullptr, false);
+        EXPECT_FALSE(st.is_discarded()) << w;
+        // Half a second of playing at these inputs, then the whole page scrolled through.
+        if (st.value("steps", 0) > 0 && click(std::string(kind->kind) + "-play", w)) frames_n(30, w + " playing");
+        sweep(w);
+      }
+    }
+    app.lab_widget->set_inputs(sim::WidgetValues::defaults(*kind));
+    frame(where);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, HeadlessWidgets, ::testing::Values(kWide, kPhone),
+                         [](const auto& info) { return size_name(info.param); });

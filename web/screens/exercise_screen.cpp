@@ -51,6 +51,40 @@ uint64_t fresh_seed(App& app, uint64_t current) {
   return s == current ? s + 1 : s;
 }
 
+// The exercise's widget, built for this instance (a new seed gets a new widget with the new
+// numbers). The student may move its sliders; "Reset" goes back to the instance's values.
+void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
+  std::string key = ex.id + "|" + std::to_string(inst.seed);
+  bool reset = false;
+  if (app.ex_widget_for != key || !app.ex_widget) {
+    app.ex_widget_for = key;
+    reset = true;
+  }
+  ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted(ex.widget->kind->title);
+  ImGui::PopFont();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Reset to this exercise's numbers##widget-reset")) reset = true;
+  if (reset) {
+    app.ex_widget_error.clear();
+    app.ex_widget = make_widget(ex.widget->kind->kind);
+    auto values = widget_values(inst, &app.ex_widget_error);
+    if (app.ex_widget && values) app.ex_widget->set_inputs(*values);
+  }
+  if (!app.ex_widget) {
+    text_colored(color::kWrong, "This widget is not available in this build.");
+    return;
+  }
+  if (!app.ex_widget_error.empty()) text_colored(color::kWrong, ("Widget input: " + app.ex_widget_error).c_str());
+  ImGui::PushID("widget");
+  app.widget_animating |= app.ex_widget->draw(app, app.frame_dt);
+  ImGui::PopID();
+  app.drawn_widget = app.ex_widget.get();
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::Spacing();
+}
+
 void feedback_box(App& app, const Feedback& fb) {
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
@@ -95,6 +129,7 @@ void draw_exercise_screen(App& app) {
   ImGui::Spacing();
   markdown(app, inst.render(ex.prompt));
   ImGui::Spacing();
+  if (ex.widget) draw_embedded_widget(app, ex, inst);
 
   const TypeView* view = find_view(ex.type);
   if (!view) {

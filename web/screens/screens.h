@@ -8,5 +8,7 @@ namespace dtx::web {
 void draw_course_map(App& app);
 void draw_exercise_screen(App& app);
 void draw_settings(App& app);
+void draw_lab(App& app);
+void select_lab_widget(App& app, const std::string& kind);
 
 }  // namespace dtx::web

@@ -1,0 +1,54 @@
+// The Lab: every widget for free play, with the engine's default inputs. The same widget
+// objects are embedded in exercises (exercise_screen.cpp) with the instance's inputs.
+#include "screens/screens.h"
+#include "widgets/widgets.h"
+
+namespace dtx::web {
+
+void select_lab_widget(App& app, const std::string& kind) {
+  const sim::WidgetKind* k = sim::find_widget_kind(kind);
+  if (!k) return;
+  app.lab_kind = kind;
+  app.lab_widget = make_widget(kind);
+  if (app.lab_widget) app.lab_widget->set_inputs(sim::WidgetValues::defaults(*k));
+}
+
+void draw_lab(App& app) {
+  ImGui::PushFont(app.fonts.heading);
+  ImGui::TextUnformatted("Lab");
+  ImGui::PopFont();
+  markdown(app, "Play with the simulations behind the exercises. Every number shown here is computed by the same "
+                "engine that grades your answers.");
+  ImGui::Spacing();
+  if (!app.lab_widget) select_lab_widget(app, app.lab_kind.empty() ? "ring" : app.lab_kind);
+
+  // One button per widget; they wrap onto several lines on a phone.
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  for (const sim::WidgetKind* k : sim::widget_kinds()) {
+    std::string label = std::string(k->title) + "##lab-" + k->kind;
+    float w = ImGui::CalcTextSize(k->title).x + ImGui::GetStyle().FramePadding.x * 2;
+    if (k != sim::widget_kinds().front()) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    if (button(label.c_str(), app.lab_kind == k->kind)) select_lab_widget(app, k->kind);
+  }
+  const sim::WidgetKind* kind = sim::find_widget_kind(app.lab_kind);
+  if (!kind) return;
+  ImGui::Spacing();
+  ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted(kind->title);
+  ImGui::PopFont();
+  ImGui::TextDisabled("%s", kind->summary);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Reset inputs##lab-reset")) select_lab_widget(app, app.lab_kind);
+  ImGui::Spacing();
+  if (!app.lab_widget) {
+    text_colored(color::kWrong, "This widget is not available in this build.");
+    return;
+  }
+  app.widget_animating |= app.lab_widget->draw(app, app.frame_dt);
+  app.drawn_widget = app.lab_widget.get();
+}
+
+}  // namespace dtx::web
