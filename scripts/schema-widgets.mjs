@@ -19,7 +19,7 @@ export const SCHEMA_PATH = path.join(ROOT, 'exercises/schema/pack.schema.json');
 // A value written by the engine's expression language inside braces: "{p}", "{2*p}". The
 // engine parses the inside; the schema checks the shape so a typo like "p" or "{}" shows as
 // the author types.
-const BRACED = '^[ \\t\\n\\u000b\\f\\r]*\\{[^{}]*[0-9A-Za-z][^{}]*\\}[ \\t\\n\\u000b\\f\\r]*$';
+export const BRACED = '^[ \\t\\n\\u000b\\f\\r]*\\{[^{}]*[0-9A-Za-z][^{}]*\\}[ \\t\\n\\u000b\\f\\r]*$';
 
 export function readInputTables(dtx) {
   let text;
@@ -43,13 +43,13 @@ function inputSchema(input) {
   const help = input.help ? `${input.help[0].toUpperCase()}${input.help.slice(1)}` : input.label;
   if (input.options) {
     return {
-      description: `${help} (slider "${input.label}"). One of: ${input.options.join(', ')}; the widget's default is ${input.default}.`,
+      description: `${help} ("${input.label}" in the page). One of: ${input.options.join(', ')}; the widget's default is ${input.default}.`,
       enum: input.options,
       examples: [input.default],
     };
   }
   return {
-    description: `${help} (slider "${input.label}"): ${rangeText(input)}, or "{expression}" over the exercise's parameters, evaluated for each instance. The widget's default is ${input.default}.`,
+    description: `${help} ("${input.label}" in the page): ${rangeText(input)}, or "{expression}" over the exercise's parameters, evaluated for each instance. The widget's default is ${input.default}.`,
     type: [input.integer ? 'integer' : 'number', 'string'],
     minimum: input.min,
     maximum: input.max,
@@ -80,14 +80,17 @@ export function widgetDefs(tables) {
       if: { properties: { kind: { const: k } }, required: ['kind'] },
       then: { $ref: `#/$defs/widget-${k}` },
     })),
-    unevaluatedProperties: false,
     examples: [examplesFor(tables, kinds[0])],
   };
   for (const k of kinds) {
     const properties = {};
     for (const input of tables[k].inputs) properties[input.name] = inputSchema(input);
+    // The allowed names are listed rather than left to "unevaluatedProperties", which would
+    // also call an input unknown whenever its value is out of range.
     defs[`widget-${k}`] = {
       description: `Inputs of the "${k}" widget (${tables[k].title}): ${tables[k].summary}.`,
+      type: 'object',
+      propertyNames: { enum: ['$comment', 'kind', ...tables[k].inputs.map((i) => i.name)] },
       properties,
     };
   }
@@ -123,7 +126,7 @@ export function isWidgetDef(name) {
 
 // JSON with two-space indentation where a value that fits on one line within `width`
 // columns is written on one line: enums, examples and small objects stay readable.
-export function formatJson(value, width = 100) {
+export function formatJson(value, width = 120) {
   const inline = (v) => {
     if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
     if (v && typeof v === 'object')
