@@ -33,7 +33,8 @@ std::string seconds(double s) {
   char buf[64];
   if (s >= 1) std::snprintf(buf, sizeof buf, "%.4g s", s);
   else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.4g µs", s * 1e6);
+  else if (s >= 1e-6) std::snprintf(buf, sizeof buf, "%.4g µs", s * 1e6);
+  else std::snprintf(buf, sizeof buf, "%.4g ns", s * 1e9);
   return buf;
 }
 

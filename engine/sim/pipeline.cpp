@@ -10,7 +10,8 @@ const WidgetKind& pipeline_widget_kind() {
   static const WidgetKind k = {
       "pipeline", "Pipeline schedules", "a Gantt chart of stages and microbatches with the bubble",
       {{"schedule", "schedule", 0, 4, 2, true, false, {"naive", "gpipe", "1f1b", "interleaved", "zb-h1"},
-        "naive (whole batch as one block), gpipe, 1f1b, interleaved (Megatron-LM, m a multiple of p) or zb-h1 (zero bubble)"},
+        "naive (whole batch as one block), gpipe, 1f1b, interleaved (Megatron-LM, m a multiple of p) or "
+        "zb-h1 (zero bubble)"},
        {"p", "stages p", 1, kPipelineMaxStages, 4, true, false, {}, "pipeline stages (GPUs in the pipeline)"},
        {"m", "microbatches m", 1, kPipelineMaxMicrobatches, 8, true, false, {}, "microbatches per optimizer step"},
        {"v", "chunks per stage v", 1, kPipelineMaxChunks, 2, true, false, {},
@@ -95,7 +96,7 @@ PipelineFormula pipeline_formula(const PipelineInputs& in) {
       // Table 2 of the paper: (p-1)(TF + TB - TW) idle per stage, against m(TF + TB + TW).
       const double idle = (p - 1) * (in.f_ms + in.b_ms - in.w_ms);
       const double ideal = m * (in.f_ms + in.b_ms + in.w_ms);
-      f.total_text = "(p-1)(f+b-w) / makespan";
+      f.total_text = "(p-1)(f+b-w) / (m(f+b+w) + (p-1)(f+b-w))";
       f.ideal_text = "(p-1)(f+b-w) / (m(f+b+w))";
       f.ideal = idle / ideal;
       f.total = idle / (ideal + idle);
@@ -179,10 +180,12 @@ std::string check_inputs(const PipelineInputs& in) {
     std::snprintf(buf, sizeof buf, fmt, a...);
     return std::string(buf);
   };
-  if (in.p < 1 || in.p > kPipelineMaxStages) return fail("p must be a whole number of stages from 1 to %d, got %d", kPipelineMaxStages, in.p);
+  if (in.p < 1 || in.p > kPipelineMaxStages)
+    return fail("p must be a whole number of stages from 1 to %d, got %d", kPipelineMaxStages, in.p);
   if (in.m < 1 || in.m > kPipelineMaxMicrobatches)
     return fail("m must be a whole number of microbatches from 1 to %d, got %d", kPipelineMaxMicrobatches, in.m);
-  if (in.v < 1 || in.v > kPipelineMaxChunks) return fail("v must be a whole number of chunks from 1 to %d, got %d", kPipelineMaxChunks, in.v);
+  if (in.v < 1 || in.v > kPipelineMaxChunks)
+    return fail("v must be a whole number of chunks from 1 to %d, got %d", kPipelineMaxChunks, in.v);
   if (!(in.f_ms > 0) || !std::isfinite(in.f_ms)) return fail("f must be a positive time, got %g", in.f_ms);
   if (!(in.b_ms > 0) || !std::isfinite(in.b_ms)) return fail("b must be a positive time, got %g", in.b_ms);
   if (!(in.w_ms >= 0) || !std::isfinite(in.w_ms)) return fail("w must be zero or a positive time, got %g", in.w_ms);
@@ -317,8 +320,10 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "internal error: the %s order deadlocks at stage %d, op %s of microbatch %d",
                     pipe_schedule_name(in.schedule), s, pipe_op_kind_name(op.kind), op.mb + 1);
-      r.error = buf;
-      return r;
+      PipelineResult failed;
+      failed.in = in;
+      failed.error = buf;
+      return failed;
     }
   }
 

@@ -79,7 +79,7 @@ const WidgetKind& roofline_widget_kind() {
 const WidgetKind& hierarchy_widget_kind() {
   static const WidgetKind k = {
       "hierarchy", "Bandwidth hierarchy", "HBM, NVLink, InfiniBand in a pod and across pods; GPU to cluster",
-      {{"gpu", "GPU", 0, 0, default_gpu_index(), true, false, gpu_options(), "GPU preset"},
+      {{"gpu", "GPU", 0, 0, default_gpu_index(), true, false, gpu_options(), "GPU preset (memory, peak FLOP/s, link bandwidths)"},
        {"bytes", "bytes to move", 1e3, 1e12, 1e9, false, true, {}, "bytes moved one way at every level"},
        {"level", "zoom level", 0, 0, 0, true, false,
         {kZoomLevelIds[0], kZoomLevelIds[1], kZoomLevelIds[2], kZoomLevelIds[3], kZoomLevelIds[4]},

@@ -78,10 +78,18 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
   const int columns = avail > 30 * e ? 2 : 1;
   const float col_w = (avail - (columns - 1) * ImGui::GetStyle().ItemSpacing.x) / columns;
   int col = 0;
+  float row_y = 0;
   for (size_t i = 0; i < v.kind->inputs.size(); ++i) {
     const sim::WidgetInput& in = v.kind->inputs[i];
     if (*only && filter.find(std::string(",") + in.name + ",") == std::string::npos) continue;
-    if (col > 0) ImGui::SameLine();
+    if (col > 0) {
+      // SameLine after a group lines up text baselines, which pushes this column down by the
+      // frame padding; the columns' tops should line up instead.
+      ImGui::SameLine();
+      ImGui::SetCursorPosY(row_y);
+    } else {
+      row_y = ImGui::GetCursorPosY();
+    }
     ImGui::BeginGroup();
     ImGui::TextDisabled("%s", in.label);
     ImGui::SetNextItemWidth(col_w);
