@@ -60,12 +60,17 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
             << recompute_name(in.recompute) << "; flash attention " << (in.flash ? "on" : "off") << "\n";
   std::cout << "batch     " << num(in.mbs) << " sequence(s) per microbatch × " << num(in.microbatches)
             << " microbatches × DP " << num(in.dp) << " = " << num(r.tokens_per_step) << " tokens per step\n";
-  std::cout << "stage 0   " << num(r.layers_per_stage) << " layers (the fullest stage), " << num(r.in_flight)
-            << " microbatch(es) in flight, " << num(r.seq_per_gpu) << " tokens per GPU per sequence; "
-            << billions(r.gpu_params) << " parameters per GPU (" << billions(r.gpu_layer_params) << " layers + "
-            << billions(r.gpu_embedding_params) << " embedding)\n\n";
+  std::cout << "stages    " << num(r.layers_per_stage) << " layers in the fullest of " << num(in.pp) << " stage(s), "
+            << num(r.in_flight) << " microbatch(es) in flight on stage 0, " << num(r.seq_per_gpu)
+            << " tokens per GPU per sequence\n";
+  std::cout << "per GPU   " << billions(r.gpu_params) << " parameters: " << billions(r.gpu_layer_params) << " of layers + "
+            << billions(r.gpu_embedding_params) << " of vocabulary matrices ("
+            << (in.first_stage ? "first stage: its layers and the input embedding"
+                               : "the average GPU: everything spread evenly over TP × PP")
+            << ")\n\n";
 
-  std::cout << "Memory per GPU (first pipeline stage)\n";
+  std::cout << (in.first_stage ? "Memory per GPU (a GPU of the first pipeline stage; --stage even for the average)\n"
+                               : "Memory per GPU (the average GPU; --stage first for the fullest stage)\n");
   std::cout << "  " << pad("weights", 13) << gb(r.weights_bytes) << "\n";
   std::cout << "  " << pad("gradients", 13) << gb(r.grads_bytes) << "\n";
   std::cout << "  " << pad("optimizer", 13) << gb(r.optimizer_bytes) << "\n";
@@ -130,7 +135,9 @@ Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
   j["mbs"] = in.mbs;
   j["microbatches"] = in.microbatches;
   j["efficiency"] = in.efficiency;
+  j["stage"] = in.first_stage ? "first" : "even";
   j["layers_per_stage"] = r.layers_per_stage;
+  j["memory_layers"] = r.memory_layers;
   j["in_flight"] = r.in_flight;
   j["seq_per_gpu"] = r.seq_per_gpu;
   j["shard_group"] = r.shard_group;

@@ -111,6 +111,7 @@ PlanInput plan_input_from(const WidgetValues& v) {
   in.sp = v.get_int("sp") != 0;
   in.flash = v.get_int("flash") != 0;
   in.efficiency = v.get("eff") > 0 ? v.get("eff") : 0.6;
+  in.first_stage = std::string(v.option("stage")) == "first";
   return in;
 }
 
@@ -177,7 +178,12 @@ void add_warnings(const PlanInput& in, PlanResult& r) {
     w.push_back("TP=" + count(in.tp) + " does not divide the " + count(gpn) +
                 " GPUs of a node: some TP groups straddle two nodes and their AllReduces leave NVLink.");
   }
-  if (r.plan_gpus != r.gpus) {
+  const int64_t model_group = static_cast<int64_t>(in.tp) * in.pp * in.cp;
+  if (in.dp_derived && model_group <= r.gpus && r.gpus % model_group != 0) {
+    w.push_back("The " + count(r.gpus) + " GPUs do not divide by TP×PP×CP = " + count(static_cast<double>(model_group)) +
+                ": DP = " + count(in.dp) + " uses " + count(static_cast<double>(r.plan_gpus)) + " and leaves " +
+                count(static_cast<double>(r.gpus - r.plan_gpus)) + " idle.");
+  } else if (r.plan_gpus != r.gpus) {
     w.push_back("TP×PP×DP×CP = " + count(in.tp) + "×" + count(in.pp) + "×" + count(in.dp) + "×" + count(in.cp) + " = " +
                 count(static_cast<double>(r.plan_gpus)) + " GPUs, but the cluster has " + count(in.nodes) + " × " +
                 count(gpn) + " = " + count(r.gpus) + ".");
@@ -220,13 +226,12 @@ void add_warnings(const PlanInput& in, PlanResult& r) {
 
 PlanResult simulate_plan(const PlanInput& in) {
   PlanResult r;
-  r.error = check_model(in);
-  if (!r.error.empty()) return r;
   const ModelSpec& m = in.model;
   const int tp = in.tp, pp = in.pp, dp = in.dp, cp = in.cp, micro = in.microbatches;
-
   r.gpus = in.nodes * in.gpus_per_node;
   r.plan_gpus = static_cast<int64_t>(tp) * pp * dp * cp;
+  r.error = check_model(in);
+  if (!r.error.empty()) return r;
   r.seq = m.seq;
   r.seq_per_gpu = m.seq / cp;
   r.layers_per_stage = (m.layers + pp - 1) / pp;
@@ -240,10 +245,16 @@ PlanResult simulate_plan(const PlanInput& in) {
   r.params = arch * scale;
   r.layer_params = layer_params(m) * scale;
   r.embedding_params = embedding_params(m) * scale;
-  // Stage 0 holds the input embedding; with one stage it also holds the output head.
-  const double stage0_embedding = (pp == 1 ? embedding_params(m) : input_embedding_params(m)) * scale;
-  r.gpu_layer_params = r.layers_per_stage * r.layer_params / tp;
-  r.gpu_embedding_params = stage0_embedding / tp;
+  if (in.first_stage) {
+    // Stage 0 holds the input embedding; with one stage it also holds the output head.
+    r.memory_layers = r.layers_per_stage;
+    r.gpu_layer_params = r.layers_per_stage * r.layer_params / tp;
+    r.gpu_embedding_params = (pp == 1 ? embedding_params(m) : input_embedding_params(m)) * scale / tp;
+  } else {
+    r.memory_layers = static_cast<double>(m.layers) / pp;
+    r.gpu_layer_params = m.layers * r.layer_params / (static_cast<double>(tp) * pp);
+    r.gpu_embedding_params = r.embedding_params / (static_cast<double>(tp) * pp);
+  }
   r.gpu_params = r.gpu_layer_params + r.gpu_embedding_params;
 
   // Memory: 2 + 2 + 12 bytes/param, ZeRO sharding over the DP·CP GPUs that hold the same
@@ -255,7 +266,7 @@ PlanResult simulate_plan(const PlanInput& in) {
   const double s_local = static_cast<double>(m.seq) / cp;
   r.activation_layer_bytes =
       activation_bytes_per_layer(s_local, in.mbs, m.hidden, m.heads, tp, in.sp, in.recompute, in.flash);
-  r.activations_bytes = r.activation_layer_bytes * r.layers_per_stage * r.in_flight;
+  r.activations_bytes = r.activation_layer_bytes * r.memory_layers * r.in_flight;
   r.total_bytes = r.model_state_bytes() + r.activations_bytes;
   r.capacity_bytes = in.gpu.memory_gb * 1e9;
   r.fits = r.total_bytes <= r.capacity_bytes;
@@ -265,9 +276,10 @@ PlanResult simulate_plan(const PlanInput& in) {
   const double act_bytes = s_local * in.mbs * m.hidden * 2;  // one [s, b, h] BF16 tensor
   const int g = r.shard_group;
   const double dp_factor = in.zero == 3 ? 3.0 : 2.0;
-  const char* dp_what = in.zero == 0 ? "gradient AllReduce"
+  std::string dp_what = in.zero == 0 ? "gradient AllReduce"
                         : in.zero < 3 ? "gradient ReduceScatter + weight AllGather"
                                       : "weight AllGather (fwd, bwd) + gradient ReduceScatter";
+  if (cp > 1) dp_what += " over DP×CP";
   const int64_t dp_block = dp > 1 ? r.plan_gpus : static_cast<int64_t>(tp) * cp;
   r.comm.push_back(make_row("DP", dp_what, g, dp_factor * (g - 1) / g * 2 * r.gpu_params, dp_block, in));
 
@@ -314,8 +326,9 @@ PlanResult simulate_plan(const PlanInput& in) {
 const std::vector<const char*>& plan_assumptions() {
   static const std::vector<const char*> notes = {
       "An estimate from formulas, not a measurement.",
-      "Memory is for a GPU of the first pipeline stage: the fullest stage (ceil(layers/PP) layers), the input "
-      "embedding, and min(PP, m) microbatches of activations in flight under 1F1B.",
+      "Memory is for the average GPU (stage = even: all parameters spread evenly over TP×PP, layers/PP layers of "
+      "activations) or for a GPU of the first pipeline stage (stage = first: ceil(layers/PP) layers and the input "
+      "embedding). Either way min(PP, m) microbatches of activations are in flight, as on stage 0 under 1F1B.",
       "Mixed-precision Adam: 2 (BF16 weights) + 2 (BF16 gradients) + 12 (FP32 master, m, v) bytes per parameter. "
       "ZeRO-1 shards the 12 optimizer bytes, ZeRO-2 also the gradients, ZeRO-3 also the weights, over the DP×CP "
       "GPUs (as Megatron does with CP). ZeRO-3's gathered layer and all communication buffers are not counted.",
@@ -330,8 +343,9 @@ const std::vector<const char*>& plan_assumptions() {
       "TP: 2 AllReduces forward and 2 backward per layer per microbatch (2 more with full recomputation) of "
       "s·b·h·2 bytes; SP sends the same bytes as AllGather + ReduceScatter. PP: s·b·h·2 bytes (/TP with SP) "
       "each way per microbatch. CP: K and V blocks around the ring, once forward, twice backward.",
-      "Time: 6·N·tokens model FLOPs (8·N·tokens with full recomputation) shared by the GPUs at the dense BF16 "
-      "peak × efficiency, stretched by the bubble (PP-1)/(m+PP-1) and by the fullest stage.",
+      "Time: 6·N·tokens model FLOPs (8·N·tokens with full recomputation; selective recomputation's extra "
+      "attention FLOPs are not counted) shared by the GPUs at the dense BF16 peak × efficiency, stretched by the "
+      "bubble (PP-1)/(m+PP-1) and by the fullest stage. TP, PP and CP traffic is that of the fullest stage.",
       "Overlap: DP traffic hides behind the last microbatch's backward pass (ZeRO-3: its forward and backward); "
       "TP, PP and CP traffic is not overlapped.",
   };
@@ -361,6 +375,9 @@ const WidgetKind& plan_widget_kind() {
           {"recompute", "recomputation", 0, 2, 0, true, false, {"none", "selective", "full"},
            "activation recomputation"},
           {"flash", "flash attention", 0, 1, 0, true, false, {}, "1 = fused attention: the score matrix is never stored"},
+          {"stage", "memory of", 0, 1, 0, true, false, {"even", "first"},
+           "even: the average GPU, parameters spread evenly over TP·PP; first: a GPU of the fullest, first pipeline "
+           "stage with the input embedding"},
           {"eff", "kernel efficiency", 0.05, 1, 0.6, false, false, {},
            "fraction of the dense peak the kernels reach (an assumption)"},
           {"params_b", "parameters (B)", 0, 2000, 0, false, true, {}, "total parameters in billions; 0 = from the architecture"},

@@ -65,6 +65,11 @@ struct PlanInput {
   Recompute recompute = Recompute::None;
   bool sp = false, flash = false;
   double efficiency = 0.6;     // fraction of the dense peak the kernels reach
+  // Which GPU the memory figures describe. Even: every parameter spread evenly over TP·PP
+  // and layers/PP layers of activations (the average GPU, as the exercises count). First: a
+  // GPU of the first pipeline stage, the fullest (ceil(layers/PP) layers) plus the input
+  // embedding: the one that runs out of memory first.
+  bool first_stage = false;
 };
 
 // Reads the widget inputs (see plan_widget_kind()).
@@ -93,7 +98,8 @@ struct PlanResult {
   int64_t plan_gpus = 0;   // TP·PP·DP·CP
   int seq = 0;             // tokens per sequence
   int seq_per_gpu = 0;     // seq / CP
-  int layers_per_stage = 0;  // the fullest stage: ceil(layers / PP)
+  int layers_per_stage = 0;  // the fullest stage: ceil(layers / PP); it sets the pace
+  double memory_layers = 0;  // layers whose activations the described GPU keeps
   int in_flight = 0;       // microbatches whose activations stage 0 holds: min(PP, m)
   int shard_group = 1;     // ZeRO shards and gradients reduce over DP·CP GPUs
 
@@ -101,11 +107,11 @@ struct PlanResult {
   double params = 0;               // whole model (computed, or the override)
   double layer_params = 0;         // one layer
   double embedding_params = 0;     // whole model's vocabulary (+ position) matrices
-  double gpu_layer_params = 0;     // stage 0 GPU: its layers' share, / TP
-  double gpu_embedding_params = 0; // stage 0 GPU: the input embedding's share, / TP
+  double gpu_layer_params = 0;     // the described GPU's share of the layers
+  double gpu_embedding_params = 0; // and of the vocabulary matrices
   double gpu_params = 0;           // the sum: what the 16 bytes/param apply to
 
-  // memory per GPU (stage 0: most layers, the embedding, the most microbatches in flight)
+  // memory per GPU (the GPU PlanInput::first_stage describes)
   double weights_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
   double activation_layer_bytes = 0;  // one layer, one microbatch
   double total_bytes = 0, capacity_bytes = 0;

@@ -216,10 +216,10 @@ void ring_step_sends(const RingSim& sim, int step, std::vector<RingSend>& out) {
   if (sim.in.algorithm == CollectiveAlgorithm::Ring) {
     // Chunk c starts at rank c+1 and travels N-1 hops, ending at rank c fully reduced; the
     // all-gather then carries it N-1 hops further, from rank c round to rank c-1.
-    for (int r = 0; r < n; ++r) {
-      int chunk = st.phase == StepPhase::ReduceScatter ? mod(r - 1 - k, n) : mod(r - k, n);
-      send(r, (r + 1) % n, chunk, 1);
-    }
+    out.resize(n);
+    int chunk = st.phase == StepPhase::ReduceScatter ? mod(-1 - k, n) : mod(-k, n);  // rank 0's
+    for (int r = 0; r < n; ++r, chunk = chunk + 1 == n ? 0 : chunk + 1)
+      out[r] = {r, r + 1 == n ? 0 : r + 1, chunk, 1, sim.chunk_bytes[chunk]};
     return;
   }
 
@@ -345,10 +345,10 @@ int ring_full_chunks(const RingState& st, int rank) {
   return full;
 }
 
-int ring_contributions(const RingState& st, int rank) {
-  int sum = 0;
-  for (int c = 0; c < st.ranks; ++c) sum += st.at(rank, c).count;
-  return sum;
+int ring_most_contributions(const RingState& st, int rank) {
+  int most = 0;
+  for (int c = 0; c < st.ranks; ++c) most = std::max<int>(most, st.at(rank, c).count);
+  return most;
 }
 
 double ring_allreduce_bytes_per_rank(int ranks, double bytes) { return 2.0 * (ranks - 1) * bytes / ranks; }

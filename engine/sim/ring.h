@@ -145,9 +145,9 @@ RingState ring_state_after(const RingSim& sim, int steps);
 
 // Chunks this rank holds with all N contributions.
 int ring_full_chunks(const RingState& state, int rank);
-// Contributions held by this rank summed over its chunks, out of N*N: how much of its
-// buffer is reduced.
-int ring_contributions(const RingState& state, int rank);
+// The most contributions summed into any one chunk this rank holds: during a ring's
+// reduce-scatter it grows by one a step, reaching N on the chunk the rank finishes.
+int ring_most_contributions(const RingState& state, int rank);
 
 // Closed forms of the ring AllReduce (N dividing M), for exercises and checks.
 double ring_allreduce_bytes_per_rank(int ranks, double bytes);  // 2(N-1)M/N

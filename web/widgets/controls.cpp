@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "imgui_internal.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -97,7 +98,13 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
     double& val = v.values[i];
     if (!in.options.empty()) {
       int cur = std::clamp(static_cast<int>(val), 0, static_cast<int>(in.options.size()) - 1);
-      if (ImGui::BeginCombo(id.c_str(), in.options[cur])) {
+      bool open = ImGui::BeginCombo(id.c_str(), in.options[cur]);
+      // ImGui 1.86's combo reports no label to the item hooks: give the tests its id.
+      {
+        ImGuiContext& g = *GImGui;
+        IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), id.c_str(), 0);
+      }
+      if (open) {
         for (size_t o = 0; o < in.options.size(); ++o) {
           bool sel = static_cast<int>(o) == cur;
           std::string oid = std::string(in.options[o]) + "###" + v.kind->kind + "-" + in.name + "-" + in.options[o];

@@ -1,8 +1,289 @@
-// Placeholder until the plan view lands.
+// The training-plan explorer: grouped inputs, a stacked bar of memory per GPU against the
+// GPU's capacity, a table of traffic per parallel dimension, step time, MFU and warnings.
+// The plan is simulated once per change of inputs and cached; a frame only draws.
+#include <algorithm>
+#include <cstdio>
+
+#include "app.h"
+#include "sim/plan.h"
+#include "text.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
 
-std::unique_ptr<Widget> make_plan_widget() { return nullptr; }
+namespace {
+
+struct Bucket {
+  const char* name;
+  ImU32 col;
+};
+// Four distinct hues that stay apart for the common colour-vision deficiencies.
+const Bucket kBuckets[4] = {{"weights", IM_COL32(0x1d, 0x5f, 0xd1, 0xff)},
+                            {"gradients", IM_COL32(0x2a, 0x9d, 0x8f, 0xff)},
+                            {"optimizer", IM_COL32(0xe0, 0x8e, 0x0b, 0xff)},
+                            {"activations", IM_COL32(0x8e, 0x44, 0xad, 0xff)}};
+
+std::string gb(double bytes) {
+  char buf[32];
+  const double x = bytes / 1e9;
+  std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f GB" : x >= 10 ? "%.1f GB" : "%.2f GB", x);
+  return buf;
+}
+
+std::string pct(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
+  return buf;
+}
+
+void heading(App& app, const char* text) {
+  ImGui::Spacing();
+  if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted(text);
+  if (app.fonts.bold) ImGui::PopFont();
+}
+
+void wrapped_disabled(const std::string& s) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+struct PlanWidget : Widget {
+  sim::WidgetValues values = sim::WidgetValues::defaults(sim::plan_widget_kind());
+  sim::PlanInput in;
+  sim::PlanResult r;
+
+  PlanWidget() { simulate(); }
+
+  void simulate() {
+    in = sim::plan_input_from(values);
+    r = sim::simulate_plan(in);
+  }
+
+  void set_inputs(const sim::WidgetValues& v) override {
+    values = v;
+    simulate();
+  }
+  const sim::WidgetValues& inputs() const override { return values; }
+
+  bool draw(App& app, double) override {
+    bool changed = false;
+    heading(app, "Model and cluster");
+    changed |= draw_inputs(app, values, "model,gpu,nodes,gpus_per_node,seq");
+    heading(app, "Parallelism");
+    changed |= draw_inputs(app, values, "tp,pp,dp,cp,zero,sp");
+    heading(app, "Batch and memory");
+    changed |= draw_inputs(app, values, "mbs,microbatches,recompute,flash,stage,eff");
+    ImGui::Spacing();
+    if (ImGui::TreeNode("Model overrides (0 = the preset's)###plan-overrides")) {
+      changed |= draw_inputs(app, values, "params_b,layers,hidden,heads,kv_heads,ffn,vocab");
+      ImGui::TreePop();
+    }
+    if (changed) simulate();
+
+    ImGui::Spacing();
+    if (!r.error.empty()) {
+      text_colored(color::kWrong, ("This plan cannot run: " + r.error + ".").c_str());
+      return false;
+    }
+    draw_summary();
+    ImGui::Separator();
+    heading(app, in.first_stage ? "Memory per GPU (first pipeline stage)" : "Memory per GPU (the average GPU)");
+    draw_memory(app);
+    heading(app, "Communication per GPU per step");
+    draw_traffic(app);
+    heading(app, "Step time (an estimate)");
+    draw_time();
+    if (!r.warnings.empty()) {
+      heading(app, "Warnings");
+      for (const auto& w : r.warnings) text_colored(color::kPartial, ("• " + w).c_str());
+    }
+    ImGui::Spacing();
+    if (ImGui::TreeNode("Assumptions behind the estimate###plan-assumptions")) {
+      for (const char* a : sim::plan_assumptions()) wrapped_disabled(std::string("• ") + a);
+      ImGui::TreePop();
+    }
+    return false;
+  }
+
+  // The values the zeros resolved to, so "0 = the preset's" never leaves a question open.
+  // Short lines: ImGui may wrap after the comma of "16,384".
+  void draw_summary() const {
+    const sim::ModelSpec& m = in.model;
+    wrapped_disabled(std::string(m.name) + ": " + format_number(r.params / 1e9) + " B parameters, " +
+                     format_number(m.layers) + " layers, sequence " + format_number(r.seq) + ".");
+    wrapped_disabled(format_number(r.gpus) + " × " + in.gpu.name + ", " + format_number(in.gpus_per_node) +
+                     " per node.");
+    wrapped_disabled("TP " + std::to_string(in.tp) + " × PP " + std::to_string(in.pp) + " × DP " + std::to_string(in.dp) +
+                     (in.dp_derived ? " (the rest)" : "") + " × CP " + std::to_string(in.cp) + " = " +
+                     format_number(static_cast<double>(r.plan_gpus)) + " GPUs; " + std::to_string(r.layers_per_stage) +
+                     " layers per stage.");
+    wrapped_disabled(format_number(r.tokens_per_step) + " tokens per step.");
+  }
+
+  void draw_memory(App& app) const {
+    const float e = em(app);
+    const float w = std::max(ImGui::GetContentRegionAvail().x, 4 * e);
+    const float bar_h = 1.6f * e, label_h = ImGui::GetTextLineHeight() + 0.3f * e;
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##plan-memory", ImVec2(w, bar_h + label_h));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+
+    const double bytes[4] = {r.weights_bytes, r.grads_bytes, r.optimizer_bytes, r.activations_bytes};
+    const double full = std::max(r.total_bytes, r.capacity_bytes) * 1.06;
+    const float to_px = static_cast<float>(w / full);
+    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + bar_h), color::kCodeBg);
+    float x = p0.x;
+    int hovered_bucket = -1;
+    const float mouse_x = ImGui::GetIO().MousePos.x;
+    for (int i = 0; i < 4; ++i) {
+      const float x1 = x + static_cast<float>(bytes[i]) * to_px;
+      if (x1 > x) dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x1, p0.y + bar_h), kBuckets[i].col);
+      if (hovered && mouse_x >= x && mouse_x < x1) hovered_bucket = i;
+      x = x1;
+    }
+    const ImU32 cap_col = r.fits ? color::kText : color::kWrong;
+    const float cap_x = p0.x + static_cast<float>(r.capacity_bytes) * to_px;
+    dl->AddLine(ImVec2(cap_x, p0.y - 0.25f * e), ImVec2(cap_x, p0.y + bar_h + 0.15f * e), cap_col, std::max(2.0f, 0.15f * e));
+    const std::string cap = format_number(in.gpu.memory_gb) + " GB limit";
+    const float cap_w = ImGui::CalcTextSize(cap.c_str()).x;
+    const float cap_lx = std::clamp(cap_x - cap_w / 2, p0.x, p0.x + w - cap_w);
+    dl->AddText(ImVec2(cap_lx, p0.y + bar_h + 0.2f * e), cap_col, cap.c_str());
+    if (hovered_bucket >= 0) {
+      const double share = r.total_bytes > 0 ? bytes[hovered_bucket] / r.total_bytes : 0;
+      ImGui::SetTooltip("%s: %s (%s of the total)", kBuckets[hovered_bucket].name, gb(bytes[hovered_bucket]).c_str(),
+                        pct(share).c_str());
+    }
+
+    // Verdict, then a legend that wraps on a narrow column.
+    const std::string verdict = gb(r.total_bytes) + " of " + format_number(in.gpu.memory_gb) + " GB: " +
+                                (r.fits ? "fits, " + gb(r.capacity_bytes - r.total_bytes) + " free"
+                                        : "over by " + gb(r.total_bytes - r.capacity_bytes));
+    text_colored(r.fits ? color::kCorrect : color::kWrong, verdict.c_str());
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const float sq = 0.8f * e;
+    for (int i = 0; i < 4; ++i) {
+      const std::string label = std::string(kBuckets[i].name) + " " + gb(bytes[i]);
+      const float item_w = sq + 0.3f * e + ImGui::CalcTextSize(label.c_str()).x;
+      if (i > 0) {
+        ImGui::SameLine(0, 1.2f * e);
+        if (ImGui::GetCursorScreenPos().x + item_w > right) ImGui::NewLine();
+      }
+      ImGui::BeginGroup();
+      const ImVec2 q = ImGui::GetCursorScreenPos();
+      const float dy = (ImGui::GetTextLineHeight() - sq) / 2;
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + sq, q.y + dy + sq), kBuckets[i].col);
+      ImGui::Dummy(ImVec2(sq, ImGui::GetTextLineHeight()));
+      ImGui::SameLine(0, 0.3f * e);
+      ImGui::TextUnformatted(label.c_str());
+      ImGui::EndGroup();
+    }
+    char act[200];
+    std::snprintf(act, sizeof act, "Activations: %s per layer per microbatch × %s layers × %d in flight.",
+                  gb(r.activation_layer_bytes).c_str(), format_number(r.memory_layers).c_str(), r.in_flight);
+    wrapped_disabled(act);
+  }
+
+  void draw_traffic(App& app) const {
+    const bool wide = ImGui::GetContentRegionAvail().x > 30 * em(app);
+    const int cols = wide ? 6 : 5;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("plan-comm", cols, flags)) return;
+    ImGui::TableSetupColumn("dim");
+    ImGui::TableSetupColumn("GPUs");
+    ImGui::TableSetupColumn("sent");
+    ImGui::TableSetupColumn("link");
+    ImGui::TableSetupColumn("time");
+    if (wide) ImGui::TableSetupColumn("exposed");
+    ImGui::TableHeadersRow();
+    for (const auto& row : r.comm) {
+      ImGui::TableNextRow();
+      const bool active = row.bytes > 0;
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(row.dim);
+      if (ImGui::IsItemHovered() && active) ImGui::SetTooltip("%s", row.what.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::Text("%d", row.group);
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(active ? format_bytes(row.bytes).c_str() : "—");
+      ImGui::TableSetColumnIndex(3);
+      if (!active) {
+        ImGui::TextUnformatted("—");
+      } else {
+        const bool ib = row.link == sim::Link::InfiniBand;
+        std::string link = wide ? std::string(sim::link_name(row.link)) + " " + format_number(row.link_gbs) + " GB/s"
+                                : (ib ? "IB" : "NVLink");
+        if (ib) text_colored(color::kPartial, link.c_str());
+        else ImGui::TextUnformatted(link.c_str());
+      }
+      ImGui::TableSetColumnIndex(4);
+      ImGui::TextUnformatted(active ? format_seconds(row.time_s).c_str() : "—");
+      if (wide) {
+        ImGui::TableSetColumnIndex(5);
+        ImGui::TextUnformatted(active ? format_seconds(row.exposed_s).c_str() : "—");
+      }
+    }
+    ImGui::EndTable();
+    wrapped_disabled(wide ? "Bytes each GPU sends per step. Hover a dimension for its collectives; exposed is the part not "
+                            "hidden behind compute."
+                          : "Bytes each GPU sends per step; IB = InfiniBand. Hover a dimension for its collectives.");
+  }
+
+  void draw_time() const {
+    double exposed = 0;
+    for (const auto& row : r.comm) exposed += row.exposed_s;
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "≈ %s per step, MFU ≈ %s, bubble %s", format_seconds(r.step_s).c_str(),
+                  pct(r.mfu).c_str(), pct(r.bubble).c_str());
+    ImGui::TextUnformatted(buf);
+    std::snprintf(buf, sizeof buf,
+                  "Compute %s at %s of %s (dense BF16), stretched by the bubble, plus %s of exposed communication.",
+                  format_seconds(r.compute_s).c_str(), pct(in.efficiency).c_str(),
+                  format_rate(in.gpu.dense_tflops * 1e12, "FLOP/s").c_str(), format_seconds(exposed).c_str());
+    wrapped_disabled(buf);
+  }
+
+  std::string state_json() const override {
+    auto num = [](double x) {
+      char b[40];
+      std::snprintf(b, sizeof b, "%.9g", x);
+      return std::string(b);
+    };
+    std::string j = "{\"kind\":\"plan\",\"step\":0,\"steps\":0,\"playing\":false";
+    j += ",\"model\":" + json_str(in.model.id) + ",\"gpu\":" + json_str(in.gpu.id);
+    j += ",\"gpus\":" + std::to_string(r.gpus) + ",\"plan_gpus\":" + std::to_string(r.plan_gpus);
+    j += ",\"tp\":" + std::to_string(in.tp) + ",\"pp\":" + std::to_string(in.pp) + ",\"dp\":" + std::to_string(in.dp) +
+         ",\"cp\":" + std::to_string(in.cp) + ",\"zero\":" + std::to_string(in.zero);
+    if (!r.error.empty()) return j + ",\"error\":" + json_str(r.error) + "}";
+    j += ",\"memory_gb\":{\"weights\":" + num(r.weights_bytes / 1e9) + ",\"gradients\":" + num(r.grads_bytes / 1e9) +
+         ",\"optimizer\":" + num(r.optimizer_bytes / 1e9) + ",\"activations\":" + num(r.activations_bytes / 1e9) + "}";
+    j += std::string(",\"stage\":") + (in.first_stage ? "\"first\"" : "\"even\"");
+    j += ",\"total_gb\":" + num(r.total_bytes / 1e9) + ",\"capacity_gb\":" + num(r.capacity_bytes / 1e9);
+    j += std::string(",\"fits\":") + (r.fits ? "true" : "false");
+    j += ",\"comm\":[";
+    for (size_t i = 0; i < r.comm.size(); ++i) {
+      const auto& c = r.comm[i];
+      if (i) j += ",";
+      j += "{\"dim\":" + json_str(c.dim) + ",\"bytes\":" + num(c.bytes) +
+           ",\"link\":" + json_str(sim::link_name(c.link)) + ",\"time_s\":" + num(c.time_s) + "}";
+    }
+    j += "],\"step_time_s\":" + num(r.step_s) + ",\"mfu\":" + num(r.mfu) + ",\"bubble\":" + num(r.bubble);
+    j += ",\"warnings\":[";
+    for (size_t i = 0; i < r.warnings.size(); ++i) {
+      if (i) j += ",";
+      j += json_str(r.warnings[i]);
+    }
+    return j + "]}";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Widget> make_plan_widget() { return std::make_unique<PlanWidget>(); }
 
 }  // namespace dtx::web

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# `dtx sim plan`: the text table, the --json object (parsed with node, figures checked against
+# hand computations), and the exit codes for bad flags (2) and impossible plans (1).
+#   tests/cli/test_sim_plan.sh path/to/dtx
+set -uo pipefail
+DTX=$1
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check "description" expected_exit command...
+  local what=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "FAIL: $what: exit $got, expected $want"
+    sed 's/^/    /' "$tmp/out" "$tmp/err" | head -20
+    fails=$((fails + 1))
+  fi
+}
+
+contains() {  # contains "description" file pattern
+  if ! grep -qE -- "$3" "$2"; then
+    echo "FAIL: $1: no line matching /$3/ in:"
+    sed 's/^/    /' "$2" | head -30
+    fails=$((fails + 1))
+  fi
+}
+
+json() {  # json 'js expression over d' < file
+  node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);const r=($1);process.stdout.write(typeof r==='string'?r:JSON.stringify(r))})"
+}
+
+expect_json() {  # expect_json "description" file 'js boolean expression over d'
+  local got
+  got=$(json "$3" <"$2" 2>&1)
+  if [[ $got != "true" ]]; then
+    echo "FAIL: $1: ($3) is $got"
+    fails=$((fails + 1))
+  fi
+}
+
+# The 405B capstone: Llama 3 405B on 2,048 nodes of 8 H100 (16,384 GPUs), TP 8, PP 16, DP the
+# rest (128), ZeRO-1, 16 microbatches.
+capstone=(sim plan --model 405b --nodes 2048 --tp 8 --pp 16 --zero 1 --microbatches 16)
+
+# ---- text
+check "plan text" 0 "$DTX" "${capstone[@]}"
+contains "names model and cluster" "$tmp/out" "^Training-plan explorer: Llama 3 405B on 2048 × 8 H100 SXM 80GB \(an estimate"
+contains "derived DP and GPUs" "$tmp/out" "TP 8 × PP 16 × DP 128 \(the rest\) × CP 1 = 16,384 GPUs"
+contains "layers per stage" "$tmp/out" "^stages    8 layers in the fullest of 16 stage"
+contains "memory heading" "$tmp/out" "^Memory per GPU"
+for b in weights gradients optimizer activations; do contains "bucket $b" "$tmp/out" "^  $b +[0-9.]+ GB"; done
+contains "capacity verdict" "$tmp/out" "^  total +[0-9.]+ GB of 80 GB: (fits|over by)"
+contains "traffic heading" "$tmp/out" "^Communication per GPU per step"
+contains "DP row over InfiniBand" "$tmp/out" "^  DP +128 +[0-9.]+ GB +InfiniBand 50 GB/s"
+contains "TP row over NVLink" "$tmp/out" "^  TP +8 +[0-9.]+ GB +NVLink 450 GB/s"
+contains "step time says estimate" "$tmp/out" "^step time .*\(estimate\)"
+contains "MFU" "$tmp/out" "^MFU +[0-9.]+%"
+contains "uneven stages warning" "$tmp/out" "126 layers do not divide by PP=16"
+contains "assumptions listed" "$tmp/out" "^Assumptions"
+
+# ---- JSON
+check "plan --json" 0 "$DTX" "${capstone[@]}" --json
+cp "$tmp/out" "$tmp/capstone.json"
+expect_json "json kind and degrees" "$tmp/capstone.json" 'd.kind==="plan" && d.tp===8 && d.pp===16 && d.dp===128 && d.plan_gpus===16384'
+# The average GPU (the default view): 405,849,243,648 parameters (computed from the
+# architecture) spread evenly over TP x PP = 128 is 3,170,697,216 per GPU; ZeRO-1 over DP 128:
+# (2 + 2 + 12/128) x that = 12,980,041,728 bytes of model state, 6,341,394,432 of weights.
+expect_json "ZeRO-1 state by hand" "$tmp/capstone.json" \
+  'Math.abs(d.memory_gb.weights + d.memory_gb.gradients + d.memory_gb.optimizer - 12.980041728) < 1e-6'
+expect_json "weights by hand" "$tmp/capstone.json" 'Math.abs(d.memory_gb.weights - 6.341394432) < 1e-9'
+expect_json "total is the sum of buckets" "$tmp/capstone.json" \
+  'Math.abs(d.memory_gb.total - (d.memory_gb.weights + d.memory_gb.gradients + d.memory_gb.optimizer + d.memory_gb.activations)) < 1e-9'
+expect_json "capacity 80 GB and fits flag" "$tmp/capstone.json" 'd.memory_gb.capacity===80 && d.fits===(d.memory_gb.total<=80)'
+# DP: 2 x 127/128 x 2 x 3,170,697,216 = 12,583,704,576 bytes over InfiniBand.
+expect_json "DP row by hand" "$tmp/capstone.json" \
+  'd.comm[0].dim==="DP" && d.comm[0].link==="InfiniBand" && Math.abs(d.comm[0].bytes - 12583704576) < 1'
+expect_json "four dimensions" "$tmp/capstone.json" 'd.comm.map(c=>c.dim).join()==="DP,TP,PP,CP"'
+expect_json "step time, MFU, warnings" "$tmp/capstone.json" \
+  'd.step_time_s>0 && d.mfu>0 && d.mfu<1 && Array.isArray(d.warnings) && d.warnings.some(w=>w.includes("126 layers"))'
+
+# A GPU of the first stage: 8 layers x 3,187,671,040 / 8 + 128,256 x 16,384 / 8 (input
+# embedding) = 3,450,339,328 params; ZeRO-1: 4.09375 x that = 14,124,826,624 bytes.
+check "first stage --json" 0 "$DTX" "${capstone[@]}" --stage first --json
+expect_json "first-stage ZeRO-1 state by hand" "$tmp/out" \
+  'Math.abs(d.memory_gb.weights + d.memory_gb.gradients + d.memory_gb.optimizer - 14.124826624) < 1e-6'
+
+# The ZeRO paper's Figure 1 (7.5B, 64 GPUs, ZeRO-1): 2Ψ + 2Ψ + 12Ψ/64 = 31.4 GB.
+check "ZeRO paper --json" 0 "$DTX" sim plan --params_b 7.5 --nodes 8 --dp 64 --zero 1 --json
+expect_json "ZeRO-1 31.4 GB" "$tmp/out" \
+  'Math.abs(d.memory_gb.weights + d.memory_gb.gradients + d.memory_gb.optimizer - 31.40625) < 1e-9'
+
+# ---- errors
+check "unknown flag" 2 "$DTX" sim plan --tpp 8
+contains "suggests the flag" "$tmp/err" "unknown input --tpp \(did you mean --tp\?\)"
+check "bad choice" 2 "$DTX" sim plan --recompute sometimes
+contains "lists the choices" "$tmp/err" "expected one of: none, selective, full"
+check "out of range" 2 "$DTX" sim plan --tp 0
+contains "names the range" "$tmp/err" "tp must be between 1 and 64"
+check "flag without value" 2 "$DTX" sim plan --pp
+check "impossible plan" 1 "$DTX" sim plan --pp 64 --nodes 8
+contains "says why" "$tmp/err" "PP=64 is more than the 32 layers"
+check "help" 0 "$DTX" sim plan --help
+contains "help lists inputs" "$tmp/out" "--microbatches"
+
+if [[ $fails -ne 0 ]]; then
+  echo "$fails check(s) failed"
+  exit 1
+fi
+echo "sim plan: all checks passed"
