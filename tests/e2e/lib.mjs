@@ -52,7 +52,7 @@ export async function ready(page) {
 }
 
 async function findItem(page, id, { scroll = true } = {}) {
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 120; i++) {
     const s = await waitFor(page, 'true');
     const vp = page.viewportSize();
     const it = s.items.find((x) => x.id === id);
@@ -134,7 +134,14 @@ export async function openExercise(page, id) {
   // open the chapter if its exercises are not listed
   const listed = (await state(page)).items.some((x) => x.id === `ex-${id}`);
   if (!listed) await click(page, chapter);
-  await click(page, `ex-${id}`);
+  try {
+    await click(page, `ex-${id}`);
+  } catch (e) {
+    // Only visible items are reported: the chapter was open with the exercise off screen,
+    // and the click above closed it. Open it again; scrolling then finds the exercise.
+    await click(page, chapter);
+    await click(page, `ex-${id}`);
+  }
   return waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)}`);
 }
 

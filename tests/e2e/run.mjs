@@ -26,7 +26,9 @@ async function newPage(opts = {}) {
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/favicon/.test(m.text())) page.errors.push(m.text()); });
+  // Failed loads are reported by URL (below), so the favicon Chromium asks for is not an error.
+  page.on('console', (m) => { if (m.type() === 'error' && !/favicon|Failed to load resource/.test(m.text())) page.errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400 && !/favicon/.test(r.url())) page.errors.push(`HTTP ${r.status()} ${r.url()}`); });
   return page;
 }
 
@@ -387,6 +389,36 @@ test('lab: every widget plays from the engine, sliders re-run the simulation', a
   const bubble = sim.bubble_total ?? sim.bubble?.idle_over_total ?? sim.bubble?.total;
   assert(bubble !== undefined, 'dtx sim pipeline --json has no bubble figure: ' + Object.keys(sim));
   assert(Math.abs(s.widget.bubble_total - bubble) < 1e-9, `page bubble ${s.widget.bubble_total} vs engine ${bubble}`);
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
+});
+
+test('an exercise drives its embedded widget with the instance numbers', async () => {
+  // Tall enough to list chapter 5 without scrolling (see the note on wheel scrolling in lib.mjs).
+  const page = await newPage({ viewport: { width: 1280, height: 1500 } });
+  await page.goto(server.url);
+  await ready(page);
+  const id = 'pipe.widget-smallest-m';
+  await openExercise(page, id);
+  const ans = engineAnswer(id);
+  const p = ans.parameters.p;
+  let s = await waitFor(page, "s.widget && s.widget.kind === 'pipeline'");
+  eq(s.widget.p, p, 'widget p = the instance p');
+  eq(s.widget.schedule, '1f1b', 'schedule from the exercise');
+  // The student drives m to the answer the engine grades; the viewer shows a bubble under 5%
+  // there, and 5% or more one microbatch below.
+  const m = ans.parts.find((x) => x.id === 'm').value;
+  await setSlider(page, 'pipeline-m', m - 1);
+  s = await waitFor(page, `s.widget.m === ${m - 1}`);
+  assert(s.widget.bubble_total >= 0.05, `bubble at m-1 = ${s.widget.bubble_total}`);
+  await setSlider(page, 'pipeline-m', m);
+  s = await waitFor(page, `s.widget.m === ${m}`);
+  assert(s.widget.bubble_total < 0.05, `bubble at m = ${s.widget.bubble_total}`);
+  await typeInto(page, 'part-m', String(m));
+  await typeInto(page, 'part-bubble', (s.widget.bubble_total * 100).toFixed(3) + ' %');
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'the numbers read off the widget are graded correct: ' + s.message);
+  await shot(page, 'exercise-with-widget');
   eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
   await page.context().close();
 });
