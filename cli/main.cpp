@@ -1,5 +1,6 @@
 // dtx: the command-line face of the engine, for instructors, tests and scripts.
 //   dtx lint PATH...        check packs; exit 0 clean, 1 errors, 2 usage
+//   dtx new KIND ID         a commented starting exercise (cli/new.cpp)
 //   dtx list [PATH]         exercises
 //   dtx show ID             an instance as a student reads it
 //   dtx grade ID ANSWER...  feedback; exit 0 correct, 1 not, 3 unreadable input
@@ -19,6 +20,7 @@
 #include "grade/ordering.h"
 #include "lint.h"
 #include "model.h"
+#include "new.h"
 #include "node_runner.h"
 #include "sim.h"
 #include "text.h"
@@ -37,6 +39,9 @@ const char* kMainHelp =
     "\n"
     "commands:\n"
     "  lint PATH...              check pack files or folders; every problem as file:line:col\n"
+    "                            (--warn adds style warnings)\n"
+    "  new KIND ID [-o FILE]     print or write a commented starting exercise of KIND\n"
+    "                            (numeric, choice, ordering, buggy-line, code) that passes lint\n"
     "  list [PATH]               list the exercises (default PATH: exercises/)\n"
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
     "  grade ID [--seed S] ANSWER...\n"
@@ -47,7 +52,7 @@ const char* kMainHelp =
     "Run `dtx <command> --help` for the options of a command.\n";
 
 const char* kLintHelp =
-    "usage: dtx lint [--no-run] [--json] PATH...\n"
+    "usage: dtx lint [--warn] [--no-run] [--json] PATH...\n"
     "\n"
     "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
     "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
@@ -55,10 +60,18 @@ const char* kLintHelp =
     "parameters or at a corner of the ranges, known mistakes equal to the answer, buggy\n"
     "lines out of range, duplicated ordering items, choices with no correct option, code\n"
     "exercises whose reference fails its own cases or whose listed wrong implementations\n"
-    "pass them (needs node; --no-run skips running code).\n"
+    "pass them (needs node; --no-run skips running code). Messages say what was expected\n"
+    "and, for a near miss, suggest the fix (did you mean \"tolerance\"? declared: N, M).\n"
     "\n"
-    "Output: file:line:col: error: /json/pointer: message\n"
-    "Exit status: 0 clean, 1 errors found, 2 usage error.\n";
+    "--warn adds style warnings: an exercise with no hints or no explanation, a numeric part\n"
+    "with no known mistakes, an answer that is negative or absurdly large (over 1e18 bytes,\n"
+    "seconds, dollars or items, 1e30 FLOP) at some corner of the parameter ranges, a varying\n"
+    "parameter the answer uses but the prompt never shows as {placeholder}. Warnings do not\n"
+    "change the exit status.\n"
+    "\n"
+    "Output: file:line:col: error: /json/pointer: message   (or warning: ...)\n"
+    "--json prints [{file, line, column, pointer, severity, message}].\n"
+    "Exit status: 0 no errors (warnings alone still exit 0), 1 errors found, 2 usage error.\n";
 
 const char* kListHelp =
     "usage: dtx list [--json] [PATH...]\n"
@@ -89,7 +102,7 @@ const char* kGradeHelp =
 
 struct Args {
   std::vector<std::string> positional;
-  bool json = false, answer = false, hints = false, help = false, no_run = false;
+  bool json = false, answer = false, hints = false, help = false, no_run = false, warn = false;
   std::optional<uint64_t> seed;
   std::vector<std::string> packs;
   std::string error;
@@ -103,6 +116,7 @@ Args parse_args(int argc, char** argv, int start) {
     else if (s == "--answer") a.answer = true;
     else if (s == "--hints") a.hints = true;
     else if (s == "--no-run") a.no_run = true;
+    else if (s == "--warn") a.warn = true;
     else if (s == "--help" || s == "-h") a.help = true;
     else if (s == "--seed" || s == "--packs") {
       if (i + 1 >= argc) {
@@ -183,10 +197,13 @@ int cmd_lint(const Args& a) {
   all.insert(all.end(), lib.diagnostics.begin(), lib.diagnostics.end());
   NodeRunner runner;
   bool run_code = !a.no_run && runner.available();
-  auto semantic = lint_library(lib, run_code ? &runner : nullptr);
+  LintOptions options;
+  options.runner = run_code ? &runner : nullptr;
+  options.warnings = a.warn;
+  auto semantic = lint_library(lib, options);
   all.insert(all.end(), semantic.begin(), semantic.end());
-  int errors = 0, exercises = 0;
-  for (const auto& d : all) errors += d.severity == Severity::Error;
+  int errors = 0, warnings = 0, exercises = 0;
+  for (const auto& d : all) (d.severity == Severity::Error ? errors : warnings)++;
   for (const auto& p : lib.packs) exercises += static_cast<int>(p.exercises.size());
   if (a.json) {
     Json out = Json::array();
@@ -199,6 +216,7 @@ int cmd_lint(const Args& a) {
   }
   std::cerr << "dtx lint: " << sources.size() << " file" << (sources.size() == 1 ? "" : "s") << ", "
             << exercises << " exercises loaded, " << errors << " error" << (errors == 1 ? "" : "s")
+            << (a.warn ? ", " + std::to_string(warnings) + " warning" + (warnings == 1 ? "" : "s") : "")
             << (run_code ? "" : a.no_run ? " (code not run: --no-run)" : " (code not run: node not found)") << "\n";
   if (sources.empty() && problems.empty()) {
     std::cerr << "dtx lint: no .json files found\n";
@@ -599,6 +617,8 @@ int main(int argc, char** argv) {
   }
   // `sim` takes its flags from the widget input tables, not the common options.
   if (cmd == "sim") return dtx::cli::cmd_sim(std::vector<std::string>(argv + 2, argv + argc));
+  // `new` has its own options (-o FILE, --chapter N, --title T).
+  if (cmd == "new") return dtx::cli::cmd_new(std::vector<std::string>(argv + 2, argv + argc));
   Args a = parse_args(argc, argv, 2);
   if (!a.error.empty()) {
     std::cerr << "dtx " << cmd << ": " << a.error << "\n";

@@ -26,8 +26,4 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
 // Errors only; the same as lint_library(lib, {runner, false}).
 std::vector<Diagnostic> lint_library(const Library& lib, CodeRunner* runner);
 
-// Answers beyond this magnitude (in the part's own unit) are reported by --warn as
-// absurdly large: a unit or exponent slip, or a parameter range that goes too far.
-constexpr double kAbsurdAnswer = 1e18;
-
 }  // namespace dtx

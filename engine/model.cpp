@@ -43,6 +43,19 @@ bool valid_id(const std::string& s, bool allow_dot) {
   return std::isalnum(static_cast<unsigned char>(s.front()));
 }
 
+// "Ring_Volume" -> " (did you mean \"ring-volume\"?)": lower case, other characters as '-'.
+std::string suggest_id(const std::string& s, bool allow_dot) {
+  std::string out;
+  for (char c : s) {
+    char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool ok = (l >= 'a' && l <= 'z') || (l >= '0' && l <= '9') || (allow_dot && l == '.');
+    out += ok ? l : '-';
+  }
+  while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.front()))) out.erase(0, 1);
+  if (out.empty() || out == s || !valid_id(out, allow_dot)) return "";
+  return " (did you mean \"" + out + "\"?)";
+}
+
 bool valid_name(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
@@ -185,7 +198,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
   if (auto id = ctx.string_field(j, ptr, "id", true)) {
     if (!valid_id(*id, true))
       ctx.error(ptr + "/id", "expected an id of lower-case letters, digits, '-' and '.', got \"" +
-                                 *id + "\"");
+                                 *id + "\"" + suggest_id(*id, true));
     ex.id = *id;
   }
   if (type) ex.type = *type;
@@ -313,7 +326,8 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   if (auto c = ctx.int_field(doc, "", "chapter", true, 0, 999)) pack.chapter = static_cast<int>(*c);
   if (auto id = ctx.string_field(doc, "", "id", true)) {
     if (!valid_id(*id, false))
-      ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"");
+      ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"" +
+                           suggest_id(*id, false));
     pack.id = *id;
   }
   if (auto t = ctx.string_field(doc, "", "title", true)) pack.title = *t;

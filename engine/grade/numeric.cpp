@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../lint.h"
 #include "../load_ctx.h"
 #include "../text.h"
 
@@ -13,8 +12,8 @@ namespace {
 
 // The units authors write most, for a "did you mean" when one is mistyped ("GBB", "Gbs",
 // "tflops"). Only a guess the unit parser accepts is offered.
-std::string unit_suggestion(const std::string& got, const std::string& error) {
-  if (error.find("did you mean") != std::string::npos) return "";
+std::string with_unit_suggestion(const std::string& got, const std::string& error) {
+  if (error.find("did you mean") != std::string::npos) return error;
   static const std::vector<std::string> kCommon = {
       "B",      "KB",      "MB",      "GB",     "TB",      "PB",      "KiB",     "MiB",
       "GiB",    "TiB",     "b",       "Kb",     "Mb",      "Gb",      "Tb",      "B/s",
@@ -24,8 +23,8 @@ std::string unit_suggestion(const std::string& got, const std::string& error) {
       "$",      "tokens",  "tokens/s", "GPUs",  "steps",   "samples", "sequences", "layers"};
   std::string guess = closest_match(got, kCommon);
   std::string unused;
-  if (guess.empty() || !parse_unit(guess, &unused)) return "";
-  return "; did you mean '" + guess + "'?";
+  if (guess.empty() || !parse_unit(guess, &unused)) return error;
+  return error + "; did you mean '" + guess + "'?";
 }
 
 std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, LoadContext& ctx) {
@@ -61,7 +60,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     if (auto u = ctx.string_field(pj, p, "unit", true, false)) {
       std::string err;
       auto unit = parse_unit(*u, &err);
-      if (!unit) ctx.error(p + "/unit", err + unit_suggestion(*u, err));
+      if (!unit) ctx.error(p + "/unit", with_unit_suggestion(*u, err));
       else {
         part.unit = *unit;
         part.unit_text = *u;
@@ -165,6 +164,29 @@ std::string diagnose_factor(double given, double expected, double rel, double ab
   return "";
 }
 
+namespace {
+
+// Past these magnitudes (in base units) an answer comes from a slipped exponent or a range
+// that goes too far: 10^18 bytes is an exabyte (a large run's whole dataset is ~10^14),
+// 10^18 s is older than the universe, and the largest training runs are ~10^26 FLOP. Plain
+// numbers have no scale to judge by (2^64 and the largest FP32 value are fair answers):
+// 0 means no limit.
+double absurd_limit(const Unit& u) {
+  if (u.dim.flop != 0) return 1e30;
+  if (u.dim.data != 0 || u.dim.time != 0 || u.dim.money != 0 || u.dim.count != 0) return 1e18;
+  return 0;
+}
+
+std::string absurd_limit_unit(const Unit& u) {
+  if (u.dim.flop != 0) return u.dim.time ? "FLOP/s" : "FLOP";
+  if (u.dim.data != 0) return u.dim.time ? "bytes per second" : "bytes";
+  if (u.dim.time > 0) return "seconds";
+  if (u.dim.money != 0) return "dollars";
+  return u.dim.count_word.empty() ? "items" : u.dim.count_word + "s";
+}
+
+}  // namespace
+
 void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
   (void)ex;
   // Parts are computed in order, each able to use the answers above it; known mistakes are
@@ -213,10 +235,12 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
                      "every instance asks for a meaningful amount");
         break;
       }
-      if (std::fabs(*vals[i]) > kAbsurdAnswer) {
+      double limit = absurd_limit(part.unit);
+      if (limit > 0 && std::fabs(*vals[i]) * part.unit.factor > limit) {
         ctx.warn(part.pointer + "/answer",
                  "the answer is absurdly large (" + format_number(*vals[i]) + unit_sp + ") " +
-                     ctx.describe_point(i) + "; check the unit (a larger one reads better) or the "
+                     ctx.describe_point(i) + ": no training run comes near " + format_number(limit) +
+                     " " + absurd_limit_unit(part.unit) + "; check the formula, the unit or the "
                      "parameter ranges");
         break;
       }

@@ -37,7 +37,8 @@ json() {  # json 'js expression over d' < file
 # ---- help and usage
 check "dtx --help" 0 "$DTX" --help
 contains "main help lists commands" "$tmp/out" "lint PATH"
-for c in lint list show grade; do
+contains "main help lists new" "$tmp/out" "new KIND ID"
+for c in lint list show grade new; do
   check "dtx $c --help" 0 "$DTX" "$c" --help
   contains "$c help has usage" "$tmp/out" "^usage: dtx $c"
 done
@@ -74,6 +75,64 @@ check "lint runs code" 1 "$DTX" lint "$tmp/code.json"
 contains "reference failing its cases" "$tmp/out" "/exercises/0/reference: the reference solution fails its own cases"
 contains "wrong implementation passing" "$tmp/out" "/exercises/0/wrong/0: this wrong implementation \\(same as the answer\\) passes every case"
 check "lint --no-run skips code" 0 "$DTX" lint --no-run "$tmp/code.json"
+
+# lint explains: near misses get a suggestion
+check "lint a typo'd field" 1 "$DTX" lint tests/malformed/mistake-field-typo.json
+contains "typo'd field: did you mean" "$tmp/out" 'unknown field "mesage" \(did you mean "message"\?\)'
+cat >"$tmp/undeclared.json" <<'JSON'
+{"format": 1, "chapter": 0, "id": "u", "title": "U", "exercises": [
+ {"id": "u.volume", "type": "numeric", "title": "T", "prompt": "{N} GPUs each hold {M} GB.",
+  "params": {"N": {"default": 8, "choices": [4, 8]}, "M": {"default": 1, "min": 0.5, "max": 8}},
+  "parts": [{"id": "v", "answer": "2*M*(n-1)/N", "unit": "GB"}]}]}
+JSON
+check "lint an undeclared parameter" 1 "$DTX" lint "$tmp/undeclared.json"
+contains "undeclared parameter: declared names" "$tmp/out" "parameter 'n' is used in the answer but not declared \(did you mean 'N'\?\); declared: N, M"
+
+# ---- lint --warn: style warnings, printed as warnings, exit status unchanged
+cat >"$tmp/bare.json" <<'JSON'
+{"format": 1, "chapter": 0, "id": "w", "title": "W", "exercises": [
+ {"id": "w.bare", "type": "numeric", "title": "T", "prompt": "How much does one of 8 GPUs send?",
+  "parts": [{"id": "v", "answer": "2*7/8", "unit": "GB"}]}]}
+JSON
+check "lint without --warn: clean" 0 "$DTX" lint "$tmp/bare.json"
+if grep -q "warning" "$tmp/out"; then echo "FAIL: warnings printed without --warn"; fails=$((fails + 1)); fi
+check "lint --warn keeps exit 0" 0 "$DTX" lint --warn "$tmp/bare.json"
+contains "--warn: no hints" "$tmp/out" "^$tmp/bare.json:[0-9]+:[0-9]+: warning: /exercises/0: no hints"
+contains "--warn: no explanation" "$tmp/out" "warning: /exercises/0: no explanation"
+contains "--warn: no known mistakes" "$tmp/out" "warning: /exercises/0/parts/0: no known mistakes"
+contains "--warn summary" "$tmp/err" "0 errors, 3 warnings"
+check "lint --warn --json" 0 "$DTX" lint --warn --json "$tmp/bare.json"
+[[ $(json 'd.map(x => x.severity).join(",")' <"$tmp/out") == "warning,warning,warning" ]] ||
+  { echo "FAIL: lint --warn --json severities"; fails=$((fails + 1)); }
+check "lint --warn with an error still exits 1" 1 "$DTX" lint --warn "$tmp/undeclared.json"
+
+# ---- new: every kind is a pack that lints clean, with no warning, and shows and grades
+for kind in numeric choice ordering buggy-line code; do
+  check "new $kind prints" 0 "$DTX" new "$kind" "draft.my-$kind"
+  cp "$tmp/out" "$tmp/printed.json"
+  check "new $kind -o" 0 "$DTX" new "$kind" "draft.my-$kind" -o "$tmp/new-$kind.json"
+  contains "new $kind says what it wrote" "$tmp/out" "wrote $tmp/new-$kind.json"
+  contains "new $kind names the next command" "$tmp/out" "dtx show draft.my-$kind --packs $tmp/new-$kind.json --answer"
+  cmp -s "$tmp/printed.json" "$tmp/new-$kind.json" || { echo "FAIL: new $kind: printed and written packs differ"; fails=$((fails + 1)); }
+  contains "new $kind explains its fields" "$tmp/new-$kind.json" '"\$comment"'
+  check "new $kind lints clean" 0 "$DTX" lint "$tmp/new-$kind.json"
+  check "new $kind lint --warn" 0 "$DTX" lint --warn "$tmp/new-$kind.json"
+  if grep -q "warning" "$tmp/out"; then echo "FAIL: new $kind has warnings:"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1)); fi
+  contains "new $kind: 1 exercise, nothing to report" "$tmp/err" "1 exercises loaded, 0 errors, 0 warnings$"
+  check "new $kind shows" 0 "$DTX" show "draft.my-$kind" --packs "$tmp/new-$kind.json" --answer
+done
+check "new --chapter --title" 0 "$DTX" new numeric draft.titled --chapter 20 --title "My own title"
+[[ $(json 'd.chapter + "|" + d.exercises[0].title' <"$tmp/out") == "20|My own title" ]] ||
+  { echo "FAIL: new --chapter/--title not applied"; fails=$((fails + 1)); }
+check "new refuses to overwrite" 1 "$DTX" new choice draft.other -o "$tmp/new-numeric.json"
+contains "new names the existing file" "$tmp/err" "$tmp/new-numeric.json already exists"
+grep -q '"type": "numeric"' "$tmp/new-numeric.json" || { echo "FAIL: new overwrote a file"; fails=$((fails + 1)); }
+check "new unknown kind" 2 "$DTX" new numerc draft.x
+contains "new unknown kind suggests" "$tmp/err" "unknown kind 'numerc' \(did you mean 'numeric'\?\); expected one of: numeric, choice, ordering, buggy-line, code"
+check "new invalid id" 2 "$DTX" new numeric Ring_Volume
+contains "new invalid id explains" "$tmp/err" "invalid ID 'Ring_Volume': expected an id of lower-case letters.*did you mean \"ring-volume\""
+check "new without an id" 2 "$DTX" new numeric
+check "new bad chapter" 2 "$DTX" new numeric draft.x --chapter lots
 
 # ---- list
 check "list" 0 "$DTX" list

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "content_util.h"
 #include "helpers.h"
 #include "lint.h"
 
@@ -54,7 +57,10 @@ TEST(Lint, UnknownPlaceholder) {
     "parts": [{"id": "v", "answer": "N", "unit": ""}]})J");
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_EQ(ds[0].pointer, "/exercises/0/prompt");
-  EXPECT_NE(ds[0].message.find("\"Nn\""), std::string::npos);
+  EXPECT_NE(ds[0].message.find("parameter 'Nn' is used in the placeholder {Nn} in the prompt but not declared "
+                               "(did you mean 'N'?); declared: N"),
+            std::string::npos)
+      << ds[0].message;
 }
 
 TEST(Lint, OtherTypes) {
@@ -82,4 +88,456 @@ TEST(Lint, PlaceholdersInMessagesAndOptions) {
   ASSERT_EQ(ds.size(), 2u);
   EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0/mistakes/0/message");
   EXPECT_EQ(ds[1].pointer, "/exercises/1/options/0/text");
+}
+
+// ---------------------------------------------------------------- suggestions
+
+namespace {
+
+// Loader diagnostics of a one-exercise pack (which must fail to load).
+std::string load_errors(const std::string& exercises) {
+  LoadResult r = load_pack(pack_with(exercises), "l.json");
+  EXPECT_FALSE(r.ok());
+  return joined(r.diagnostics);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<Diagnostic> lint_with_warnings(const std::string& exercises) {
+  LoadResult r = load_pack(pack_with(exercises), "l.json");
+  EXPECT_TRUE(r.ok()) << joined(r.diagnostics);
+  Library lib;
+  if (r.pack) lib.packs.push_back(*r.pack);
+  LintOptions options;
+  options.warnings = true;
+  return lint_library(lib, options);
+}
+
+std::vector<Diagnostic> of_severity(const std::vector<Diagnostic>& ds, Severity s) {
+  std::vector<Diagnostic> out;
+  for (const auto& d : ds)
+    if (d.severity == s) out.push_back(d);
+  return out;
+}
+
+// A numeric exercise that passes lint with warnings on; tests change one thing at a time.
+const char* kCleanNumeric = R"J({"id": "a", "type": "numeric", "title": "A",
+    "prompt": "{N} GPUs each hold {M} GB.",
+    "params": {"N": {"default": 8, "choices": [4, 8]}, "M": {"default": 2, "min": 1, "max": 4}},
+    "parts": [{"id": "v", "answer": "2*M*(N-1)/N", "unit": "GB",
+               "mistakes": [{"answer": "M*(N-1)/N", "message": "one phase"}]}],
+    "hints": ["two phases"], "explanation": "{answer} GB"})J";
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST(LintSuggest, ClosestMatch) {
+  EXPECT_EQ(closest_match("tolerence", {"unit", "tolerance"}), "tolerance");
+  EXPECT_EQ(closest_match("n", {"N", "M"}), "N");        // case only
+  EXPECT_EQ(closest_match("n", {"M", "K"}), "");         // one letter: no guessing
+  EXPECT_EQ(closest_match("Nn", {"N", "M"}), "N");
+  EXPECT_EQ(closest_match("ceiling", {"ceil", "floor"}), "ceil");   // prefix
+  EXPECT_EQ(closest_match("number", {"numeric", "choice"}), "numeric");
+  EXPECT_EQ(closest_match("relative", {"rel", "abs"}), "rel");
+  EXPECT_EQ(closest_match("bandwidth", {"N", "M"}), "");
+}
+
+// Every object of a pack reports a near-miss field with its likely spelling.
+TEST(LintSuggest, UnknownFieldsInNestedObjects) {
+  struct Case {
+    const char* exercise;
+    const char* pointer;
+    const char* suggestion;
+  } cases[] = {
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+           "params": {"N": {"defualt": 8, "choices": [8]}}, "parts": [{"id": "v", "answer": "1", "unit": ""}]})J",
+       "/exercises/0/params/N/defualt", "(did you mean \"default\"?)"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+           "parts": [{"id": "v", "answer": "1", "unit": "", "tolerence": {"rel": 0.01}}]})J",
+       "/exercises/0/parts/0/tolerence", "(did you mean \"tolerance\"?)"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+           "parts": [{"id": "v", "answer": "1", "unit": "", "tolerance": {"relative": 0.01}}]})J",
+       "/exercises/0/parts/0/tolerance/relative", "(did you mean \"rel\"?)"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+           "parts": [{"id": "v", "answer": "1", "unit": "", "mistakes": [{"answer": "2", "mesage": "m"}]}]})J",
+       "/exercises/0/parts/0/mistakes/0/mesage", "(did you mean \"message\"?)"},
+      {R"J({"id": "c", "type": "choice", "title": "C", "prompt": "p",
+           "options": [{"text": "a", "correct": true}, {"text": "b", "feedbak": "no"}]})J",
+       "/exercises/0/options/1/feedbak", "(did you mean \"feedback\"?)"},
+      {R"J({"id": "k", "type": "code", "title": "K", "prompt": "p", "function": "f", "args": ["x"],
+           "expected": "x", "cases": [{"args": [1], "nots": "one"}]})J",
+       "/exercises/0/cases/0/nots", "(did you mean \"note\"?)"},
+      {R"J({"id": "k", "type": "code", "title": "K", "prompt": "p", "function": "f", "args": ["x"],
+           "expected": "x", "generate": {"cuont": 2, "ranges": {"x": {"min": 1, "max": 2}}}})J",
+       "/exercises/0/generate/cuont", "(did you mean \"count\"?)"},
+      {R"J({"id": "k", "type": "code", "title": "K", "prompt": "p", "function": "f", "args": ["size"],
+           "expected": "size", "generate": {"count": 2, "ranges": {"sise": {"min": 1, "max": 2}}}})J",
+       "/exercises/0/generate/ranges/sise", "(did you mean \"size\"?)"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p", "hint": ["h"],
+           "parts": [{"id": "v", "answer": "1", "unit": ""}]})J",
+       "/exercises/0/hint", "(did you mean \"hints\"?)"},
+  };
+  for (const auto& c : cases) {
+    LoadResult r = load_pack(pack_with(c.exercise), "l.json");
+    bool found = false;
+    for (const auto& d : r.diagnostics)
+      found |= d.pointer == c.pointer && contains(d.message, c.suggestion);
+    EXPECT_TRUE(found) << c.pointer << " " << c.suggestion << "\n" << joined(r.diagnostics);
+  }
+}
+
+TEST(LintSuggest, CommentConventionsOfOtherFormatsPointToComment) {
+  std::string errs = load_errors(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+      "//": "the answer is 1", "parts": [{"id": "v", "answer": "1", "unit": ""}]})J");
+  EXPECT_TRUE(contains(errs, "/exercises/0/~1~1: unknown field \"//\" (JSON has no comments: write \"$comment\""))
+      << errs;
+}
+
+TEST(LintSuggest, UnknownExerciseType) {
+  auto type_error = [](const std::string& type) {
+    return load_errors(R"J({"id": "a", "type": ")J" + type + R"J(", "title": "A", "prompt": "p"})J");
+  };
+  EXPECT_TRUE(contains(type_error("choise"), "unknown exercise type \"choise\" (did you mean \"choice\"?); "
+                                             "expected one of: numeric, choice, ordering, buggy-line, code"));
+  EXPECT_TRUE(contains(type_error("buggy_line"), "(did you mean \"buggy-line\"?)"));
+  EXPECT_TRUE(contains(type_error("multiple-choice"), "(did you mean \"choice\"?)"));
+  EXPECT_TRUE(contains(type_error("mcq"), "did you mean \"choice\" with \"multiple\": true?"));
+  // Nothing close: the list alone, no wild guess.
+  std::string far = type_error("essay");
+  EXPECT_TRUE(contains(far, "expected one of: numeric")) << far;
+  EXPECT_FALSE(contains(far, "did you mean")) << far;
+}
+
+TEST(LintSuggest, UnknownUnit) {
+  auto unit_error = [](const std::string& unit) {
+    return load_errors(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+        "parts": [{"id": "v", "answer": "1", "unit": ")J" + unit + R"J("}]})J");
+  };
+  std::string gbb = unit_error("GBB");
+  EXPECT_TRUE(contains(gbb, "unknown unit 'GBB' (known: B KB")) << gbb;
+  EXPECT_TRUE(contains(gbb, "; did you mean 'GB'?")) << gbb;
+  EXPECT_TRUE(contains(unit_error("tokns"), "; did you mean 'tokens'?"));
+  // units.cpp's own advice for a lower-case prefix is kept, not doubled.
+  std::string gb = unit_error("gb");
+  EXPECT_TRUE(contains(gb, "did you mean GB (bytes) or Gb (bits)?")) << gb;
+  EXPECT_FALSE(contains(gb, "did you mean 'GB'")) << gb;
+}
+
+TEST(LintSuggest, UnknownFunction) {
+  auto fn_error = [](const std::string& answer) {
+    return load_errors(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+        "parts": [{"id": "v", "answer": ")J" + answer + R"J(", "unit": ""}]})J");
+  };
+  EXPECT_TRUE(contains(fn_error("ceiling(7/2)"), "unknown function 'ceiling' (did you mean 'ceil'?); known: ceil"));
+  EXPECT_TRUE(contains(fn_error("sqr(4)"), "(did you mean 'sqrt'?)"));
+  EXPECT_TRUE(contains(fn_error("ln(4)"), "(did you mean 'log'?)"));
+  EXPECT_TRUE(contains(fn_error("pow(2, 3)"), "(write a^b for a power)"));
+}
+
+TEST(LintSuggest, UndeclaredParameterInTheAnswer) {
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs, {M} GB",
+    "params": {"N": {"default": 8, "choices": [4, 8]}, "M": {"default": 1, "min": 1, "max": 2}},
+    "parts": [{"id": "v", "answer": "2*M*(n-1)/N", "unit": "GB"}]})J");
+  // One error, at the name, not a failure at every point plus an unmakeable instance.
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0/answer");
+  EXPECT_EQ(ds[0].message, "parameter 'n' is used in the answer but not declared (did you mean 'N'?); declared: N, M");
+
+  ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs",
+    "params": {"N": {"default": 8, "choices": [4, 8]}}, "derived": {"steps": "N-1"},
+    "parts": [{"id": "v", "answer": "steps*bw", "unit": ""}]})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].message, "parameter 'bw' is used in the answer but not declared; declared: N, steps");
+
+  ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "v", "answer": "2*M", "unit": ""}]})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_TRUE(contains(ds[0].message, "nothing is declared (add it under \"params\")")) << ds[0].message;
+}
+
+// The message says where the name is used: each place an expression can appear.
+TEST(LintSuggest, UndeclaredNameSaysWhere) {
+  struct Case {
+    const char* exercise;
+    const char* pointer;
+    const char* message;
+  } cases[] = {
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N}", "params": {"N": {"default": 8}},
+           "parts": [{"id": "v", "answer": "N", "unit": "", "mistakes": [{"answer": "N/Two", "message": "m"}]}]})J",
+       "/exercises/0/parts/0/mistakes/0/answer", "parameter 'Two' is used in a known mistake but not declared"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N}", "params": {"N": {"default": 8}},
+           "derived": {"half": "n/2"}, "parts": [{"id": "v", "answer": "half", "unit": ""}]})J",
+       "/exercises/0/derived/half", "parameter 'n' is used in derived value \"half\" but not declared (did you mean 'N'?)"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N}", "params": {"N": {"default": 8}},
+           "constraints": ["N >= P"], "parts": [{"id": "v", "answer": "N", "unit": ""}]})J",
+       "/exercises/0/constraints/0", "parameter 'P' is used in constraint 1 but not declared"},
+      {R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N}", "params": {"N": {"default": 8}},
+           "hints": ["{N-1} steps of {chunks}"], "parts": [{"id": "v", "answer": "N", "unit": ""}]})J",
+       "/exercises/0/hints/0", "parameter 'chunks' is used in the placeholder {chunks} in hint 1 but not declared; declared: N"},
+      {R"J({"id": "k", "type": "code", "title": "K", "prompt": "p", "function": "f", "args": ["bytes", "N"],
+           "expected": "Bytes/N", "cases": [{"args": [8, 2]}]})J",
+       "/exercises/0/expected", "parameter 'Bytes' is used in \"expected\" (it may use the function's args and the exercise's params) but not declared (did you mean 'bytes'?); declared: bytes, N"},
+  };
+  for (const auto& c : cases) {
+    auto ds = lint_text(c.exercise);
+    ASSERT_EQ(ds.size(), 1u) << c.pointer << "\n" << joined(ds);
+    EXPECT_EQ(ds[0].pointer, c.pointer);
+    EXPECT_TRUE(contains(ds[0].message, c.message)) << ds[0].message;
+  }
+}
+
+// The error points at the name itself inside the JSON string, not at the string's start.
+TEST(LintSuggest, UndeclaredNameColumn) {
+  std::string text = "{\"format\": 1, \"chapter\": 0, \"id\": \"t\", \"title\": \"T\", \"exercises\": [\n"
+                     "{\"id\": \"a\", \"type\": \"numeric\", \"title\": \"A\", \"prompt\": \"{N} and {K}\",\n"
+                     "\"params\": {\"N\": {\"default\": 8}},\n"
+                     "\"parts\": [{\"id\": \"v\", \"answer\": \"N + k\", \"unit\": \"\"}]}]}";
+  LoadResult r = load_pack(text, "l.json");
+  ASSERT_TRUE(r.ok()) << joined(r.diagnostics);
+  Library lib;
+  lib.packs.push_back(*r.pack);
+  auto ds = lint_library(lib, nullptr);
+  ASSERT_EQ(ds.size(), 2u) << joined(ds);
+  // Line 2: `"prompt": "{N} and {K}"` opens its string at column 56; K is the 10th character.
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/prompt");
+  EXPECT_EQ(ds[0].line, 2);
+  EXPECT_EQ(ds[0].column, 66);
+  // Line 4: `"answer": "N + k"` opens its string at column 33; k is the 5th character.
+  EXPECT_EQ(ds[1].pointer, "/exercises/0/parts/0/answer");
+  EXPECT_EQ(ds[1].line, 4);
+  EXPECT_EQ(ds[1].column, 38);
+}
+
+TEST(LintSuggest, AnswersOfParts) {
+  // A part may use the parts above it, and a known mistake any part: both are graded that way.
+  const char* chained = R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "phase", "answer": "7/8", "unit": "GB"},
+              {"id": "total", "answer": "2*answer.phase", "unit": "GB",
+               "mistakes": [{"answer": "answer", "message": "that is {answer.phase} GB, one phase"}]}]})J";
+  EXPECT_EQ(joined(lint_text(chained)), "");
+  Pack pack = must_load(pack_with(chained));
+  Instance inst = must_instance(pack.exercises[0]);
+  ASSERT_EQ(inst.part_values.size(), 2u);
+  EXPECT_DOUBLE_EQ(inst.part_values[1], 1.75);  // 2 * 7/8
+  Feedback fb = grade_parts(inst, {"0.875 GB", "0.875 GB"});  // one phase given as the total
+  ASSERT_EQ(fb.parts.size(), 2u);
+  EXPECT_EQ(fb.parts[1].message, "that is 0.875 GB, one phase");
+  // ...but not a part below it.
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "total", "answer": "2*answer.phase", "unit": "GB"},
+              {"id": "phase", "answer": "7/8", "unit": "GB"}]})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].message, "'answer.phase' is used in the answer of part \"total\" before it is computed (parts are "
+                           "computed in order: a part can use the answers of the parts above it)");
+  // A part id that does not exist.
+  ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "volume", "answer": "7/4", "unit": "GB"}], "explanation": "{answer.volumes} GB"})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_TRUE(contains(ds[0].message, "but this exercise has no part 'volumes' (did you mean 'volume'?); parts: volume"))
+      << ds[0].message;
+  // `answer` means nothing outside numeric exercises.
+  ds = lint_text(R"J({"id": "c", "type": "choice", "title": "C", "prompt": "p",
+    "options": [{"text": "a", "correct": true, "feedback": "{answer}"}, {"text": "b"}]})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_TRUE(contains(ds[0].message, "only numeric exercises have answers")) << ds[0].message;
+}
+
+TEST(LintSuggest, DerivedValueUsedBeforeItIsComputed) {
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N}",
+    "params": {"N": {"default": 8}}, "derived": {"total": "2*chunk", "chunk": "1/N"},
+    "parts": [{"id": "v", "answer": "total", "unit": ""}]})J");
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/derived/total");
+  EXPECT_TRUE(contains(ds[0].message, "'chunk' is used in derived value \"total\" before it is computed")) << ds[0].message;
+}
+
+TEST(LintSuggest, InvalidId) {
+  std::string errs = load_errors(R"J({"id": "Ring_Volume", "type": "numeric", "title": "A", "prompt": "p",
+      "parts": [{"id": "v", "answer": "1", "unit": ""}]})J");
+  EXPECT_TRUE(contains(errs, "/exercises/0/id: expected an id of lower-case letters, digits, '-' and '.', got "
+                             "\"Ring_Volume\" (did you mean \"ring-volume\"?)")) << errs;
+}
+
+TEST(LintSuggest, BooleanWrittenAsString) {
+  std::string errs = load_errors(R"J({"id": "c", "type": "choice", "title": "C", "prompt": "p",
+    "options": [{"text": "a", "correct": "true"}, {"text": "b"}]})J");
+  EXPECT_TRUE(contains(errs, "/exercises/0/options/0/correct: expected true or false, got the string \"true\" "
+                             "(write true without quotes)")) << errs;
+}
+
+// ---------------------------------------------------------------- $comment
+
+TEST(LintComment, AcceptedInEveryObject) {
+  std::string text = R"J({
+    "$comment": ["a pack-level note", "in two lines"], "format": 1, "chapter": 0, "id": "t", "title": "T",
+    "exercises": [
+      {"$comment": "exercise", "id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs, {M} GB",
+       "params": {"$comment": "params map", "N": {"$comment": "one param", "default": 8, "choices": [4, 8]},
+                  "M": {"default": 1}},
+       "derived": {"$comment": "derived map", "chunk": "M/N"},
+       "parts": [{"$comment": "part", "id": "v", "answer": "2*(N-1)*chunk", "unit": "GB",
+                  "tolerance": {"$comment": "1%", "rel": 0.01},
+                  "mistakes": [{"$comment": "one phase", "answer": "(N-1)*chunk", "message": "m"}]}]},
+      {"id": "c", "type": "choice", "title": "C", "prompt": "p",
+       "options": [{"$comment": "right", "text": "a", "correct": true}, {"text": "b"}]},
+      {"id": "b", "type": "buggy-line", "title": "B", "prompt": "p", "code": ["x", "y"],
+       "bugs": [{"$comment": "bug", "line": 1, "message": "m"}], "decoys": [{"$comment": "decoy", "line": 2, "message": "d"}]},
+      {"id": "k", "type": "code", "title": "K", "prompt": "p", "function": "f", "args": ["x"], "expected": "2*x",
+       "cases": [{"$comment": "case", "args": [1]}],
+       "generate": {"$comment": "gen", "count": 2, "ranges": {"$comment": "ranges map", "x": {"$comment": "range", "min": 1, "max": 9, "step": 1}}},
+       "wrong": [{"$comment": "wrong", "note": "n", "code": "function f(x) { return x; }"}]}
+    ]})J";
+  LoadResult r = load_pack(text, "c.json");
+  ASSERT_TRUE(r.ok()) << joined(r.diagnostics);
+  EXPECT_EQ(joined(r.diagnostics), "");
+  const Exercise& ex = r.pack->exercises[0];
+  // Ignored, not read as a parameter, a derived value or a generated argument.
+  ASSERT_EQ(ex.params.size(), 2u);
+  EXPECT_EQ(ex.params[0].name, "N");
+  ASSERT_EQ(ex.derived.size(), 1u);
+  Library lib;
+  lib.packs.push_back(*r.pack);
+  EXPECT_EQ(joined(lint_library(lib, nullptr)), "");
+}
+
+TEST(LintComment, NonStringRejected) {
+  for (const char* bad : {"7", "{\"note\": \"x\"}", "[\"ok\", 3]", "true"}) {
+    std::string errs = load_errors(std::string(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+        "parts": [{"id": "v", "answer": "1", "unit": "", "$comment": )J") + bad + "}]}");
+    EXPECT_TRUE(contains(errs, "/exercises/0/parts/0/$comment: expected \"$comment\" to be a string (or an array "
+                               "of strings)")) << bad << "\n" << errs;
+  }
+  // In a map of names too, where it would otherwise be taken for a parameter.
+  std::string errs = load_errors(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+      "params": {"$comment": 1, "N": {"default": 8}}, "parts": [{"id": "v", "answer": "N", "unit": ""}]})J");
+  EXPECT_TRUE(contains(errs, "/exercises/0/params/$comment: expected \"$comment\" to be a string")) << errs;
+  EXPECT_FALSE(contains(errs, "parameter name")) << errs;
+}
+
+// ---------------------------------------------------------------- --warn
+
+TEST(LintWarn, CleanExerciseHasNoWarnings) {
+  EXPECT_EQ(joined(lint_with_warnings(kCleanNumeric)), "");
+}
+
+TEST(LintWarn, OffUnlessAsked) {
+  std::string bare = R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+      "parts": [{"id": "v", "answer": "1-2", "unit": "GB"}]})J";
+  EXPECT_EQ(joined(lint_text(bare)), "");
+  auto ds = lint_with_warnings(bare);
+  // no hints, no explanation, no mistakes, negative answer
+  EXPECT_EQ(of_severity(ds, Severity::Warning).size(), 4u) << joined(ds);
+  EXPECT_TRUE(of_severity(ds, Severity::Error).empty());
+  EXPECT_TRUE(contains(format_diagnostic(ds[0]), ": warning: /exercises/0")) << format_diagnostic(ds[0]);
+}
+
+TEST(LintWarn, NoHints) {
+  auto ds = lint_with_warnings(replaced(kCleanNumeric, R"J("hints": ["two phases"], )J", ""));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].severity, Severity::Warning);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0");
+  EXPECT_TRUE(contains(ds[0].message, "no hints")) << ds[0].message;
+
+  // A choice question guides through its options' feedback: hints are needed only when a
+  // wrong option has none.
+  std::string choice = R"J({"id": "c", "type": "choice", "title": "C", "prompt": "p", "explanation": "e",
+      "options": [{"text": "a", "correct": true}, {"text": "b", "feedback": "why not b"}, {"text": "c"FEEDBACK}]})J";
+  EXPECT_EQ(joined(lint_with_warnings(replaced(choice, "FEEDBACK", R"J(, "feedback": "why not c")J"))), "");
+  ds = lint_with_warnings(replaced(choice, "FEEDBACK", ""));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/options/2");
+  EXPECT_TRUE(contains(ds[0].message, "no \"feedback\" and the exercise has no hints")) << ds[0].message;
+
+  std::string ordering = R"J({"id": "o", "type": "ordering", "title": "O", "prompt": "p", "explanation": "e",
+      "items": ["a", "b", "c"]FEEDBACK})J";
+  EXPECT_EQ(joined(lint_with_warnings(replaced(ordering, "FEEDBACK", R"J(, "feedback": ["1", "2", "3"])J"))), "");
+  ds = lint_with_warnings(replaced(ordering, "FEEDBACK", ""));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_TRUE(contains(ds[0].message, "no hints and no \"feedback\"")) << ds[0].message;
+}
+
+TEST(LintWarn, NoExplanation) {
+  auto ds = lint_with_warnings(replaced(kCleanNumeric, R"J(, "explanation": "{answer} GB")J", ""));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0");
+  EXPECT_TRUE(contains(ds[0].message, "no explanation")) << ds[0].message;
+}
+
+TEST(LintWarn, NumericPartWithoutKnownMistakes) {
+  auto ds = lint_with_warnings(replaced(kCleanNumeric, R"J(,
+               "mistakes": [{"answer": "M*(N-1)/N", "message": "one phase"}])J", ""));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0");
+  EXPECT_TRUE(contains(ds[0].message, "no known mistakes")) << ds[0].message;
+}
+
+TEST(LintWarn, NegativeAnswerAtACorner) {
+  // 2*M*(N-1)/N - 3 at N=4, M=1 is 2*1*3/4 - 3 = -1.5; at the defaults (N=8, M=2) it is 0.5.
+  auto ds = lint_with_warnings(replaced(kCleanNumeric, R"J("answer": "2*M*(N-1)/N")J",
+                                        R"J("answer": "2*M*(N-1)/N - 3")J"));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].severity, Severity::Warning);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0/answer");
+  EXPECT_TRUE(contains(ds[0].message, "the answer is negative (-1.5 GB) at N=4, M=1")) << ds[0].message;
+}
+
+TEST(LintWarn, AbsurdlyLargeAnswer) {
+  // 2^N GB at N = 64 is 1.8e19 GB = 1.8e28 bytes: no run moves that much.
+  std::string big = R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} bits", "hints": ["h"],
+      "explanation": "e", "params": {"N": {"default": 8, "choices": [8, 64]}},
+      "parts": [{"id": "v", "answer": "2^N", "unit": "UNIT", "mistakes": [{"answer": "2^(N-1)", "message": "m"}]}]})J";
+  auto ds = lint_with_warnings(replaced(big, "UNIT", "GB"));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_TRUE(contains(ds[0].message, "the answer is absurdly large")) << ds[0].message;
+  EXPECT_TRUE(contains(ds[0].message, "at N=64")) << ds[0].message;
+  // A plain number has no scale to judge by: 2^64 is a fair answer.
+  EXPECT_EQ(joined(lint_with_warnings(replaced(big, "UNIT", ""))), "");
+  // A training budget of 6 * 405e9 parameters * 15.6e12 tokens = 3.8e25 FLOP is real.
+  std::string flop = R"J({"id": "f", "type": "numeric", "title": "F", "prompt": "p", "hints": ["h"], "explanation": "e",
+      "parts": [{"id": "v", "answer": "6*405e9*15.6e12", "unit": "FLOP", "mistakes": [{"answer": "2*405e9*15.6e12", "message": "m"}]}]})J";
+  EXPECT_EQ(joined(lint_with_warnings(flop)), "");
+}
+
+TEST(LintWarn, PromptMustShowAVaryingParameterTheAnswerUses) {
+  auto ds = lint_with_warnings(replaced(kCleanNumeric, "{N} GPUs each hold {M} GB.", "{N} GPUs each hold a buffer."));
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/prompt");
+  EXPECT_TRUE(contains(ds[0].message, "never shows parameter 'M'")) << ds[0].message;
+  EXPECT_TRUE(contains(ds[0].message, "from 1 to 4")) << ds[0].message;
+  // Shown through a derived value it is part of: fine.
+  EXPECT_EQ(joined(lint_with_warnings(replaced(
+                replaced(kCleanNumeric, "{N} GPUs each hold {M} GB.", "{N} GPUs each hold {half*2} GB."),
+                R"J("parts")J", R"J("derived": {"half": "M/2"}, "parts")J"))),
+            "");
+  // A parameter with one value may be written out in the prompt as a plain number.
+  EXPECT_EQ(joined(lint_with_warnings(replaced(
+                replaced(kCleanNumeric, "{N} GPUs each hold {M} GB.", "{N} GPUs each hold 2 GB."),
+                R"J("M": {"default": 2, "min": 1, "max": 4})J", R"J("M": {"default": 2})J"))),
+            "");
+}
+
+// The shipped packs are lint-clean, and no style warning fires on a large share of them: a
+// warning that fires everywhere is noise authors learn to ignore.
+TEST(LintWarn, ShippedPacksAreNotFlooded) {
+  Library lib = load_library(shipped_pack_sources());
+  size_t exercises = 0;
+  for (const auto& p : lib.packs) exercises += p.exercises.size();
+  ASSERT_GT(exercises, 0u);
+  LintOptions options;
+  options.warnings = true;
+  auto ds = lint_library(lib, options);
+  EXPECT_TRUE(of_severity(ds, Severity::Error).empty()) << joined(of_severity(ds, Severity::Error));
+  std::map<std::string, size_t> by_kind;  // the message up to its first ':' or '('
+  for (const auto& d : of_severity(ds, Severity::Warning))
+    by_kind[d.message.substr(0, d.message.find_first_of(":("))]++;
+  for (const auto& [kind, n] : by_kind)
+    EXPECT_LT(n * 4, exercises) << "\"" << kind << "\" fires " << n << " times over " << exercises << " exercises";
 }
