@@ -4,29 +4,7 @@
 #   tests/cli/test_sim_roofline.sh path/to/dtx
 set -uo pipefail
 DTX=$1
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() {  # check "description" expected_exit command...
-  local what=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "FAIL: $what: exit $got, expected $want"
-    sed 's/^/    /' "$tmp/out" "$tmp/err" | head -20
-    fails=$((fails + 1))
-  fi
-}
-
-contains() {  # contains "description" file pattern
-  if ! grep -qE -- "$3" "$2"; then
-    echo "FAIL: $1: no line matching /$3/ in:"
-    sed 's/^/    /' "$2" | head -30
-    fails=$((fails + 1))
-  fi
-}
+source "$(dirname "$0")/sim_lib.sh"  # tmp, fails, check, contains
 
 # near "description" 'js expression over d (the parsed JSON)' expected [relative tolerance]
 near() {
