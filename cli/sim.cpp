@@ -2,6 +2,8 @@
 // the pack's "widget" object and the command line take the same names and ranges.
 #include "sim.h"
 
+#include "expr.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -9,18 +11,6 @@
 namespace dtx::cli {
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
 
 std::string describe_input(const sim::WidgetInput& in) {
   char buf[512];
@@ -137,12 +127,9 @@ int cmd_sim(const std::vector<std::string>& args) {
     }
     const sim::WidgetInput* in = kind->input(name);
     if (!in) {
-      std::string best;
-      size_t best_d = 3;
-      for (const auto& cand : kind->inputs) {
-        size_t d = edit_distance(name, cand.name);
-        if (d < best_d) best_d = d, best = cand.name;
-      }
+      std::vector<std::string> names;
+      for (const auto& cand : kind->inputs) names.push_back(cand.name);
+      std::string best = closest_match(name, names);  // the engine's near-miss rule
       std::cerr << "dtx sim " << kind->kind << ": unknown input --" << name;
       if (!best.empty()) std::cerr << " (did you mean --" << best << "?)";
       std::cerr << "\n\n" << kind_help(*kind);
