@@ -395,6 +395,12 @@ void app_after_frame(App& app) {
   }
   if (!app.ex_widget_error.empty() && app.screen == Screen::Exercise) j["widget_error"] = app.ex_widget_error;
   j["frame_ms"] = app.frame_cpu_ms;
+  j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
+  if (const ImDrawData* dd = ImGui::GetDrawData()) {
+    int cmds = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) cmds += dd->CmdLists[i]->CmdBuffer.Size;
+    j["draw"] = {{"lists", dd->CmdListsCount}, {"cmds", cmds}, {"vtx", dd->TotalVtxCount}, {"idx", dd->TotalIdxCount}};
+  }
   j["text_input"] = ImGui::GetIO().WantTextInput;
   // the item being edited or held, by its stable id (tests wait on it before typing)
   std::string active;

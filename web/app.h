@@ -95,6 +95,7 @@ struct App {
   bool widget_animating = false;    // a widget is playing: keep drawing frames
   double last_frame_ms = 0;
   double frame_dt = 0;              // seconds since the previous frame, capped
+  double frame_parts_ms[3] = {0, 0, 0};  // of frame_cpu_ms: UI build, GL submission, test-hook state
   double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
 };
 

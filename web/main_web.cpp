@@ -134,6 +134,7 @@ void draw_frame() {
   ImGui::NewFrame();
   app_frame(g_app);
   ImGui::Render();
+  double ui_end = emscripten_get_now();
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(g_window, &fw, &fh);
   glViewport(0, 0, fw, fh);
@@ -141,7 +142,9 @@ void draw_frame() {
   glClearColor(bg.x, bg.y, bg.z, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  double gl_end = emscripten_get_now();
   app_after_frame(g_app);
+  double hook_end = emscripten_get_now();
   bool want = ImGui::GetIO().WantTextInput;
   if (want != g_text_focus) {
     g_text_focus = want;
@@ -153,6 +156,9 @@ void draw_frame() {
   }
   if (!g_release_now.empty() || g_touch.active) g_wake = std::max(g_wake, 1);
   g_app.frame_cpu_ms = emscripten_get_now() - frame_start;
+  g_app.frame_parts_ms[0] = ui_end - frame_start;
+  g_app.frame_parts_ms[1] = gl_end - ui_end;
+  g_app.frame_parts_ms[2] = hook_end - gl_end;
 }
 
 void loop() {

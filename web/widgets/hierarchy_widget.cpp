@@ -290,9 +290,12 @@ class HierarchyWidget : public Widget {
     const float e = em(app);
     const float sw = z.x - a.x, sh = z.y - a.y;
     const float gap = sw > 6 ? 1 : 0;
-    dl->AddRectFilled(ImVec2(a.x + gap, a.y + gap), ImVec2(z.x - gap, z.y - gap), kLevelFill[lv], sw > 24 ? 3.0f : 0.0f);
+    // Rounded corners cost about five times the vertices of square ones and cannot be seen
+    // on small boxes; with hundreds of boxes on screen that is most of the frame's geometry.
+    const float round = sw > 64 ? 3.0f : 0.0f;
+    dl->AddRectFilled(ImVec2(a.x + gap, a.y + gap), ImVec2(z.x - gap, z.y - gap), kLevelFill[lv], round);
     const bool current = on_path && lv == shown_level();
-    if (sw > 12) dl->AddRect(a, z, current ? color::kAccent : color::kBorder, sw > 24 ? 3.0f : 0.0f, 0, current ? 2.5f : 1.0f);
+    if (sw > 12) dl->AddRect(a, z, current ? color::kAccent : color::kBorder, round, 0, current ? 2.5f : 1.0f);
     ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
     const float small = std::round(0.8f * e);
     if (lv == 0) {
