@@ -79,6 +79,24 @@ void rebuild_fonts() {
   g_app.fonts_dirty = false;
 }
 
+// Wheel movement in physical pixels since the last frame (see dtx_wheel).
+ImVec2 g_wheel_px(0, 0);
+
+// One ImGui wheel unit scrolls this many pixels in 1.86 (NewFrame's scroll step), so a
+// distance in pixels divides by it to scroll exactly that far.
+float wheel_step_px() {
+  return std::fmax(std::floor(std::fmin(5 * ImGui::GetFontSize(), ImGui::GetIO().DisplaySize.y * 0.67f)), 1.0f);
+}
+
+void apply_wheel() {
+  if (g_wheel_px.x == 0 && g_wheel_px.y == 0) return;
+  ImGuiIO& io = ImGui::GetIO();
+  // Browser: positive deltaY moves the view down. ImGui: positive MouseWheel scrolls up.
+  io.MouseWheel -= g_wheel_px.y / wheel_step_px();
+  io.MouseWheelH -= g_wheel_px.x / wheel_step_px();
+  g_wheel_px = ImVec2(0, 0);
+}
+
 void apply_touch() {
   ImGuiIO& io = ImGui::GetIO();
   if (!g_touch.active) return;
@@ -99,8 +117,7 @@ void apply_touch() {
     }
   }
   if (g_touch.scrolling) {
-    float step = std::floor(std::fmin(5 * ImGui::GetFontSize(), io.DisplaySize.y * 0.67f));
-    io.MouseWheel += (g_touch.pos.y - g_touch.last_applied.y) / std::fmax(step, 1.0f);
+    io.MouseWheel += (g_touch.pos.y - g_touch.last_applied.y) / wheel_step_px();
   }
   g_touch.last_applied = g_touch.pos;
   io.MouseDown[0] = g_touch.down && !g_touch.scrolling;
@@ -130,6 +147,7 @@ void draw_frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   apply_touch();
+  apply_wheel();
   apply_keys();
   ImGui::NewFrame();
   app_frame(g_app);
@@ -196,6 +214,16 @@ EMSCRIPTEN_KEEPALIVE void dtx_on_code_result(int id, const char* json) {
 
 EMSCRIPTEN_KEEPALIVE void dtx_on_file(const char* name, const char* text) {
   app_on_file(g_app, name ? name : "file", text ? text : "");
+  dtx_wake();
+}
+
+// The mouse wheel, in CSS pixels (glue.js converts lines and pages). Emscripten 3.1.6's GLFW
+// passes the browser's deltaY straight to the scroll callback: the wrong sign for ImGui
+// (wheel down scrolled up) and a hundred units per notch, so glue.js keeps wheel events
+// over the canvas from GLFW and sends them here.
+EMSCRIPTEN_KEEPALIVE void dtx_wheel(float dx, float dy) {
+  g_wheel_px.x += dx * g_app.dpr;
+  g_wheel_px.y += dy * g_app.dpr;
   dtx_wake();
 }
 

@@ -18,6 +18,7 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 function eq(a, b, msg) { if (a !== b) throw new Error(`${msg}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`); }
+function near(a, b, tol, msg) { if (!(Math.abs(a - b) <= tol)) throw new Error(`${msg}: expected ${b} ± ${tol}, got ${a}`); }
 
 let server, browser;
 
@@ -355,6 +356,33 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   await page.waitForTimeout(2000);
   const f1 = (await state(page)).frame;
   assert(f1 - f0 <= 1, `frames drawn while idle: ${f1 - f0}`);
+  await page.context().close();
+});
+
+test('the mouse wheel scrolls the course map the way it turns, by the distance it turns', async () => {
+  const page = await newPage({ viewport: { width: 1280, height: 700 } });
+  await page.goto(server.url);
+  await ready(page);
+  const y = async () => (await state(page)).items.find((i) => i.id === 'chapter-1').y;
+  await page.mouse.move(640, 400);
+  const y0 = await y();
+  // Frames are drawn on demand: wait for one after the wheel before reading positions.
+  const wheel = async (dy) => {
+    const f = (await state(page)).frame;
+    await page.mouse.wheel(0, dy);
+    await waitFor(page, `s.frame > ${f} + 1`);
+  };
+  await wheel(100);  // one notch down in Chromium: the content moves up by 100 px
+  near(await y(), y0 - 100, 1, 'after one notch down');
+  await wheel(-40);  // a trackpad's small pixel delta, up
+  near(await y(), y0 - 60, 1, 'after 40 px up');
+  await wheel(-500);  // past the top: stops there
+  near(await y(), y0, 1, 'back at the top');
+  // A wheel in lines (Firefox) scrolls too, and the page itself never scrolls.
+  await page.evaluate(() => document.getElementById('canvas').dispatchEvent(
+    new WheelEvent('wheel', { deltaY: 3, deltaMode: 1, clientX: 640, clientY: 400, bubbles: true, cancelable: true })));
+  await waitFor(page, `s.items.find((i) => i.id === 'chapter-1').y < ${y0 - 50}`);
+  eq(await page.evaluate(() => window.scrollY), 0, 'the browser page scrolled');
   await page.context().close();
 });
 

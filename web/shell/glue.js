@@ -118,7 +118,17 @@
     if (e.target === canvas) e.preventDefault();
   }, true);
   window.addEventListener('mouseup', (e) => { if (e.target === canvas) focusIfTyping(); else wake(); });
-  for (const ev of ['mousemove', 'wheel', 'focus', 'blur', 'visibilitychange']) window.addEventListener(ev, wake, true);
+  for (const ev of ['mousemove', 'focus', 'blur', 'visibilitychange']) window.addEventListener(ev, wake, true);
+  // The wheel over the canvas goes to the engine, never to GLFW (3.1.6 flips its sign and
+  // gives ~100 units a notch): stopped here, on the window in the capture phase, before it
+  // reaches the canvas. Lines and pages become CSS pixels. Ctrl+wheel stays the browser's zoom.
+  window.addEventListener('wheel', (e) => {
+    if (e.target !== canvas || e.ctrlKey) { wake(); return; }
+    e.stopPropagation();
+    e.preventDefault();
+    const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? canvas.clientHeight : 1;
+    call('_dtx_wheel', e.deltaX * unit, e.deltaY * unit);
+  }, { capture: true, passive: false });
   function touchPos(t) {
     const r = canvas.getBoundingClientRect();
     return [t.clientX - r.left, t.clientY - r.top];
