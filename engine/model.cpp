@@ -339,6 +339,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
       ctx.error("/exercises", "expected an array of exercises, got " + describe_json(exs));
     } else {
       std::map<std::string, std::string> seen;
+      res.authored = static_cast<int>(exs.size());
       for (size_t i = 0; i < exs.size(); ++i) {
         std::string p = "/exercises/" + std::to_string(i);
         if (!ctx.expect_object(exs[i], p, "an exercise")) continue;
@@ -365,7 +366,8 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
       }
     }
   }
-  if (!ctx.failed()) res.pack = std::move(pack);
+  if (!ctx.failed()) res.pack = pack;
+  res.partial = std::move(pack);
   return res;
 }
 

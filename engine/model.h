@@ -84,6 +84,10 @@ struct Pack {
 // Result of loading one file: a pack when there were no errors, and every diagnostic.
 struct LoadResult {
   std::optional<Pack> pack;
+  // The same pack with only the exercises that loaded without errors, present whenever the
+  // document is a JSON object (previews play these; the course uses `pack` only).
+  std::optional<Pack> partial;
+  int authored = 0;  // entries in "exercises"
   std::vector<Diagnostic> diagnostics;
   bool ok() const { return pack.has_value(); }
 };
