@@ -50,6 +50,36 @@ void load_stored_progress(App& app) {
   app.progress = std::move(r.progress);
 }
 
+// The open exercise after packs were rebuilt: same exercise, same instance, what the student
+// typed kept where it still fits; back to the course map if the exercise is gone.
+void repoint_open_exercise(App& app) {
+  if (!app.ex.exercise) return;
+  const Exercise* ex = find_exercise(app, app.ex.id);
+  if (!ex) {
+    app.notices.push_back("The exercise \"" + app.ex.id + "\" you had open is no longer in its pack.");
+    app.ex = ExerciseState{};
+    if (app.screen == Screen::Exercise) app.screen = Screen::CourseMap;
+    return;
+  }
+  ExerciseState old = std::move(app.ex);
+  Screen screen = app.screen;
+  open_exercise(app, old.id, old.inst ? old.inst->seed : 0);
+  app.screen = screen;
+  ExerciseState& st = app.ex;
+  st.focus_first = false;
+  if (old.parts.size() == st.parts.size()) st.parts = old.parts;
+  if (old.picks.size() <= st.picks.size() || st.picks.empty()) st.picks = old.picks;
+  if (old.order.size() == st.order.size()) st.order = old.order;
+  st.lines = old.lines;
+  if (!old.code.empty()) st.code = old.code;
+  st.hints_shown = std::min<int>(old.hints_shown, static_cast<int>(ex->hints.size()));
+  app.ex_widget_for.clear();  // the widget's inputs may have changed
+}
+
+void check_preview(App& app, Preview& p) {
+  p.result = load_preview(p.text, p.source, app.lib);
+}
+
 void build_library(App& app) {
   std::vector<PackSource> sources;
   for (const auto& f : app.index_files) {
@@ -57,8 +87,13 @@ void build_library(App& app) {
     if (it != app.pack_texts.end()) sources.push_back({f, it->second});
   }
   app.lib = load_library(sources);
+  app.problems.clear();
   std::map<std::string, size_t> by_file;
-  for (size_t i = 0; i < app.problems.size(); ++i) by_file[app.problems[i].file] = i;
+  for (const auto& f : app.index_files)
+    if (auto it = app.fetch_failed.find(f); it != app.fetch_failed.end()) {
+      by_file[f] = app.problems.size();
+      app.problems.push_back({f, {it->second}});
+    }
   for (const auto& d : app.lib.diagnostics) {
     if (d.severity != Severity::Error) continue;
     auto it = by_file.find(d.file);
@@ -68,13 +103,45 @@ void build_library(App& app) {
     }
     app.problems[it->second].messages.push_back(format_diagnostic(d));
   }
+  // Previews refuse ids the course owns: check them again against the new course.
+  for (auto& p : app.previews)
+    if (p->fetched) check_preview(app, *p);
   app.library_ready = true;
+  app.rebuild_needed = false;
   if (app.screen == Screen::Loading) app.screen = Screen::CourseMap;
+  repoint_open_exercise(app);
 }
 
 void maybe_finish_loading(App& app) {
-  if (app.library_ready || !app.index_loaded || !app.pending.empty()) return;
+  if (!app.index_loaded || !app.pending.empty()) return;
+  if (app.library_ready && !app.rebuild_needed) return;
+  if (app.library_ready) ++app.reloads;
   build_library(app);
+}
+
+Preview& preview_for(App& app, const std::string& source, bool from_url) {
+  for (auto& p : app.previews)
+    if (p->source == source) return *p;
+  // Newest first: the pack being worked on is the one at the top.
+  app.previews.insert(app.previews.begin(), std::make_unique<Preview>());
+  Preview& p = *app.previews.front();
+  p.source = source;
+  p.from_url = from_url;
+  return p;
+}
+
+void fetch_preview(App& app, Preview& p) {
+  int id = app.next_request++;
+  app.preview_requests[id] = p.source;
+  p.request = id;
+  app.platform->fetch(id, p.source);
+}
+
+// "https://x/y/03-pipe.json?v=1" -> "03-pipe.json"
+std::string last_component(const std::string& url) {
+  std::string u = url.substr(0, url.find_first_of("?#"));
+  size_t slash = u.find_last_of('/');
+  return slash == std::string::npos ? u : u.substr(slash + 1);
 }
 
 }  // namespace
@@ -102,6 +169,8 @@ bool app_busy(const App& app) {
          app.widget_animating;
 }
 
+static bool repoint_after_preview(App& app, Preview& p);
+
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
   if (auto f = app.font_requests.find(id); f != app.font_requests.end()) {
     std::string name = f->second;
@@ -118,12 +187,33 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     }
     return;
   }
+  if (auto pr = app.preview_requests.find(id); pr != app.preview_requests.end()) {
+    std::string source = pr->second;
+    app.preview_requests.erase(pr);
+    for (auto& p : app.previews) {
+      if (p->source != source || p->request != id) continue;
+      p->request = 0;
+      if (ok) {
+        p->fetch_error.clear();
+        p->text = std::move(body);
+        p->fetched = true;
+        if (repoint_after_preview(app, *p)) ++app.reloads;
+      } else {
+        p->fetch_error = source + ": could not be fetched (" +
+                         (status ? "HTTP " + std::to_string(status) : std::string("network error, or the server does not allow this page to read it (CORS)")) +
+                         ")";
+      }
+    }
+    return;
+  }
   auto it = app.pending.find(id);
   if (it == app.pending.end()) return;
   std::string file = it->second;
   app.pending.erase(it);
   if (file == "index.json") {
     app.index_loaded = true;
+    app.index_files.clear();
+    app.index_error.clear();
     if (!ok) {
       app.index_error = "exercises/index.json could not be fetched (HTTP " + std::to_string(status) + ").";
     } else {
@@ -144,11 +234,70 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     }
   } else if (ok) {
     app.pack_texts[file] = std::move(body);
+    app.fetch_failed.erase(file);
   } else {
-    app.problems.push_back({file, {app.base_url + file + ": could not be fetched (HTTP " + std::to_string(status) +
-                                   "); check that the file exists next to index.json."}});
+    app.pack_texts.erase(file);
+    app.fetch_failed[file] = app.base_url + file + ": could not be fetched (HTTP " + std::to_string(status) +
+                             "); check that the file exists next to index.json.";
   }
   maybe_finish_loading(app);
+}
+
+// Re-checks a preview whose text arrived; true when it was already loaded (a reload).
+static bool repoint_after_preview(App& app, Preview& p) {
+  bool again = p.result.pack.has_value() || !p.result.errors.empty();
+  check_preview(app, p);
+  repoint_open_exercise(app);
+  return again;
+}
+
+void app_preview_url(App& app, const std::string& url) {
+  if (url.empty()) return;
+  Preview& p = preview_for(app, url, true);
+  if (p.request == 0) fetch_preview(app, p);
+}
+
+void app_preview_text(App& app, const std::string& name, const std::string& text) {
+  Preview& p = preview_for(app, name, false);
+  p.text = text;
+  p.fetched = true;
+  p.fetch_error.clear();
+  repoint_after_preview(app, p);
+  if (app.screen != Screen::Exercise) app.screen = Screen::CourseMap;  // show where it landed
+}
+
+void app_pack_changed(App& app, const std::string& file) {
+  if (file == "index.json") {
+    app.rebuild_needed = true;
+    request(app, app.base_url + "index.json", app.pending, "index.json");
+  } else if (std::find(app.index_files.begin(), app.index_files.end(), file) != app.index_files.end()) {
+    app.rebuild_needed = true;
+    request(app, app.base_url + file, app.pending, file);
+  }
+  for (auto& p : app.previews)
+    if (p->from_url && p->request == 0 && last_component(p->source) == file) fetch_preview(app, *p);
+}
+
+const Exercise* find_exercise(const App& app, const std::string& id) {
+  for (const auto& p : app.previews)
+    if (p->result.pack)
+      for (const auto& e : p->result.pack->exercises)
+        if (e.id == id) return &e;
+  return app.lib.find(id);
+}
+
+const Preview* preview_of(const App& app, const Exercise* ex) {
+  if (!ex) return nullptr;
+  for (const auto& p : app.previews)
+    if (p->result.pack)
+      for (const auto& e : p->result.pack->exercises)
+        if (&e == ex) return p.get();
+  return nullptr;
+}
+
+bool instructor_view(const App& app) {
+  if (app.instructor >= 0) return app.instructor == 1;
+  return preview_of(app, app.ex.exercise) != nullptr;
 }
 
 void save_progress(App& app) {
@@ -157,7 +306,7 @@ void save_progress(App& app) {
 }
 
 void open_exercise(App& app, const std::string& id, uint64_t seed) {
-  const Exercise* ex = app.lib.find(id);
+  const Exercise* ex = find_exercise(app, id);
   if (!ex) return;
   ExerciseState st;
   st.id = id;
@@ -408,6 +557,22 @@ void app_after_frame(App& app) {
     if (it.id == GImGui->ActiveId) active = it.key;
   j["active"] = active;
   j["packs"] = app.lib.packs.size();
+  j["reloads"] = app.reloads;
+  nlohmann::json previews = nlohmann::json::array();
+  for (const auto& p : app.previews) {
+    nlohmann::json ids = nlohmann::json::array(), errors = nlohmann::json::array();
+    if (p->result.pack)
+      for (const auto& e : p->result.pack->exercises) ids.push_back(e.id);
+    for (const auto& d : p->result.errors) errors.push_back(format_diagnostic(d));
+    previews.push_back({{"source", p->source}, {"title", p->result.pack ? p->result.pack->title : ""},
+                        {"exercises", ids}, {"errors", errors}, {"left_out", p->result.left_out()},
+                        {"fetch_error", p->fetch_error}, {"loading", p->request != 0}});
+  }
+  j["previews"] = previews;
+  if (app.screen == Screen::Exercise) {
+    j["instructor"] = instructor_view(app);
+    j["preview"] = preview_of(app, app.ex.exercise) != nullptr;
+  }
   nlohmann::json probs = nlohmann::json::array();
   for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
   j["problems"] = probs;

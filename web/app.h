@@ -10,6 +10,7 @@
 
 #include "grade/code.h"
 #include "model.h"
+#include "preview.h"
 #include "platform/platform.h"
 #include "progress.h"
 #include "ui/markdown.h"
@@ -25,6 +26,18 @@ const char* screen_name(Screen s);
 struct PackProblem {
   std::string file;
   std::vector<std::string> messages;  // "file:line:col: message"
+};
+
+// A pack opened for preview, above the course: from `?pack=URL`, a file dropped on the page,
+// or re-fetched when `make serve` reports it changed.
+struct Preview {
+  std::string source;       // the URL or the dropped file's name (diagnostics name it)
+  bool from_url = false;
+  int request = 0;          // a fetch in flight
+  std::string fetch_error;  // the URL could not be fetched
+  bool fetched = false;     // text arrived at least once
+  std::string text;         // kept to re-check when the course changes
+  PreviewPack result;
 };
 
 // What the student is doing on the open exercise.
@@ -59,7 +72,8 @@ struct App {
   std::vector<std::string> index_files;
   std::map<int, std::string> pending;  // fetch request id -> file
   std::map<std::string, std::string> pack_texts;
-  std::vector<PackProblem> problems;
+  std::map<std::string, std::string> fetch_failed;  // pack file -> why it could not be fetched
+  std::vector<PackProblem> problems;                // rebuilt with the library
   std::string index_error;
   Library lib;
   bool library_ready = false;
@@ -78,6 +92,13 @@ struct App {
   Screen screen = Screen::Loading;
   ExerciseState ex;
   std::string import_message;
+
+  // previews (instructors): unique_ptr so exercise pointers survive adding one
+  std::vector<std::unique_ptr<Preview>> previews;
+  std::map<int, std::string> preview_requests;  // fetch id -> source URL
+  int instructor = -1;  // instructor view: -1 as by default (on in preview only), 0 off, 1 on
+  long reloads = 0;     // packs re-read after a change (make serve), for the test hook
+  bool rebuild_needed = false;  // a course file changed: rebuild once its fetches are in
 
   // frame bookkeeping for the test hook
   long frame = 0;
@@ -110,6 +131,16 @@ bool app_busy(const App& app);
 void app_on_fetched(App& app, int request_id, bool ok, int status, std::string body);
 void app_on_code_result(App& app, int request_id, const std::string& json);
 void app_on_file(App& app, const std::string& name, const std::string& text);
+
+// Previews and live reload (exported to JS by main_web.cpp; the headless-UI test calls them).
+void app_preview_url(App& app, const std::string& url);
+void app_preview_text(App& app, const std::string& name, const std::string& text);
+// A file under exercises/ changed (make serve): re-read it, the index, or a preview of it.
+void app_pack_changed(App& app, const std::string& file);
+// The exercise with this id, in a preview first, then in the course; and its preview if any.
+const Exercise* find_exercise(const App& app, const std::string& id);
+const Preview* preview_of(const App& app, const Exercise* ex);
+bool instructor_view(const App& app);
 
 // Navigation (also used by the headless-UI test).
 void open_exercise(App& app, const std::string& id, uint64_t seed);

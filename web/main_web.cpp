@@ -212,6 +212,22 @@ EMSCRIPTEN_KEEPALIVE void dtx_on_code_result(int id, const char* json) {
   dtx_wake();
 }
 
+// Instructors: a `?pack=` URL, a dropped pack file, a pack `make serve` saw change.
+EMSCRIPTEN_KEEPALIVE void dtx_preview_url(const char* url) {
+  app_preview_url(g_app, url ? url : "");
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_preview_text(const char* name, const char* text) {
+  app_preview_text(g_app, name ? name : "dropped.json", text ? text : "");
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_pack_changed(const char* file) {
+  app_pack_changed(g_app, file ? file : "");
+  dtx_wake();
+}
+
 EMSCRIPTEN_KEEPALIVE void dtx_on_file(const char* name, const char* text) {
   app_on_file(g_app, name ? name : "file", text ? text : "");
   dtx_wake();

@@ -697,3 +697,129 @@ TEST_P(HeadlessWidgets, EveryWidgetPlaysThroughItsStepsAndInputs) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, HeadlessWidgets, ::testing::Values(kWide, kPhone),
                          [](const auto& info) { return size_name(info.param); });
+
+// ---------------------------------------------------------------- instructors: preview, reload
+
+namespace {
+
+// One playable numeric exercise with a parameter, one that lint rejects (undeclared name).
+const char* kPreviewPack = R"J({"format": 1, "chapter": 42, "id": "mine", "title": "My pack", "exercises": [
+  {"id": "mine.good", "type": "numeric", "title": "Mine, good", "prompt": "{N} GPUs in a ring.",
+   "params": {"N": {"default": 8, "min": 2, "max": 64}},
+   "parts": [{"id": "v", "label": "Volume factor", "answer": "2*(N-1)/N", "unit": ""}]},
+  {"id": "mine.bad", "type": "numeric", "title": "Mine, bad", "prompt": "{N}",
+   "params": {"N": {"default": 8, "min": 2, "max": 64}}, "parts": [{"id": "v", "answer": "2*(n-1)", "unit": ""}]}
+]})J";
+
+}  // namespace
+
+TEST_F(HeadlessUi, DroppedPackIsPreviewedAboveTheCourseWithLintErrorsAndAnInstructorView) {
+  start();
+  ASSERT_TRUE(app.library_ready);
+  app_preview_text(app, "mine.json", kPreviewPack);
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "course map with a preview");
+    ASSERT_TRUE(item("preview-0")) << "no preview header";
+    ASSERT_TRUE(item("ex-mine.good")) << "the valid exercise is not listed";
+    EXPECT_FALSE(item("ex-mine.bad")) << "the broken exercise must not be playable";
+    // Above the course: the preview's header is higher on the page than chapter 0's.
+    if (const HookItem* ch = item("chapter-0")) EXPECT_LT(item("preview-0")->min.y, ch->min.y);
+  }
+  auto state = nlohmann::json::parse(pf.state_json);
+  ASSERT_EQ(state["previews"].size(), 1u);
+  const auto& pv = state["previews"][0];
+  EXPECT_EQ(pv["exercises"], nlohmann::json::array({"mine.good"}));
+  EXPECT_EQ(pv["left_out"], 1);
+  std::string errs = pv["errors"].dump();
+  // The message dtx lint gives: the place and the suggestion.
+  EXPECT_NE(errs.find("mine.json:"), std::string::npos) << errs;
+  EXPECT_NE(errs.find("did you mean 'N'"), std::string::npos) << errs;
+
+  // The preview exercise opens with the instructor view on: numbers, answer, next seed.
+  ASSERT_TRUE(click("ex-mine.good", "course map"));
+  frames_n(3, "preview exercise");  // the first field takes the focus in the frame after opening
+  state = nlohmann::json::parse(pf.state_json);
+  EXPECT_EQ(state["screen"], "exercise");
+  EXPECT_EQ(state["preview"], true);
+  EXPECT_EQ(state["instructor"], true);
+  ASSERT_TRUE(item("next-seed"));
+  ASSERT_TRUE(click("next-seed", "preview exercise"));
+  frames_n(3, "preview exercise, next seed");
+  ASSERT_TRUE(app.ex.inst);
+  EXPECT_EQ(app.ex.inst->seed, 1u);
+  EXPECT_EQ(app.ex.id, "mine.good");
+  // Off by the toggle; course exercises start with it off.
+  ASSERT_TRUE(click("instructor", "preview exercise"));
+  frame("preview exercise, instructor off");
+  EXPECT_FALSE(item("next-seed"));
+  app.instructor = -1;
+  open_exercise(app, app.lib.packs.front().exercises.front().id, 0);
+  frames_n(2, "course exercise");
+  EXPECT_EQ(nlohmann::json::parse(pf.state_json)["instructor"], false);
+  EXPECT_FALSE(item("next-seed"));
+}
+
+TEST_F(HeadlessUi, PreviewFromAUrlThatFailsOrIsNotJsonSaysSo) {
+  pf.overrides["https://example.org/missing.json"] = {false, 404, ""};
+  pf.overrides["https://example.org/broken.json"] = {true, 200, "{\"format\": 1,\n \"id\": nope}"};
+  start();
+  app_preview_url(app, "https://example.org/missing.json");
+  app_preview_url(app, "https://example.org/broken.json");
+  pf.answer_fetches(app);
+  frames_n(3, "course map with failed previews");
+  auto state = nlohmann::json::parse(pf.state_json);
+  ASSERT_EQ(state["previews"].size(), 2u);
+  std::string all = state["previews"].dump();
+  EXPECT_NE(all.find("missing.json: could not be fetched (HTTP 404)"), std::string::npos) << all;
+  EXPECT_NE(all.find("https://example.org/broken.json:2:"), std::string::npos) << all;
+  EXPECT_TRUE(app.library_ready);
+  EXPECT_FALSE(app.lib.packs.empty()) << "the course still loads";
+}
+
+TEST_F(HeadlessUi, AChangedPackIsReloadedKeepingTheStudentsPlace) {
+  start();
+  // A parameterised numeric exercise of the course, at a chosen seed, half answered.
+  const Exercise* target = nullptr;
+  for (const auto& p : app.lib.packs)
+    for (const auto& e : p.exercises)
+      if (!target && e.spec_as<NumericSpec>() && !e.params.empty()) target = &e;
+  ASSERT_TRUE(target);
+  std::string id = target->id, file = target->file;
+  open_exercise(app, id, 5);
+  frames_n(2, "exercise before reload");
+  // Typed into the first field (focused on opening), as a student would.
+  ImGui::GetIO().AddInputCharactersUTF8("123");
+  frames_n(2, "exercise before reload, typed");
+  ASSERT_EQ(app.ex.parts[0], "123");
+  std::string text = FakePlatform::read_source_file("exercises/" + file);
+  // The instructor edits the title in the file; make serve reports the change.
+  size_t at = text.find(target->title);
+  ASSERT_NE(at, std::string::npos);
+  std::string edited = text;
+  edited.replace(at, target->title.size(), "Edited title");
+  pf.overrides["exercises/" + file] = {true, 200, edited};
+  app_pack_changed(app, file);
+  pf.answer_fetches(app);
+  frames_n(2, "exercise after reload");
+  EXPECT_EQ(app.reloads, 1);
+  EXPECT_EQ(app.screen, Screen::Exercise);
+  EXPECT_EQ(app.ex.id, id);
+  ASSERT_TRUE(app.ex.exercise);
+  EXPECT_EQ(app.ex.exercise->title, "Edited title") << "the new text is what is shown";
+  ASSERT_TRUE(app.ex.inst);
+  EXPECT_EQ(app.ex.inst->seed, 5u);
+  EXPECT_EQ(app.ex.parts[0], "123") << "what the student typed is kept";
+  // A change that breaks the pack: the course lists the errors and the page goes on.
+  pf.overrides["exercises/" + file] = {true, 200, "{ broken"};
+  app_pack_changed(app, file);
+  pf.answer_fetches(app);
+  frames_n(2, "after a breaking change");
+  EXPECT_EQ(app.screen, Screen::CourseMap);
+  bool listed = false;
+  for (const auto& p : app.problems) listed |= p.file == file;
+  EXPECT_TRUE(listed);
+  // Files the page does not use are ignored.
+  app_pack_changed(app, "notes.txt");
+  EXPECT_TRUE(pf.fetches.empty());
+}

@@ -25,6 +25,84 @@ static const char* type_label(const std::string& t) {
   return t.c_str();
 }
 
+// One row per exercise: progress mark, title (opens it), type and tries on the right.
+static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
+  const float e = em(app);
+  for (const auto& ex : pack.exercises) {
+    auto it = app.progress.exercises.find(ex.id);
+    const ExerciseProgress* ep = it == app.progress.exercises.end() ? nullptr : &it->second;
+    const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
+    ImU32 mark_col = !ep ? color::kMuted : ep->solved_at ? color::kCorrect : color::kPartial;
+    std::string label = ex.title + "##ex-" + ex.id;
+    float h = ImGui::GetTextLineHeight();
+    ImVec2 pos = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddText(pos, mark_col, mark);
+    std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts) + (ep->attempts == 1 ? " try" : " tries") : "");
+    float rw = ImGui::CalcTextSize(right.c_str()).x;
+    float title_w = ImGui::CalcTextSize(ex.title.c_str()).x;
+    bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
+    ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
+    if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
+    if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y), color::kMuted, right.c_str());
+  }
+}
+
+// Packs opened for preview, above the course: marked as such, with the same messages
+// `dtx lint` gives for what is wrong, and every exercise that passed playable.
+static void preview_section(App& app, const Exercise* last) {
+  const float e = em(app);
+  for (size_t i = 0; i < app.previews.size(); ++i) {
+    const Preview& pv = *app.previews[i];
+    const PreviewPack& r = pv.result;
+    ImGui::PushID(static_cast<int>(i));
+    std::string title = r.pack && !r.pack->title.empty() ? r.pack->title : pv.source;
+    char head[600];
+    std::snprintf(head, sizeof head, "PREVIEW · %s###preview-%zu", title.c_str(), i);
+    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kPreview));
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    bool open = ImGui::CollapsingHeader(head);
+    ImGui::PopStyleColor();
+    if (open) {
+      std::string where = pv.from_url ? "opened from " + pv.source : "dropped file " + pv.source;
+      if (pv.request && !pv.fetched) {
+        ImGui::TextDisabled("Loading %s…", pv.source.c_str());
+      } else if (!pv.fetch_error.empty()) {
+        notice_box(app, color::kWrong, pv.fetch_error);
+      }
+      if (pv.fetched) {
+        int playable = r.pack ? static_cast<int>(r.pack->exercises.size()) : 0;
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "Not part of the course: %s. %d of %d exercise%s playable%s", where.c_str(), playable,
+                      r.authored, r.authored == 1 ? "" : "s",
+                      r.errors.empty() ? "; dtx lint finds nothing wrong." : "; what dtx lint reports:");
+        notice_box(app, color::kMuted, buf);
+        if (!r.errors.empty()) {
+          ImGui::PushFont(app.fonts.mono);
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kWrong));
+          for (const auto& d : r.errors) {
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+            ImGui::TextUnformatted(format_diagnostic(d).c_str());
+            ImGui::PopTextWrapPos();
+          }
+          ImGui::PopStyleColor();
+          ImGui::PopFont();
+        }
+        if (r.pack) exercise_rows(app, *r.pack, last);
+      }
+      if (ImGui::SmallButton("Close this preview##preview-close")) {
+        if (preview_of(app, app.ex.exercise) == &pv) app.ex = ExerciseState{};
+        app.previews.erase(app.previews.begin() + static_cast<long>(i));
+        ImGui::PopID();
+        return;
+      }
+      (void)e;
+    }
+    ImGui::PopID();
+    ImGui::Spacing();
+  }
+}
+
 void draw_course_map(App& app) {
   const float e = em(app);
   ImGui::Dummy(ImVec2(1, e * 0.3f));
@@ -50,7 +128,9 @@ void draw_course_map(App& app) {
                 streak, streak == 1 ? "" : "s", app.progress.best_streak_days);
   ImGui::TextDisabled("%s", buf);
 
-  if (const Exercise* last = app.lib.find(app.progress.last_exercise)) {
+  preview_section(app, find_exercise(app, app.progress.last_exercise));
+
+  if (const Exercise* last = find_exercise(app, app.progress.last_exercise)) {
     std::string label = "Continue where you left off: " + last->title + "##continue";
     if (button(label.c_str(), true)) open_exercise(app, last->id, 0);
   }
@@ -72,7 +152,7 @@ void draw_course_map(App& app) {
   std::vector<const Pack*> packs;
   for (const auto& p : app.lib.packs) packs.push_back(&p);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
-  const Exercise* last = app.lib.find(app.progress.last_exercise);
+  const Exercise* last = find_exercise(app, app.progress.last_exercise);
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
     char head[512];
@@ -93,28 +173,15 @@ void draw_course_map(App& app) {
     }
     std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
     ImGui::TextDisabled("%s", buf);
-    for (const auto& ex : p->exercises) {
-      auto it = app.progress.exercises.find(ex.id);
-      const ExerciseProgress* ep = it == app.progress.exercises.end() ? nullptr : &it->second;
-      const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
-      ImU32 mark_col = !ep ? color::kMuted : ep->solved_at ? color::kCorrect : color::kPartial;
-      std::string label = ex.title + "##ex-" + ex.id;
-      float h = ImGui::GetTextLineHeight();
-      ImVec2 pos = ImGui::GetCursorScreenPos();
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddText(pos, mark_col, mark);
-      std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts) + (ep->attempts == 1 ? " try" : " tries") : "");
-      float rw = ImGui::CalcTextSize(right.c_str()).x;
-      float title_w = ImGui::CalcTextSize(ex.title.c_str()).x;
-      bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
-      ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
-      if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
-      if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y), color::kMuted, right.c_str());
-    }
+    exercise_rows(app, *p, last);
     ImGui::PopID();
     ImGui::Spacing();
   }
   if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
+  ImGui::Spacing();
+  notice_box(app, color::kMuted,
+             "Writing exercises? Drop a pack file (.json) on this page, or add ?pack=URL to its address, to preview it "
+             "here with its lint errors. docs/AUTHORING.md shows how.");
 }
 
 }  // namespace dtx::web

@@ -1,6 +1,9 @@
 // One exercise: prompt, the type's answer view, submit, feedback, hints, worked explanation,
 // "try another" for parameterised exercises, and the way back to the course map.
+#include <algorithm>
 #include <cstdio>
+
+#include "text.h"
 
 #include "screens/screens.h"
 #include "views/views.h"
@@ -29,11 +32,13 @@ ImU32 verdict_color(Verdict v) {
   return color::kText;
 }
 
-// Neighbours in course order, for "previous" and "next".
+// Neighbours in course order, for "previous" and "next"; in a preview, within the preview.
 const Exercise* neighbour(App& app, const std::string& id, int dir) {
   std::vector<const Exercise*> all;
   std::vector<const Pack*> packs;
-  for (const auto& p : app.lib.packs) packs.push_back(&p);
+  if (const Preview* pv = preview_of(app, app.ex.exercise)) packs.push_back(&*pv->result.pack);
+  else
+    for (const auto& p : app.lib.packs) packs.push_back(&p);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
   for (const Pack* p : packs)
     for (const auto& e : p->exercises) all.push_back(&e);
@@ -85,6 +90,46 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::Spacing();
 }
 
+// For authors: the instance's numbers and answers, its seed, and the next seed one click
+// away, so several instances can be checked in a row. Off by default, on in a preview.
+// The box is drawn behind the group once its size is known (1.86 children cannot size
+// themselves to their content).
+void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float pad = em(app) * 0.4f;
+  dl->ChannelsSplit(2);
+  dl->ChannelsSetCurrent(1);
+  ImGui::Dummy(ImVec2(0, pad));
+  ImGui::Indent(pad);
+  ImGui::BeginGroup();
+  bool next = false;
+  ImGui::Text("Seed %llu", static_cast<unsigned long long>(inst.seed));
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Next seed →##next-seed")) next = true;
+  ImGui::SameLine();
+  ImGui::TextDisabled("dtx show %s --seed %llu --answer", ex.id.c_str(), static_cast<unsigned long long>(inst.seed));
+  ImGui::PushFont(app.fonts.mono);
+  if (!inst.values.empty()) {
+    std::string vals;  // parameters, then derived values, in declaration order
+    for (const auto& [name, v] : inst.values) vals += (vals.empty() ? "" : ",  ") + name + " = " + format_number(v, 6);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width - em(app) * 1.5f);
+    ImGui::TextUnformatted(vals.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  for (const auto& line : instance_answer_lines(inst)) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopFont();
+  ImGui::EndGroup();
+  ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+  ImGui::Unindent(pad);
+  ImGui::Dummy(ImVec2(0, pad));
+  dl->ChannelsSetCurrent(0);
+  dl->AddRectFilled(ImVec2(a.x - pad, a.y - pad), ImVec2(std::max(z.x, a.x + app.content_width - 2 * pad) + pad, z.y + pad),
+                    color::kPreview, 4);
+  dl->ChannelsMerge();
+  // After the panel is complete: the new instance replaces the one drawn here.
+  if (next) open_exercise(app, ex.id, inst.seed + 1);
+}
+
 void feedback_box(App& app, const Feedback& fb) {
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
@@ -111,7 +156,21 @@ void draw_exercise_screen(App& app) {
     return;
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("Chapter %d · %s · difficulty %d", ex.chapter, ex.type.c_str(), ex.difficulty);
+  bool on = instructor_view(app);
+  if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
+  const Preview* pv = preview_of(app, &ex);
+  char where[600];
+  if (pv)
+    std::snprintf(where, sizeof where, "PREVIEW (%s) · %s · difficulty %d", pv->source.c_str(), ex.type.c_str(), ex.difficulty);
+  else
+    std::snprintf(where, sizeof where, "Chapter %d · %s · difficulty %d", ex.chapter, ex.type.c_str(), ex.difficulty);
+  // Beside the buttons when it fits (a phone gets it on its own line).
+  ImGui::SameLine();
+  if (ImGui::CalcTextSize(where).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextWrapped("%s", where);
+  ImGui::PopStyleColor();
   ImGui::PushFont(app.fonts.heading);
   ImGui::TextWrapped("%s", ex.title.c_str());
   ImGui::PopFont();
@@ -126,6 +185,11 @@ void draw_exercise_screen(App& app) {
     return;
   }
   const Instance& inst = *st.inst;
+  if (instructor_view(app)) {
+    uint64_t seed = inst.seed;
+    instructor_panel(app, ex, inst);
+    if (!st.inst || st.inst->seed != seed) return;  // "next seed" opened another instance
+  }
   ImGui::Spacing();
   markdown(app, inst.render(ex.prompt));
   ImGui::Spacing();

@@ -151,6 +151,34 @@
   window.addEventListener('touchcancel', onTouch(2), { capture: true, passive: false });
   window.addEventListener('resize', () => { resize(); wake(); });
 
+  // ---- instructors: drop a pack file to preview it; live reload under `make serve`
+  // Capture phase on the window, so GLFW's own canvas drop handler (which writes dropped
+  // files into its virtual file system) never sees it.
+  window.addEventListener('dragover', (e) => {
+    if (!e.dataTransfer || !Array.from(e.dataTransfer.types || []).includes('Files')) return;
+    e.preventDefault();
+    e.stopPropagation();
+    e.dataTransfer.dropEffect = 'copy';
+  }, true);
+  window.addEventListener('drop', (e) => {
+    const files = e.dataTransfer ? Array.from(e.dataTransfer.files || []) : [];
+    if (!files.length) return;
+    e.preventDefault();
+    e.stopPropagation();
+    for (const f of files)
+      f.text().then((text) => withCString(f.name, (n) => withCString(text, (t) => call('_dtx_preview_text', n, t))));
+  }, true);
+  let events = null;
+  function listenForChanges() {
+    if (events || typeof EventSource === 'undefined') return;
+    events = new EventSource(new URL('__dtx/events', document.baseURI).href);
+    events.onmessage = (m) => {
+      let file = '';
+      try { file = JSON.parse(m.data).file || ''; } catch (e) { return; }
+      if (file) withCString(file, (f) => call('_dtx_pack_changed', f));
+    };
+  }
+
   // ---- what C++ calls (web/platform/platform_web.cpp)
   window.dtxGlue = {
     cssSize,
@@ -159,6 +187,9 @@
       resetTextarea();
       resize();
       watchDpr();
+      // ?pack=URL (may repeat): packs to preview above the course, fetched by the engine.
+      for (const url of new URLSearchParams(location.search).getAll('pack'))
+        if (url) withCString(url, (u) => call('_dtx_preview_url', u));
     },
     storageGet(key) {
       let v = null;
@@ -171,6 +202,8 @@
     fetch(id, url) {
       // no-cache: revalidate, so a pack an instructor just edited is picked up
       fetch(url, { cache: 'no-cache' }).then(async (r) => {
+        // `make serve` marks its answers: then listen for changed packs (never on a plain host).
+        if (r.headers.get('X-Dtx-Dev') && /index\.json$/.test(url)) listenForChanges();
         const buf = new Uint8Array(await r.arrayBuffer());
         if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
         const p = M()._malloc(Math.max(buf.length, 1));
