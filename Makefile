@@ -1,7 +1,8 @@
 # dtx build entry points. Each target first installs what is missing (Debian packages via
 # apt-get, npm packages into build/node; quiet when everything is there), then builds.
 #
-#   make serve   build the site into dist/ and serve it on http://localhost:8080 (PORT=... overrides)
+#   make serve   build the site into dist/ and serve it on http://localhost:8080 (PORT=... overrides);
+#                a pack saved under exercises/ is reloaded in the open page
 #   make dist    the static site alone, in dist/ (copy the folder to any static web server)
 #   make test    everything builds, every test runs (native, engine under node, browser), ctest summary
 #   make lint    build/native/dtx lint exercises/
@@ -47,8 +48,9 @@ dist: web
 	@scripts/build-dist.sh $(WASM_DIR) dist
 	@echo "dist/ is ready: $$(du -sh dist | cut -f1) of static files"
 
+# --watch: exercises/ is served from the source folder and the open page reloads a saved pack.
 serve: dist
-	@node scripts/serve.mjs dist --port $(PORT)
+	@node scripts/serve.mjs dist --port $(PORT) --watch exercises
 
 test: native wasm-engine dist
 	@cd $(NATIVE_DIR) && ctest --output-on-failure -j2

@@ -2,10 +2,16 @@
 // needs nothing beyond node, sends the right MIME type for .wasm, never lists folders and
 // never serves outside the root.
 //
-//   node scripts/serve.mjs DIR [--port N] [--base /sub/path/] [--quiet]
+//   node scripts/serve.mjs DIR [--port N] [--base /sub/path/] [--watch EXERCISES_DIR] [--quiet]
 //
 // --base serves the site under a sub-path (the tests use it to prove there are no absolute
 // URLs). PORT in the environment is the default port. A busy port is a clear error.
+//
+// --watch (make serve uses it) is for writing exercises: the site's exercises/ folder is
+// served straight from EXERCISES_DIR, so a saved pack is served at once without a rebuild,
+// and the open page is told which file changed (Server-Sent Events on __dtx/events) and
+// re-reads it within a second, keeping the student's place. Answers carry `X-Dtx-Dev: 1`,
+// which is how the page knows to listen; a plain static host sends neither.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,10 +21,16 @@ const root = path.resolve(args[0] || 'dist');
 let port = Number(process.env.PORT || 8080);
 let base = '/';
 let quiet = false;
+let watchDir = null;
 for (let i = 1; i < args.length; i++) {
   if (args[i] === '--port') port = Number(args[++i]);
   else if (args[i] === '--base') base = args[++i];
+  else if (args[i] === '--watch') watchDir = path.resolve(args[++i]);
   else if (args[i] === '--quiet') quiet = true;
+}
+if (watchDir && !fs.existsSync(path.join(watchDir, 'index.json'))) {
+  console.error(`serve: ${watchDir}/index.json not found; --watch takes the exercises folder`);
+  process.exit(1);
 }
 if (!base.startsWith('/')) base = '/' + base;
 if (!base.endsWith('/')) base += '/';
@@ -33,6 +45,33 @@ const TYPES = {
   '.png': 'image/png', '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
 };
 
+// ---- --watch: who listens, and what changed
+const listeners = new Set();
+const DEV = watchDir ? { 'X-Dtx-Dev': '1' } : {};
+if (watchDir) {
+  const timers = new Map();
+  // Editors save in several writes (or write a temp file and rename): tell the page once,
+  // 150 ms after the last event for that file.
+  fs.watch(watchDir, (event, name) => {
+    if (!name || !name.endsWith('.json')) return;
+    clearTimeout(timers.get(name));
+    timers.set(name, setTimeout(() => {
+      timers.delete(name);
+      const msg = `data: ${JSON.stringify({ file: name })}\n\n`;
+      for (const res of listeners) res.write(msg);
+      if (!quiet) console.log(`changed: ${name} (told ${listeners.size} open page${listeners.size === 1 ? '' : 's'})`);
+    }, 150));
+  });
+}
+
+function sendEvents(req, res) {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', ...DEV });
+  res.write(': dtx pack changes\n\n');
+  listeners.add(res);
+  const ping = setInterval(() => res.write(': ping\n\n'), 20000);
+  req.on('close', () => { clearInterval(ping); listeners.delete(res); });
+}
+
 const server = http.createServer((req, res) => {
   let url;
   try { url = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { res.writeHead(400).end(); return; }
@@ -42,15 +81,20 @@ const server = http.createServer((req, res) => {
     return;
   }
   let rel = url.slice(base.length);
+  if (watchDir && rel === '__dtx/events') { sendEvents(req, res); return; }
   if (rel === '' || rel.endsWith('/')) rel += 'index.html';
-  const file = path.resolve(root, rel);
-  if (file !== root && !file.startsWith(root + path.sep)) { res.writeHead(403).end(); return; }
+  // With --watch, exercises/ comes from the folder being edited.
+  const from = watchDir && rel.startsWith('exercises/') ? watchDir : root;
+  if (from === watchDir) rel = rel.slice('exercises/'.length);
+  const file = path.resolve(from, rel);
+  if (file !== from && !file.startsWith(from + path.sep)) { res.writeHead(403).end(); return; }
   fs.stat(file, (err, st) => {
     if (err || !st.isFile()) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
     res.writeHead(200, {
       'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
       'Content-Length': st.size,
       'Cache-Control': 'no-cache',
+      ...DEV,
     });
     if (req.method === 'HEAD') { res.end(); return; }
     fs.createReadStream(file).pipe(res);
@@ -67,6 +111,10 @@ server.on('error', (e) => {
 });
 server.listen(port, '127.0.0.1', () => {
   const addr = server.address();
-  if (!quiet) console.log(`dtx is served from ${root}\nopen http://localhost:${addr.port}${base}  (Ctrl+C stops)`);
+  if (!quiet) {
+    console.log(`dtx is served from ${root}\nopen http://localhost:${addr.port}${base}  (Ctrl+C stops)`);
+    if (watchDir) console.log(`exercises/ is served from ${watchDir} and watched: a pack you save is reloaded in the open page.\n` +
+      `preview a pack that is not in index.json yet: http://localhost:${addr.port}${base}?pack=exercises/YOUR-PACK.json`);
+  }
   else console.log(`http://localhost:${addr.port}${base}`);
 });

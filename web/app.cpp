@@ -517,6 +517,8 @@ void app_after_frame(App& app) {
     j["exercise"] = app.ex.id;
     j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;
     j["type"] = app.ex.exercise ? app.ex.exercise->type : "";
+    j["title"] = app.ex.exercise ? app.ex.exercise->title : "";
+    j["inputs"] = app.ex.parts;  // numeric: the text in each field
     j["running"] = app.ex.code_request != 0;
     if (app.ex.feedback) {
       j["verdict"] = verdict_name(app.ex.feedback->verdict);

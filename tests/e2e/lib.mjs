@@ -19,9 +19,9 @@ export function launch(extraArgs = []) {
 }
 
 // Serves `dir` with scripts/serve.mjs on a free port; resolves with {url, stop}.
-export function serve(dir, base = '/') {
+export function serve(dir, base = '/', extraArgs = []) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), dir, '--port', '0', '--base', base, '--quiet'],
+    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), dir, '--port', '0', '--base', base, '--quiet', ...extraArgs],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     p.stdout.on('data', (d) => {

@@ -359,6 +359,132 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   await page.context().close();
 });
 
+// ---------------------------------------------------------------- instructors
+
+// A pack with one playable exercise and one that lint rejects (an undeclared name).
+const MINE = JSON.stringify({
+  format: 1, chapter: 42, id: 'mine', title: 'My course extension',
+  exercises: [
+    { id: 'mine.good', type: 'numeric', title: 'Ring volume, my way', prompt: 'A ring of {N} GPUs: what factor of the gradient does each GPU send?',
+      params: { N: { default: 8, min: 2, max: 64, step: 1 } },
+      parts: [{ id: 'v', label: 'Factor', answer: '2*(N-1)/N', unit: '' }] },
+    { id: 'mine.bad', type: 'numeric', title: 'Typo', prompt: '{N} GPUs', params: { N: { default: 8, min: 2, max: 64, step: 1 } },
+      parts: [{ id: 'v', answer: '2*(n-1)', unit: '' }] },
+  ],
+}, null, 2);
+
+test('instructors: a pack dropped on the page is previewed, its errors shown and its valid exercise playable', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  // What a browser dispatches when a file is dragged in from the desktop and let go.
+  await page.evaluate((text) => {
+    const c = document.getElementById('canvas');
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'mine.json', { type: 'application/json' }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      c.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, clientX: 600, clientY: 400 }));
+  }, MINE);
+  let s = await waitFor(page, 's.previews.length === 1 && s.items.some((i) => i.id === "ex-mine.good")');
+  const pv = s.previews[0];
+  eq(pv.source, 'mine.json', 'preview source');
+  eq(JSON.stringify(pv.exercises), '["mine.good"]', 'playable exercises');
+  eq(pv.left_out, 1, 'exercises left out');
+  // The same message the CLI prints for this file.
+  const file = path.join(os.tmpdir(), 'dtx-e2e-mine.json');
+  fs.writeFileSync(file, MINE);
+  let cli = '';
+  try { execFileSync(path.join(ROOT, 'build/native/dtx'), ['lint', file], { stdio: ['ignore', 'pipe', 'pipe'] }); } catch (e) { cli = e.stdout.toString(); }
+  const line = pv.errors[0].replace(/^mine\.json/, '');
+  assert(cli.includes(line), `page says ${pv.errors[0]}; dtx lint says ${cli}`);
+  assert(/did you mean 'N'/.test(pv.errors[0]), 'suggestion shown: ' + pv.errors[0]);
+  // At the top: above chapter 0.
+  const head = s.items.find((i) => i.id === 'preview-0'), ch0 = s.items.find((i) => i.id === 'chapter-0');
+  assert(head && (!ch0 || head.y < ch0.y), 'preview header above the course');
+  assert(!s.items.some((i) => i.id === 'ex-mine.bad'), 'the broken exercise is not playable');
+  await shot(page, 'preview-dropped');
+
+  await click(page, 'ex-mine.good');
+  s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'mine.good'");
+  eq(s.preview, true, 'marked as preview');
+  eq(s.instructor, true, 'instructor view on in preview');
+  await shot(page, 'preview-instructor');
+  await typeInto(page, 'part-v', '1.75');  // N = 8 at the default seed: 2*7/8
+  s = await submit(page);
+  eq(s.verdict, 'correct', 'the preview exercise grades: ' + s.message);
+  // Next seed: another instance, its numbers on screen.
+  await click(page, 'next-seed');
+  s = await waitFor(page, 's.seed === 1');
+  eq(s.exercise, 'mine.good', 'same exercise');
+  await click(page, 'instructor');
+  s = await waitFor(page, 's.instructor === false');
+  assert(!s.items.some((i) => i.id === 'next-seed'), 'instructor view off');
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
+});
+
+// A copy of the exercises served with --watch, as `make serve` does.
+async function watchedSite() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-watch-'));
+  fs.cpSync(path.join(dist, 'exercises'), dir, { recursive: true });
+  const srv = await serve(dist, '/', ['--watch', dir]);
+  return { dir, srv };
+}
+
+test('instructors: ?pack= with a broken pack shows its errors in the page; a missing one says so', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    fs.writeFileSync(path.join(dir, 'draft.json'), '{\n  "format": 1,\n  "chapter": 50,\n  "id": "draft",\n  "title": "Draft",\n  "exercises": [\n    {"id": "d.x", "type": "numeric", "title": "x", "prompt": "p", "parts": [{"id": "a", "answer": "1", "unit": "GB", "tolerence": 0.1}]}\n  ]\n}\n');
+    const page = await newPage();
+    await page.goto(srv.url + '?pack=exercises/draft.json&pack=exercises/nowhere.json');
+    await ready(page);
+    const s = await waitFor(page, 's.previews.length === 2 && s.previews.every((p) => !p.loading)');
+    const draft = s.previews.find((p) => p.source === 'exercises/draft.json');
+    assert(draft, 'draft preview: ' + JSON.stringify(s.previews));
+    assert(/^exercises\/draft\.json:7:\d+: error: .*tolerence.*did you mean "tolerance"/.test(draft.errors.join('\n')), 'error with its place: ' + draft.errors);
+    eq(draft.exercises.length, 0, 'nothing playable');
+    const missing = s.previews.find((p) => p.source === 'exercises/nowhere.json');
+    assert(/could not be fetched \(HTTP 404\)/.test(missing.fetch_error), 'missing: ' + missing.fetch_error);
+    eq(s.packs, JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')).packs.length, 'the course still loads');
+    await shot(page, 'preview-broken-url');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
+test('instructors: under make serve a saved pack reaches the open page within 2 s, keeping the place', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    const page = await newPage();
+    await page.goto(srv.url);
+    await ready(page);
+    await openExercise(page, 'ring.volume');
+    await typeInto(page, 'part-phase', '1.5');
+    let s = await state(page);
+    const before = { seed: s.seed, submit: s.items.find((i) => i.id === 'submit').y, reloads: s.reloads };
+    const file = engineAnswer('ring.volume').file || fs.readdirSync(dir).find((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes('"ring.volume"'));
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const title = s.title;
+    assert(text.includes(JSON.stringify(title)), `title ${title} in ${file}`);
+    const t0 = Date.now();
+    fs.writeFileSync(path.join(dir, file), text.replace(JSON.stringify(title), JSON.stringify(title + ' (edited)')));
+    s = await waitFor(page, `s.reloads > ${before.reloads} && s.title.endsWith('(edited)')`, 5000);
+    const ms = Date.now() - t0;
+    console.log(`      saved pack shown after ${ms} ms`);
+    assert(ms < 2000, `took ${ms} ms`);
+    eq(s.screen, 'exercise', 'still on the exercise');
+    eq(s.exercise, 'ring.volume', 'same exercise');
+    eq(s.seed, before.seed, 'same instance');
+    eq(s.inputs[0], '1.5', 'typed answer kept');
+    eq(s.items.find((i) => i.id === 'submit').y, before.submit, 'same scroll position');
+    eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
 test('the mouse wheel scrolls the course map the way it turns, by the distance it turns', async () => {
   const page = await newPage({ viewport: { width: 1280, height: 700 } });
   await page.goto(server.url);

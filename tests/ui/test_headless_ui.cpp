@@ -705,10 +705,10 @@ namespace {
 // One playable numeric exercise with a parameter, one that lint rejects (undeclared name).
 const char* kPreviewPack = R"J({"format": 1, "chapter": 42, "id": "mine", "title": "My pack", "exercises": [
   {"id": "mine.good", "type": "numeric", "title": "Mine, good", "prompt": "{N} GPUs in a ring.",
-   "params": {"N": {"default": 8, "min": 2, "max": 64}},
+   "params": {"N": {"default": 8, "min": 2, "max": 64, "step": 1}},
    "parts": [{"id": "v", "label": "Volume factor", "answer": "2*(N-1)/N", "unit": ""}]},
   {"id": "mine.bad", "type": "numeric", "title": "Mine, bad", "prompt": "{N}",
-   "params": {"N": {"default": 8, "min": 2, "max": 64}}, "parts": [{"id": "v", "answer": "2*(n-1)", "unit": ""}]}
+   "params": {"N": {"default": 8, "min": 2, "max": 64, "step": 1}}, "parts": [{"id": "v", "answer": "2*(n-1)", "unit": ""}]}
 ]})J";
 
 }  // namespace

@@ -107,7 +107,15 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Next seed →##next-seed")) next = true;
   ImGui::SameLine();
-  ImGui::TextDisabled("dtx show %s --seed %llu --answer", ex.id.c_str(), static_cast<unsigned long long>(inst.seed));
+  // The same instance from the command line (a preview's file has to be named).
+  const Preview* pv = preview_of(app, &ex);
+  std::string packs;
+  if (pv) {
+    std::string f = pv->source.substr(0, pv->source.find_first_of("?#"));
+    packs = " --packs " + f.substr(f.find_last_of('/') + 1);
+  }
+  ImGui::TextDisabled("dtx show %s%s --seed %llu --answer", ex.id.c_str(), packs.c_str(),
+                      static_cast<unsigned long long>(inst.seed));
   ImGui::PushFont(app.fonts.mono);
   if (!inst.values.empty()) {
     std::string vals;  // parameters, then derived values, in declaration order
@@ -157,7 +165,10 @@ void draw_exercise_screen(App& app) {
   }
   ImGui::SameLine();
   bool on = instructor_view(app);
+  // As tall as the small "Course" button beside it.
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
   if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
+  ImGui::PopStyleVar();
   const Preview* pv = preview_of(app, &ex);
   char where[600];
   if (pv)
@@ -168,7 +179,6 @@ void draw_exercise_screen(App& app) {
   ImGui::SameLine();
   if (ImGui::CalcTextSize(where).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::AlignTextToFramePadding();
   ImGui::TextWrapped("%s", where);
   ImGui::PopStyleColor();
   ImGui::PushFont(app.fonts.heading);

@@ -188,7 +188,8 @@
       resize();
       watchDpr();
       // ?pack=URL (may repeat): packs to preview above the course, fetched by the engine.
-      for (const url of new URLSearchParams(location.search).getAll('pack'))
+      // Reversed: each is put on top, so they end up in the address's order.
+      for (const url of new URLSearchParams(location.search).getAll('pack').reverse())
         if (url) withCString(url, (u) => call('_dtx_preview_url', u));
     },
     storageGet(key) {
