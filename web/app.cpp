@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grade/buggy_line.h"
+#include "grade/choice.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
 #include "screens/screens.h"
@@ -67,11 +69,15 @@ void repoint_open_exercise(App& app) {
   app.screen = screen;
   ExerciseState& st = app.ex;
   st.focus_first = false;
+  // Only what still points at something: options, items and lines may have been removed.
+  auto all_below = [](const std::vector<int>& v, size_t n, int base) {
+    return std::all_of(v.begin(), v.end(), [&](int i) { return i >= base && static_cast<size_t>(i - base) < n; });
+  };
   if (old.parts.size() == st.parts.size()) st.parts = old.parts;
-  if (old.picks.size() <= st.picks.size() || st.picks.empty()) st.picks = old.picks;
+  if (const auto* c = ex->spec_as<ChoiceSpec>(); c && all_below(old.picks, c->options.size(), 0)) st.picks = old.picks;
   if (old.order.size() == st.order.size()) st.order = old.order;
-  st.lines = old.lines;
-  if (!old.code.empty()) st.code = old.code;
+  if (const auto* b = ex->spec_as<BuggyLineSpec>(); b && all_below(old.lines, b->code.size(), 1)) st.lines = old.lines;
+  if (!old.code.empty() && ex->spec_as<CodeSpec>()) st.code = old.code;
   st.hints_shown = std::min<int>(old.hints_shown, static_cast<int>(ex->hints.size()));
   app.ex_widget_for.clear();  // the widget's inputs may have changed
 }

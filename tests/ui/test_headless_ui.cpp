@@ -823,3 +823,26 @@ TEST_F(HeadlessUi, AChangedPackIsReloadedKeepingTheStudentsPlace) {
   app_pack_changed(app, "notes.txt");
   EXPECT_TRUE(pf.fetches.empty());
 }
+
+TEST_F(HeadlessUi, ReloadingAPreviewWithFewerOptionsDropsPicksThatNoLongerExist) {
+  start();
+  auto pack = [](int options) {
+    std::string opts;
+    for (int i = 0; i < options; ++i)
+      opts += std::string(i ? "," : "") + "{\"text\": \"option " + std::to_string(i) + "\"" + (i == 0 ? ", \"correct\": true" : "") + "}";
+    return "{\"format\": 1, \"chapter\": 40, \"id\": \"c\", \"title\": \"C\", \"exercises\": [{\"id\": \"c.one\", "
+           "\"type\": \"choice\", \"title\": \"One\", \"prompt\": \"p\", \"shuffle\": false, \"options\": [" + opts + "]}]}";
+  };
+  app_preview_text(app, "c.json", pack(3));
+  open_exercise(app, "c.one", 0);
+  frames_n(2, "choice preview");
+  app.ex.picks = {2};
+  app_preview_text(app, "c.json", pack(2));  // the same file dropped again, one option fewer
+  frames_n(3, "choice preview reloaded");
+  EXPECT_EQ(app.screen, Screen::Exercise);
+  EXPECT_TRUE(app.ex.picks.empty()) << "a pick of an option that is gone";
+  app.ex.picks = {1};
+  app_preview_text(app, "c.json", pack(3));
+  frames_n(2, "choice preview reloaded again");
+  EXPECT_EQ(app.ex.picks, std::vector<int>{1}) << "a pick that still exists is kept";
+}
