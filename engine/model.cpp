@@ -151,7 +151,11 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
         continue;
       }
     } else {
-      // A fixed parameter: only the default.
+      // A fixed parameter: only the default. A "step" here would silently do nothing.
+      if (spec.contains("step")) {
+        ctx.error(p + "/step", "\"step\" only applies to a min/max range; add \"min\" and \"max\", or remove it");
+        continue;
+      }
       ps.choices = {ps.default_value};
     }
     ex.params.push_back(std::move(ps));

@@ -30,9 +30,15 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
     spec->function = *f;
   }
   spec->args = ctx.string_list_field(j, ptr, "args");
-  for (size_t i = 0; i < spec->args.size(); ++i)
+  for (size_t i = 0; i < spec->args.size(); ++i) {
     if (!valid_js_name(spec->args[i]))
       ctx.error(ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec->args[i] + "\"");
+    // "expected" would read the first, a JavaScript function the last: refuse the ambiguity.
+    for (size_t k = 0; k < i; ++k)
+      if (spec->args[k] == spec->args[i])
+        ctx.error(ptr + "/args/" + std::to_string(i), "the argument name \"" + spec->args[i] + "\" is already argument " +
+                                                          std::to_string(k + 1) + "; each argument needs its own name");
+  }
   spec->returns = ctx.string_field(j, ptr, "returns", false, false).value_or("");
   spec->starter = ctx.string_field(j, ptr, "starter", false).value_or("");
   spec->reference = ctx.string_field(j, ptr, "reference", false).value_or("");
@@ -87,6 +93,11 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
           CodeArgRange ar;
           ar.name = name;
           if (auto ch = ri->find("choices"); ch != ri->end()) {
+            // As for params: either a list or a range, never both (min/max/step would be ignored).
+            if (ri->contains("min") || ri->contains("max") || ri->contains("step")) {
+              ctx.error(rp, "give either \"choices\" or \"min\"/\"max\"/\"step\", not both");
+              continue;
+            }
             if (!ch->is_array() || ch->empty()) {
               ctx.error(rp + "/choices", "expected a non-empty array of numbers, got " + describe_json(*ch));
               continue;
