@@ -478,16 +478,23 @@ void app_frame(App& app) {
     ImGui::SetScrollY(0.0f);
     app.last_place = place;
   }
+  // In 1.86 a child without padding reports its scrollbar's width as content region: stop
+  // before the scrollbar (with a small gap), or on a phone the right edge of every line is
+  // drawn under it and clipped.
+  ImGuiWindow* page = ImGui::GetCurrentWindow();
   float full = ImGui::GetContentRegionAvail().x;
+  if (page->ScrollbarY)
+    full = std::min(full, page->InnerRect.Max.x - ImGui::GetCursorScreenPos().x - em(app) * 0.5f);
   float width = std::min(full, em(app) * 50);
   float margin = (full - width) * 0.5f;
   app.content_width = width;
   // Full-width widgets (collapsing headers, selectables, tables) end at the column's right
   // edge, not the window's: narrow the window's work rectangle to the column.
-  ImGuiWindow* page = ImGui::GetCurrentWindow();
   page->WorkRect.Max.x = page->WorkRect.Min.x + margin + width;
   page->ContentRegionRect.Max.x = page->WorkRect.Max.x;
-  ImGui::Indent(margin);
+  // Indent(0) would indent by the style's IndentSpacing (1.86): on a phone, where the margin
+  // is 0, that pushed every line 21 px right of the column and under the right edge.
+  if (margin > 0) ImGui::Indent(margin);
   ImGui::PushItemWidth(width);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
@@ -505,7 +512,7 @@ void app_frame(App& app) {
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::PopItemWidth();
-  ImGui::Unindent(margin);
+  if (margin > 0) ImGui::Unindent(margin);
   ImGui::Dummy(ImVec2(1, em(app) * 3));
   ImGui::EndChild();
   ImGui::End();
