@@ -38,7 +38,10 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
   if (!kind_name) return;
   const sim::WidgetKind* kind = sim::find_widget_kind(*kind_name);
   if (!kind) {
-    ctx.error(ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"; expected one of: " + kinds);
+    std::vector<std::string> names;
+    for (const sim::WidgetKind* k : sim::widget_kinds()) names.push_back(k->kind);
+    ctx.error(ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"" + did_you_mean(*kind_name, names) +
+                                 "; expected one of: " + kinds);
     return;
   }
   std::vector<std::string> allowed = {"kind", "$comment"};

@@ -61,6 +61,7 @@ TEST(ExerciseWidget, ErrorsNameThePlaceAndTheExpectation) {
     const char* says;
   } cases[] = {
       {R"({"kind": "pipline"})", "/exercises/0/widget/kind", "expected one of: ring, pipeline, plan"},
+      {R"({"kind": "pipline"})", "/exercises/0/widget/kind", "(did you mean \"pipeline\"?)"},
       {R"({"p": 4})", "/exercises/0/widget", "missing required field \"kind\""},
       {R"({"kind": "pipeline", "pp": 4})", "/exercises/0/widget/pp", "did you mean \"p\""},
       {R"({"kind": "pipeline", "schedule": "1F1B"})", "/exercises/0/widget/schedule", "expected one of: naive, gpipe, 1f1b"},
