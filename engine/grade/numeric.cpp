@@ -199,6 +199,12 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
   std::vector<std::vector<std::optional<double>>> values(parts.size());
   for (size_t k = 0; k < parts.size(); ++k) {
     const NumericPart& part = parts[k];
+    // Labels are shown as written (beside the field, in feedback, in `dtx show`): a
+    // placeholder there would reach the student as "{N}".
+    if (size_t brace = part.label.find('{'); brace != std::string::npos)
+      ctx.error(part.pointer + "/label",
+                "a part's label is shown as written, so \"{...}\" is not filled in; put the numbers in the prompt",
+                false, static_cast<int>(brace) + 1);
     std::string where = parts.size() > 1 ? "the answer of part \"" + part.id + "\"" : "the answer";
     auto& vals = values[k];
     if (ctx.check_names(part.answer, part.pointer + "/answer", where, visible, later))

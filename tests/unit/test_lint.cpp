@@ -541,3 +541,14 @@ TEST(LintWarn, ShippedPacksAreNotFlooded) {
   for (const auto& [kind, n] : by_kind)
     EXPECT_LT(n * 4, exercises) << "\"" << kind << "\" fires " << n << " times over " << exercises << " exercises";
 }
+
+TEST(Lint, PlaceholderInAPartLabelIsAnError) {
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs",
+    "params": {"N": {"default": 8, "choices": [2, 8]}},
+    "parts": [{"id": "v", "label": "Time for {N} GPUs", "answer": "N", "unit": ""}]})J");
+  std::string all = joined(ds);
+  EXPECT_NE(all.find("/exercises/0/parts/0/label: a part's label is shown as written"), std::string::npos) << all;
+  EXPECT_EQ(lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs",
+    "params": {"N": {"default": 8, "choices": [2, 8]}},
+    "parts": [{"id": "v", "label": "Time for all GPUs", "answer": "N", "unit": ""}]})J").size(), 0u);
+}
