@@ -20,6 +20,7 @@ struct WidgetInput {
   bool log_scale = false;              // slider moves in powers (bytes, FLOP/s...)
   std::vector<const char*> options;    // non-empty: a choice
   const char* help = "";               // one sentence for the schema and the docs
+  bool zero_is_auto = false;           // 0 means "work it out" (shown as "0 (auto)")
 };
 
 struct WidgetKind {

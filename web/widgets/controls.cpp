@@ -88,6 +88,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
       // frame padding; the columns' tops should line up instead.
       ImGui::SameLine();
       ImGui::SetCursorPosY(row_y);
+      ImGui::GetCurrentWindow()->DC.CurrLineTextBaseOffset = 0;  // SetCursorPosY keeps it
     } else {
       row_y = ImGui::GetCursorPosY();
     }
@@ -115,9 +116,20 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         }
         ImGui::EndCombo();
       }
+    } else if (in.integer && in.min == 0 && in.max == 1) {
+      // An on/off input: a checkbox, not a two-position slider.
+      bool on = val != 0;
+      // "###": the id stays put while the visible text flips between on and off.
+      std::string cid = std::string(on ? "on" : "off") + "###" + v.kind->kind + "-" + in.name;
+      if (ImGui::Checkbox(cid.c_str(), &on)) {
+        val = on ? 1 : 0;
+        changed = true;
+      }
     } else if (in.integer && !in.log_scale) {
       int x = static_cast<int>(val);
-      if (ImGui::SliderInt(id.c_str(), &x, static_cast<int>(in.min), static_cast<int>(in.max), "%d",
+      // "0 (auto)" keeps a %d so Ctrl+click typing still parses a number.
+      const char* fmt = in.zero_is_auto && x == 0 ? "%d (auto)" : "%d";
+      if (ImGui::SliderInt(id.c_str(), &x, static_cast<int>(in.min), static_cast<int>(in.max), fmt,
                            ImGuiSliderFlags_AlwaysClamp)) {
         val = x;
         changed = true;
@@ -127,7 +139,9 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
       // ImGui 1.86 has no double slider with log scale on ints: slide a double and round.
       double lo = in.min, hi = in.max, x = val;
       ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (in.log_scale ? ImGuiSliderFlags_Logarithmic : 0);
-      if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &x, &lo, &hi, in.integer ? "%.0f" : "%.3g", flags)) {
+      const bool is_auto = in.zero_is_auto && x == 0;
+      const char* fmt = in.integer ? (is_auto ? "%.0f (auto)" : "%.0f") : (is_auto ? "%.3g (auto)" : "%.3g");
+      if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &x, &lo, &hi, fmt, flags)) {
         val = in.integer ? std::round(x) : x;
         changed = true;
       }
