@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -303,10 +304,29 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     for (size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') lines.line_starts.push_back(i + 1);
     size_t off = catcher.byte > 0 ? catcher.byte - 1 : 0;
-    TextPos p = lines.at_offset(text, std::min(off, text.size()));
+    off = std::min(off, text.size());
+    // A bad word (an unquoted key, `True`) is reported after its last character read: point
+    // at where the word starts, which is where the fix goes.
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    if (off < text.size() && word(text[off]))
+      while (off > 0 && word(text[off - 1])) --off;
+    TextPos p = lines.at_offset(text, off);
     d.line = p.line;
     d.column = p.column;
-    d.message = "invalid JSON: " + catcher.message;
+    // nlohmann quotes everything read since the previous token, which can start on an earlier
+    // line ('"malformed",<U+000A>  ti'): keep the part on the error's own line.
+    std::string msg = catcher.message;
+    const std::string lr = "last read: '";
+    if (size_t a = msg.find(lr); a != std::string::npos) {
+      size_t b = msg.find("'", a + lr.size());
+      size_t nl = msg.rfind("<U+000A>", b);
+      if (b != std::string::npos && nl != std::string::npos && nl > a) {
+        size_t from = nl + 8;
+        while (from < b && (msg[from] == ' ' || msg[from] == '\t')) ++from;
+        msg = msg.substr(0, a + lr.size()) + msg.substr(from);
+      }
+    }
+    d.message = "invalid JSON: " + msg;
     res.diagnostics.push_back(d);
     return res;
   }
