@@ -48,17 +48,50 @@ std::vector<int> g_pressed_since_frame, g_deferred_release, g_release_now;
 
 bool contains(const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); }
 
+// The same polling loses order: in one frame ImGui inserts every queued character before it
+// acts on any key, and a key pressed twice counts once. Input faster than frames (a slow
+// device, a fast typist, Playwright) came out as "abxy\n" for "ab", Enter, "x", Enter, "y".
+// So when an event would be merged or reordered with input no frame has seen yet, a frame
+// is drawn first, there and then, as dtx_frame_now does for taps.
+void draw_frame();
+bool g_running = false;  // the main loop is set up: frames may be drawn
+int g_flushing = 0;
+
+void flush_input() {
+  if (!g_running || g_flushing) return;
+  ++g_flushing;
+  draw_frame();
+  --g_flushing;
+}
+
+bool key_not_yet_released(int key) {
+  return contains(g_pressed_since_frame, key) || contains(g_deferred_release, key) || contains(g_release_now, key);
+}
+
+void before_key_press(int key) {
+  // At most two frames: one to see the earlier press, one to release it.
+  for (int i = 0; i < 3 && (!ImGui::GetIO().InputQueueCharacters.empty() || key_not_yet_released(key)); ++i) flush_input();
+}
+
+void before_text() {
+  if (!g_pressed_since_frame.empty()) flush_input();
+}
+
 void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   if (key < 0) return;
   if (action == GLFW_RELEASE && contains(g_pressed_since_frame, key)) {
     g_deferred_release.push_back(key);
     return;
   }
-  if (action == GLFW_PRESS) g_pressed_since_frame.push_back(key);
+  if (action == GLFW_PRESS) {
+    before_key_press(key);
+    g_pressed_since_frame.push_back(key);
+  }
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
 }
 
 void press_key_once(int key) {  // from the on-screen keyboard path
+  before_key_press(key);
   ImGui_ImplGlfw_KeyCallback(g_window, key, 0, GLFW_PRESS, 0);
   g_pressed_since_frame.push_back(key);
   g_deferred_release.push_back(key);
@@ -260,6 +293,7 @@ EMSCRIPTEN_KEEPALIVE void dtx_touch(int phase, float x, float y) {
 }
 
 EMSCRIPTEN_KEEPALIVE void dtx_text_input(const char* utf8) {
+  before_text();
   ImGui::GetIO().AddInputCharactersUTF8(utf8);
   dtx_wake();
 }
@@ -331,6 +365,7 @@ int main() {
   rebuild_fonts();  // the built-in font until Inter and JetBrains Mono arrive
   g_app.fonts_dirty = false;
   js_ready();
+  g_running = true;
   emscripten_set_main_loop(loop, 0, false);
   return 0;
 }

@@ -181,7 +181,7 @@ test('code: wrong, infinite loop, syntax error, clipboard both ways, right', asy
   // wrong: per-case results
   await typeInto(page, 'code', `${head}\n  return 0;\n}`);
   let s = await submit(page);
-  assert(s.verdict === 'incorrect' || s.verdict === 'partial', 'return 0 graded ' + s.verdict);
+  assert(s.verdict === 'incorrect' || s.verdict === 'partial', `return 0 graded ${s.verdict}: ${s.message}; the editor held ${JSON.stringify(s.code)}`);
   assert(s.cases.length > 0 && s.cases.some((c) => !c.pass), 'per-case results');
   await shot(page, 'code-wrong');
   // an infinite loop is stopped; the page keeps drawing meanwhile
@@ -483,6 +483,28 @@ test('instructors: under make serve a saved pack reaches the open page within 2 
   } finally {
     srv.stop();
   }
+});
+
+test('keys and characters typed faster than frames keep their order', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.code-time');
+  await typeInto(page, 'code', 'ab');
+  // All in one task, so no frame falls between them: what a slow device sees of fast typing.
+  await page.evaluate(() => {
+    const ta = document.getElementById('dtx-text');
+    const key = (name, code) => {
+      for (const type of ['keydown', 'keyup'])
+        ta.dispatchEvent(new KeyboardEvent(type, { key: name, code: name, keyCode: code, which: code, bubbles: true, cancelable: true }));
+    };
+    const text = (t) => ta.dispatchEvent(new InputEvent('input', { inputType: 'insertText', data: t, bubbles: true }));
+    key('Enter', 13); text('x'); key('Enter', 13); key('Enter', 13); text('yz'); key('Backspace', 8); text('w');
+  });
+  const s = await waitFor(page, 's.code.length >= 7');
+  eq(s.code, 'ab\nx\n\nyw', 'the editor text');
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
 });
 
 test('the mouse wheel scrolls the course map the way it turns, by the distance it turns', async () => {
