@@ -5,34 +5,8 @@
 set -uo pipefail
 DTX=$1
 ROOT=$2
+source "$(dirname "$0")/lib.sh"  # tmp, fails, check, contains, json (before the cd: $0 may be relative)
 cd "$ROOT"
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() {  # check "description" expected_exit command...
-  local what=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "FAIL: $what: exit $got, expected $want"
-    sed 's/^/    /' "$tmp/out" "$tmp/err" | head -20
-    fails=$((fails + 1))
-  fi
-}
-
-contains() {  # contains "description" file pattern
-  if ! grep -qE -- "$3" "$2"; then
-    echo "FAIL: $1: no line matching /$3/ in:"
-    sed 's/^/    /' "$2" | head -20
-    fails=$((fails + 1))
-  fi
-}
-
-json() {  # json 'js expression over d' < file
-  node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);const r=($1);process.stdout.write(typeof r==='string'?r:JSON.stringify(r))})"
-}
 
 # ---- help and usage
 check "dtx --help" 0 "$DTX" --help

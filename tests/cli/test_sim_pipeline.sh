@@ -5,7 +5,7 @@
 #   tests/cli/test_sim_pipeline.sh path/to/dtx
 set -uo pipefail
 DTX=$1
-source "$(dirname "$0")/sim_lib.sh"  # tmp, fails, check, contains
+source "$(dirname "$0")/lib.sh"  # tmp, fails, check, contains, json
 
 js() {  # js "description" 'boolean expression over d (the parsed JSON)' < file
   local what=$1

@@ -4,11 +4,7 @@
 #   tests/cli/test_sim_plan.sh path/to/dtx
 set -uo pipefail
 DTX=$1
-source "$(dirname "$0")/sim_lib.sh"  # tmp, fails, check, contains
-
-json() {  # json 'js expression over d' < file
-  node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);const r=($1);process.stdout.write(typeof r==='string'?r:JSON.stringify(r))})"
-}
+source "$(dirname "$0")/lib.sh"  # tmp, fails, check, contains, json
 
 expect_json() {  # expect_json "description" file 'js boolean expression over d'
   local got

@@ -5,7 +5,7 @@
 #   tests/cli/test_sim_ring.sh path/to/dtx
 set -uo pipefail
 DTX=$1
-source "$(dirname "$0")/sim_lib.sh"  # tmp, fails, check, contains
+source "$(dirname "$0")/lib.sh"  # tmp, fails, check, contains, json
 
 # js_true "description" 'JS expression over d (the parsed JSON) that must be true' < file
 js_true() {

@@ -4,7 +4,7 @@
 #   tests/cli/test_sim_roofline.sh path/to/dtx
 set -uo pipefail
 DTX=$1
-source "$(dirname "$0")/sim_lib.sh"  # tmp, fails, check, contains
+source "$(dirname "$0")/lib.sh"  # tmp, fails, check, contains, json
 
 # near "description" 'js expression over d (the parsed JSON)' expected [relative tolerance]
 near() {

@@ -1,5 +1,5 @@
-# Shared by the tests/cli/test_sim_*.sh scripts: a scratch dir, a failure count and two
-# checks. Source it after setting DTX; end the script with the `fails` summary.
+# Shared by the tests/cli scripts: a scratch dir, a failure count, two checks and a JSON
+# reader. Source it after setting DTX; end the script with the `fails` summary.
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,4 +22,8 @@ contains() {  # contains "description" file pattern
     sed 's/^/    /' "$2" | head -30
     fails=$((fails + 1))
   fi
+}
+
+json() {  # json 'js expression over d' < file
+  node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);const r=($1);process.stdout.write(typeof r==='string'?r:JSON.stringify(r))})"
 }
