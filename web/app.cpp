@@ -143,13 +143,6 @@ void fetch_preview(App& app, Preview& p) {
   app.platform->fetch(id, p.source);
 }
 
-// "https://x/y/03-pipe.json?v=1" -> "03-pipe.json"
-std::string last_component(const std::string& url) {
-  std::string u = url.substr(0, url.find_first_of("?#"));
-  size_t slash = u.find_last_of('/');
-  return slash == std::string::npos ? u : u.substr(slash + 1);
-}
-
 }  // namespace
 
 const char* screen_name(Screen s) {
@@ -282,6 +275,12 @@ void app_pack_changed(App& app, const std::string& file) {
   }
   for (auto& p : app.previews)
     if (p->from_url && p->request == 0 && last_component(p->source) == file) fetch_preview(app, *p);
+}
+
+std::string last_component(const std::string& url) {
+  std::string u = url.substr(0, url.find_first_of("?#"));
+  size_t slash = u.find_last_of('/');
+  return slash == std::string::npos ? u : u.substr(slash + 1);
 }
 
 const Exercise* find_exercise(const App& app, const std::string& id) {

@@ -141,6 +141,8 @@ void app_pack_changed(App& app, const std::string& file);
 const Exercise* find_exercise(const App& app, const std::string& id);
 const Preview* preview_of(const App& app, const Exercise* ex);
 bool instructor_view(const App& app);
+// "https://x/y/03-pipe.json?v=1" -> "03-pipe.json": the file a URL names.
+std::string last_component(const std::string& url);
 
 // Navigation (also used by the headless-UI test).
 void open_exercise(App& app, const std::string& id, uint64_t seed);

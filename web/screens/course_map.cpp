@@ -25,6 +25,17 @@ static const char* type_label(const std::string& t) {
   return t.c_str();
 }
 
+// Loader and lint messages ("file:line:col: error: ..."), monospaced, wrapped to the column.
+static void message_lines(App& app, const std::vector<std::string>& lines) {
+  ImGui::PushFont(app.fonts.mono);
+  for (const auto& m : lines) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+    ImGui::TextUnformatted(m.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PopFont();
+}
+
 // One row per exercise: progress mark, title (opens it), type and tries on the right.
 static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
   const float e = em(app);
@@ -78,15 +89,11 @@ static void preview_section(App& app, const Exercise* last) {
                       r.errors.empty() ? "; dtx lint finds nothing wrong." : "; what dtx lint reports:");
         notice_box(app, color::kMuted, buf);
         if (!r.errors.empty()) {
-          ImGui::PushFont(app.fonts.mono);
+          std::vector<std::string> lines;
+          for (const auto& d : r.errors) lines.push_back(format_diagnostic(d));
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kWrong));
-          for (const auto& d : r.errors) {
-            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
-            ImGui::TextUnformatted(format_diagnostic(d).c_str());
-            ImGui::PopTextWrapPos();
-          }
+          message_lines(app, lines);
           ImGui::PopStyleColor();
-          ImGui::PopFont();
         }
         if (r.pack) exercise_rows(app, *r.pack, last);
       }
@@ -139,13 +146,7 @@ void draw_course_map(App& app) {
   for (const auto& pr : app.problems) {
     ImGui::Spacing();
     notice_box(app, color::kWrong, "Could not load " + pr.file + " (the other packs are fine):");
-    ImGui::PushFont(app.fonts.mono);
-    for (const auto& m : pr.messages) {
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
-      ImGui::TextUnformatted(m.c_str());
-      ImGui::PopTextWrapPos();
-    }
-    ImGui::PopFont();
+    message_lines(app, pr.messages);
   }
   ImGui::Spacing();
 

@@ -110,10 +110,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   // The same instance from the command line (a preview's file has to be named).
   const Preview* pv = preview_of(app, &ex);
   std::string packs;
-  if (pv) {
-    std::string f = pv->source.substr(0, pv->source.find_first_of("?#"));
-    packs = " --packs " + f.substr(f.find_last_of('/') + 1);
-  }
+  if (pv) packs = " --packs " + last_component(pv->source);
   ImGui::TextDisabled("dtx show %s%s --seed %llu --answer", ex.id.c_str(), packs.c_str(),
                       static_cast<unsigned long long>(inst.seed));
   ImGui::PushFont(app.fonts.mono);
