@@ -21,7 +21,7 @@
 #include "lint.h"
 #include "model.h"
 #include "new.h"
-#include "node_runner.h"
+#include "sandbox_runner.h"
 #include "sim.h"
 #include "text.h"
 
@@ -60,7 +60,9 @@ const char* kLintHelp =
     "parameters or at a corner of the ranges, known mistakes equal to the answer, buggy\n"
     "lines out of range, duplicated ordering items, choices with no correct option, code\n"
     "exercises whose reference fails its own cases or whose listed wrong implementations\n"
-    "pass them (needs node; --no-run skips running code). Messages say what was expected\n"
+    "pass them (needs node; --no-run skips running code). Code from a pack runs in the\n"
+    "same QuickJS sandbox as student code (no network, files or processes, time and memory\n"
+    "limits), so linting a pack from elsewhere is safe. Messages say what was expected\n"
     "and, for a near miss, suggest the fix (did you mean \"tolerance\"? declared: N, M).\n"
     "\n"
     "--warn adds style warnings: an exercise with no hints or no explanation, a numeric part\n"
@@ -96,9 +98,13 @@ const char* kGradeHelp =
     "  choice      the letter(s) shown by `dtx show`: B   or   A,C\n"
     "  ordering    the letters in your order: C A B D   or   CABD\n"
     "  buggy-line  line number(s): 6   or   3,6\n"
-    "  code        a file holding your function (- for stdin); run with node\n"
+    "  code        a file holding your function (- for stdin), or several files: each is\n"
+    "              graded on its own, one line per file (--json: an array)\n"
+    "Code runs in the QuickJS sandbox (no network, files or processes; 2 s, 256 MB),\n"
+    "hosted by one node process for the whole run.\n"
     "Exit status: 0 correct, 1 partly or not correct, 3 the answer could not be read\n"
-    "(a format error, which does not count as an attempt), 2 usage error.\n";
+    "(a format error, which does not count as an attempt), 2 usage error. With several\n"
+    "files: 1 if any is not fully correct, else 3 if any could not be read, else 0.\n";
 
 struct Args {
   std::vector<std::string> positional;
@@ -195,7 +201,7 @@ int cmd_lint(const Args& a) {
   Library lib = load_library(sources);
   std::vector<Diagnostic> all = problems;
   all.insert(all.end(), lib.diagnostics.begin(), lib.diagnostics.end());
-  NodeRunner runner;
+  SandboxRunner runner;
   bool run_code = !a.no_run && runner.available();
   LintOptions options;
   options.runner = run_code ? &runner : nullptr;
@@ -217,7 +223,7 @@ int cmd_lint(const Args& a) {
   std::cerr << "dtx lint: " << sources.size() << " file" << (sources.size() == 1 ? "" : "s") << ", "
             << exercises << " exercises loaded, " << errors << " error" << (errors == 1 ? "" : "s")
             << (a.warn ? ", " + std::to_string(warnings) + " warning" + (warnings == 1 ? "" : "s") : "")
-            << (run_code ? "" : a.no_run ? " (code not run: --no-run)" : " (code not run: node not found)") << "\n";
+            << (run_code ? "" : a.no_run ? " (code not run: --no-run)" : " (code not run: node or the sandbox host not found)") << "\n";
   if (sources.empty() && problems.empty()) {
     std::cerr << "dtx lint: no .json files found\n";
     return 1;
@@ -465,6 +471,36 @@ bool letters_to_indices(const std::vector<std::string>& args, const std::vector<
   return true;
 }
 
+// Many submissions of one code exercise (an instructor's folder of student files): one
+// sandbox host for all of them, one line (or JSON object) per file.
+int grade_code_files(const Instance& inst, const std::vector<std::string>& files, SandboxRunner& runner, bool json) {
+  Json out = Json::array();
+  bool any_wrong = false, any_unreadable = false;
+  for (const auto& file : files) {
+    std::string source;
+    Feedback fb;
+    bool read = read_file(file, &source);
+    if (read) {
+      fb = grade_code(inst, source, runner);
+    } else {
+      fb.verdict = Verdict::FormatError;
+      fb.message = "cannot read the file";
+    }
+    any_wrong |= fb.verdict == Verdict::Incorrect || fb.verdict == Verdict::Partial;
+    any_unreadable |= fb.verdict == Verdict::FormatError;
+    if (json) {
+      out.push_back({{"file", file}, {"verdict", verdict_name(fb.verdict)}, {"score", fb.score},
+                     {"counts_as_attempt", fb.counts_as_attempt()}, {"message", fb.message}});
+    } else {
+      std::cout << file << ": " << verdict_name(fb.verdict);
+      if (fb.counts_as_attempt()) std::cout << " (score " << format_number(fb.score * 100, 3) << "%)";
+      std::cout << "  " << fb.message << "\n";
+    }
+  }
+  if (json) std::cout << out.dump(2) << "\n";
+  return any_wrong ? 1 : any_unreadable ? 3 : 0;
+}
+
 int cmd_grade(const Args& a) {
   if (a.help) {
     std::cout << kGradeHelp;
@@ -524,10 +560,18 @@ int cmd_grade(const Args& a) {
       ans.picks.push_back(static_cast<int>(v));
     }
   } else if (ex.spec_as<CodeSpec>()) {
-    if (given.size() != 1) {
-      std::cerr << "dtx grade: a code exercise takes one ANSWER: a file with your function (- for stdin)\n";
+    if (given.empty()) {
+      std::cerr << "dtx grade: a code exercise takes a file with your function (- for stdin), or several files\n";
       return kUsage;
     }
+    SandboxRunner runner;
+    if (!runner.available()) {
+      std::cerr << "dtx grade: running code needs node and the sandbox host (" +
+                       (runner.host_path().empty() ? std::string("dtx-sandbox-host.cjs next to dtx") : runner.host_path()) +
+                       "); build it with make native\n";
+      return kUsage;
+    }
+    if (given.size() > 1) return grade_code_files(inst, given, runner, a.json);
     std::string source;
     if (given[0] == "-") {
       source.assign(std::istreambuf_iterator<char>(std::cin), {});
@@ -535,14 +579,10 @@ int cmd_grade(const Args& a) {
       std::cerr << "dtx grade: cannot read '" << given[0] << "'\n";
       return kUsage;
     }
-    NodeRunner runner;
-    if (!runner.available()) {
-      std::cerr << "dtx grade: node and run_code.js are needed to run code (is node installed?)\n";
-      return kUsage;
-    }
     fb = grade_code(inst, source, runner);
     have_fb = true;
   }
+
   if (!have_fb) fb = grade(inst, ans);
 
   if (a.json) {

@@ -7,6 +7,9 @@
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
 #   browser  chromium, the fonts we subset, fonttools, and the npm packages in build/node/:
 #            playwright-core (browser tests) and ajv (the pack schema test)
+# Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
+# compiled to WebAssembly (quickjs-emscripten-core + one wasm variant) and esbuild, which
+# bundles web/sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs).
 #   all      all of the above
 #
 # Idempotent: prints nothing and exits 0 when everything is already there. Runs apt-get update
@@ -48,6 +51,7 @@ done
 # npm packages the tests use, installed into build/node/ (never globally). Pinned: an exact
 # version, or a major version where any release of it will do.
 npm_pkgs=(playwright-core@1 ajv@8.20.0)
+sandbox_npm_pkgs=(quickjs-emscripten-core@0.32.0 @jitl/quickjs-wasmfile-release-sync@0.32.0 esbuild@0.28.2)
 node_dir="$repo_root/build/node"
 
 # True when build/node holds `name` at `want` (exact, or the major version `want` names).
@@ -58,11 +62,11 @@ npm_has() {
 }
 
 npm_missing=()
-if (( want_browser )); then
-  for spec in "${npm_pkgs[@]}"; do
-    npm_has "${spec%@*}" "${spec##*@}" || npm_missing+=("$spec")
-  done
-fi
+wanted_npm=("${sandbox_npm_pkgs[@]}")
+(( want_browser )) && wanted_npm+=("${npm_pkgs[@]}")
+for spec in "${wanted_npm[@]}"; do
+  npm_has "${spec%@*}" "${spec##*@}" || npm_missing+=("$spec")
+done
 
 # npm: NodeSource's nodejs bundles npm (and conflicts with Debian's npm package); Debian's nodejs
 # does not. Ask for Debian's npm only when no npm command will be there otherwise.

@@ -310,6 +310,7 @@ CodeRunResult code_result_from_json(const std::string& text) {
     r.kind = s == "syntax" ? CodeRunResult::Kind::Syntax
              : s == "missing" ? CodeRunResult::Kind::Missing
              : s == "timeout" ? CodeRunResult::Kind::Timeout
+             : s == "memory"  ? CodeRunResult::Kind::Memory
              : s == "runtime" ? CodeRunResult::Kind::Runtime
                               : CodeRunResult::Kind::None;
   }
@@ -354,6 +355,13 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
   if (run.kind == CodeRunResult::Kind::Timeout) {
     fb.verdict = Verdict::Incorrect;
     fb.message = "Stopped: the code ran past the time limit (is there an infinite loop?)" + at_line + ".";
+    if (!run.error.empty()) fb.details.push_back("The sandbox said: " + run.error + ".");
+    return fb;
+  }
+  if (run.kind == CodeRunResult::Kind::Memory) {
+    fb.verdict = Verdict::Incorrect;
+    fb.message = "Stopped: the code used more memory than the limit allows (does something grow without end?)" + at_line + ".";
+    if (!run.error.empty()) fb.details.push_back("The sandbox said: " + run.error + ".");
     return fb;
   }
   if (!run.error.empty() && run.student.empty()) {

@@ -29,6 +29,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
+#include "sandbox_runner.h"
 #include "text.h"
 #include "ui/theme.h"
 
@@ -54,36 +55,54 @@ std::string size_name(ImVec2 s) {
   return std::to_string(static_cast<int>(s.x)) + "x" + std::to_string(static_cast<int>(s.y));
 }
 
-// ---- code runs: node with cli/run_code.js on the exact request the app sent (the browser's
-// worker speaks the same JSON). Results are cached by request, so each runs once.
+// ---- code runs: the CLI's sandbox runner on the exact request the app sent (the browser's
+// worker runs the same sandbox core on the same JSON). Results are cached by request, so
+// each runs once.
 
 bool node_available() {
   static int avail = -1;
-  if (avail < 0) avail = std::system("command -v node >/dev/null 2>&1") == 0 && access(DTX_RUN_CODE_JS, R_OK) == 0;
+  if (avail < 0) avail = dtx::SandboxRunner(DTX_SANDBOX_HOST).available() ? 1 : 0;
   return avail == 1;
 }
 
 std::string run_node(const std::string& request_json) {
   static std::map<std::string, std::string> cache;
+  static dtx::SandboxRunner runner(DTX_SANDBOX_HOST);
   if (auto it = cache.find(request_json); it != cache.end()) return it->second;
-  char tmpl[] = "/tmp/dtx-ui-run-XXXXXX";
-  int fd = mkstemp(tmpl);
-  if (fd < 0) return "";
-  bool wrote = write(fd, request_json.data(), request_json.size()) == static_cast<ssize_t>(request_json.size());
-  close(fd);
-  std::string out;
-  if (wrote) {
-    std::string cmd = std::string("timeout 20 node '") + DTX_RUN_CODE_JS + "' '" + tmpl + "' 2>&1";
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-      char buf[4096];
-      size_t n;
-      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-      pclose(p);
-    }
+  auto req = nlohmann::json::parse(request_json, nullptr, false);
+  dtx::CodeRunRequest r;
+  if (req.is_object()) {
+    r.function = req.value("function", "");
+    r.source = req.value("source", "");
+    r.reference = req.value("reference", "");
+    r.time_limit_ms = req.value("time_limit_ms", 2000.0);
+    if (auto c = req.find("cases"); c != req.end() && c->is_array())
+      for (const auto& args : *c) {
+        std::vector<std::string> a;
+        for (const auto& v : args) a.push_back(v.dump());
+        r.cases.push_back(a);
+      }
   }
-  unlink(tmpl);
-  cache[request_json] = out;
-  return out;
+  dtx::CodeRunResult res = runner.run(r);
+  // Back to the wire form the app reads (the same JSON the worker posts).
+  nlohmann::json out;
+  const char* kinds[] = {"none", "syntax", "missing", "timeout", "memory", "runtime"};
+  if (res.kind != dtx::CodeRunResult::Kind::None) out["kind"] = kinds[static_cast<int>(res.kind)];
+  if (!res.error.empty()) out["error"] = res.error;
+  if (res.error_line) out["line"] = res.error_line;
+  auto outcomes = [](const std::vector<dtx::CodeCaseOutcome>& v) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& o : v) {
+      nlohmann::json x{{"ok", o.ok}};
+      if (o.ok) x["value"] = nlohmann::json::parse(o.value_json, nullptr, false);
+      else x["error"] = o.error;
+      a.push_back(x);
+    }
+    return a;
+  };
+  out["student"] = outcomes(res.student);
+  out["reference"] = outcomes(res.reference);
+  return cache[request_json] = out.dump();
 }
 
 // A run result where every case returned `value` (a wrong answer, without running node).

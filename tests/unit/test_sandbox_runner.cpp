@@ -1,5 +1,7 @@
-// The CLI's code runner with the real node, and every shipped code exercise: the reference
-// passes its own cases and each listed wrong implementation fails, over 20 seeds.
+// The CLI's code runner (one node process hosting the QuickJS sandbox) with the real node, and
+// every shipped code exercise: the reference passes its own cases and each listed wrong
+// implementation fails, over 20 seeds. The escape suite (tests/escape/) attacks the same
+// runner through dtx grade and dtx lint, and the page's worker.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,7 +9,7 @@
 #include "content_util.h"
 #include "grade/code.h"
 #include "helpers.h"
-#include "node_runner.h"
+#include "sandbox_runner.h"
 
 using namespace dtx;
 using namespace dtx::testing;
@@ -22,39 +24,39 @@ Instance inst_of(const Pack& p) { return must_instance(p.exercises[0]); }
 
 }  // namespace
 
-TEST(NodeRunner, RunsAFunctionDeclaration) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, RunsAFunctionDeclaration) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   ASSERT_TRUE(run.available());
   Pack p = must_load(pack_with(kPack));
   Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) { return 2*(N-1)*(M/N)/bw*1000; }", run);
   EXPECT_EQ(f.verdict, Verdict::Correct) << f.message;
 }
 
-TEST(NodeRunner, ConstArrowFunctionsWorkToo) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, ConstArrowFunctionsWorkToo) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
   Feedback f = grade_code(inst_of(p), "const ringTime = (M, N, bw) => 2*(N-1)*(M/N)/bw*1000;", run);
   EXPECT_EQ(f.verdict, Verdict::Correct) << f.message;
 }
 
-TEST(NodeRunner, SyntaxErrorWithLine) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, SyntaxErrorWithLine) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
   Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) {\n  return M +* 2;\n}", run);
   EXPECT_EQ(f.verdict, Verdict::FormatError);
   EXPECT_NE(f.message.find("line 2"), std::string::npos) << f.message;
 }
 
-TEST(NodeRunner, MissingFunction) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, MissingFunction) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
   Feedback f = grade_code(inst_of(p), "function ringtime() { return 1; }", run);
   EXPECT_EQ(f.verdict, Verdict::FormatError);
   EXPECT_NE(f.message.find("ringTime"), std::string::npos) << f.message;
 }
 
-TEST(NodeRunner, RuntimeErrorsPerCaseWithLine) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, RuntimeErrorsPerCaseWithLine) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
   Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) {\n  if (N === 1) throw new Error('no');\n  return 2*(N-1)*(M/N)/bw*1000;\n}", run);
   EXPECT_EQ(f.verdict, Verdict::Partial);
@@ -62,8 +64,8 @@ TEST(NodeRunner, RuntimeErrorsPerCaseWithLine) {
   EXPECT_NE(f.cases[1].message.find("line 2"), std::string::npos) << f.cases[1].message;
 }
 
-TEST(NodeRunner, InfiniteLoopIsStopped) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, InfiniteLoopIsStopped) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
   auto t0 = std::chrono::steady_clock::now();
   Feedback f = grade_code(inst_of(p), "function ringTime() { for (;;) {} }", run);
@@ -73,10 +75,11 @@ TEST(NodeRunner, InfiniteLoopIsStopped) {
   EXPECT_LT(s, 15);  // stopped, not hung (generous: this is not a timing test)
 }
 
-TEST(NodeRunner, NoRequireNoProcessNoFetch) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, NoRequireNoProcessNoFetch) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Pack p = must_load(pack_with(kPack));
-  for (const char* body : {"return require('fs') ? 1 : 0;", "return process.pid;", "return fetch('http://x');"}) {
+  for (const char* body : {"return require('fs') ? 1 : 0;", "return process.pid;", "return fetch('http://x');",
+                           "return postMessage({});", "return importScripts('x');", "return XMLHttpRequest;"}) {
     Feedback f = grade_code(inst_of(p), std::string("function ringTime() { ") + body + " }", run);
     EXPECT_NE(f.verdict, Verdict::Correct) << body;
     ASSERT_FALSE(f.cases.empty());
@@ -84,8 +87,52 @@ TEST(NodeRunner, NoRequireNoProcessNoFetch) {
   }
 }
 
-TEST(NodeRunner, ShippedCodeExercisesReferenceAndWrongImplementations) {
-  NodeRunner run(DTX_RUN_CODE_JS);
+TEST(SandboxRunner, OneHostServesEveryRequest) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  for (int i = 0; i < 50; ++i) {
+    Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) { return 2*(N-1)*(M/N)/bw*1000; }", run);
+    ASSERT_EQ(f.verdict, Verdict::Correct) << f.message;
+  }
+  EXPECT_EQ(run.runs(), 50);
+  EXPECT_EQ(run.host_starts(), 1);
+}
+
+TEST(SandboxRunner, StateDoesNotLeakBetweenSubmissions) {
+  // Each program gets a fresh interpreter runtime: a global set by one submission is gone in
+  // the next, so one student's code cannot leave answers for another's.
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  grade_code(inst_of(p), "globalThis.leak = 42; Object.prototype.polluted = 1; function ringTime() { return 0; }", run);
+  Feedback f = grade_code(inst_of(p), "function ringTime() { return typeof leak + typeof ({}).polluted; }", run);
+  ASSERT_FALSE(f.cases.empty());
+  EXPECT_EQ(f.cases[0].got, "\"undefinedundefined\"");
+}
+
+TEST(SandboxRunner, MemoryLimitIsReported) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  Feedback f = grade_code(inst_of(p), "function ringTime() { const a = []; for (;;) a.push('x'.repeat(1e7) + a.length); }", run);
+  EXPECT_EQ(f.verdict, Verdict::Incorrect);
+  EXPECT_NE(f.message.find("memory"), std::string::npos) << f.message;
+}
+
+TEST(SandboxRunner, BuiltinsThatNeverYieldAreKilledFromOutside) {
+  // Sorting a sparse array of 4e9 slots runs in C without polling the interrupt: only the
+  // host's kill stops it. The next request gets a fresh host.
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  CodeRunRequest req = make_code_request(inst_of(p), "function ringTime() { const a = []; a.length = 4e9; a.sort(); return 1; }");
+  req.time_limit_ms = 300;
+  CodeRunResult r = run.run(req);
+  EXPECT_EQ(r.kind, CodeRunResult::Kind::Timeout) << r.error;
+  Feedback f = grade_code(inst_of(p), "function ringTime(M, N, bw) { return 2*(N-1)*(M/N)/bw*1000; }", run);
+  EXPECT_EQ(f.verdict, Verdict::Correct) << f.message;
+  EXPECT_EQ(run.host_starts(), 2);
+}
+
+TEST(SandboxRunner, ShippedCodeExercisesReferenceAndWrongImplementations) {
+  SandboxRunner run(DTX_SANDBOX_HOST);
   Library lib = load_library(shipped_pack_sources());
   int exercises = 0;
   for (const auto& pack : lib.packs)

@@ -1,0 +1,48 @@
+// Runs untrusted JavaScript for the CLI (dtx grade, dtx lint, the tests): every request goes to
+// one long-lived node process that hosts the QuickJS sandbox (cli/sandbox-host.js, bundled to
+// dtx-sandbox-host.cjs next to quickjs.wasm). One process per run, not one per request: a
+// thousand submissions cost a thousand interpreter runtimes, not a thousand node starts.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "grade/code.h"
+
+namespace dtx {
+
+class SandboxRunner : public CodeRunner {
+ public:
+  // `host` is dtx-sandbox-host.cjs; empty = $DTX_SANDBOX_HOST, else next to the executable
+  // (sandbox/ beside it, or ../sandbox/ as in build/native/../sandbox).
+  explicit SandboxRunner(std::string host = "");
+  ~SandboxRunner() override;
+  SandboxRunner(const SandboxRunner&) = delete;
+  SandboxRunner& operator=(const SandboxRunner&) = delete;
+
+  CodeRunResult run(const CodeRunRequest& request) override;
+  bool available() const;
+  const std::string& host_path() const { return host_; }
+  int runs() const { return runs_; }
+  int host_starts() const { return starts_; }
+  // Extra time past the request's own limit before the host is killed from outside; the
+  // interpreter's interrupt stops ordinary code at the limit, this catches built-ins that
+  // never poll it (and a host that hangs).
+  double grace_ms = 1500;
+
+ private:
+  bool start(std::string* error);
+  void stop();
+  // Reads one line from the host before `deadline_ms` (steady clock); false on time-out,
+  // end of file or a line longer than the cap.
+  bool read_line(std::string* line, double deadline_ms, bool* timed_out);
+
+  std::string host_;
+  pid_t pid_ = -1;
+  int to_host_ = -1, from_host_ = -1;
+  std::string pending_;  // bytes read past the last line
+  int runs_ = 0, starts_ = 0;
+};
+
+}  // namespace dtx
