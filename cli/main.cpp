@@ -52,7 +52,7 @@ const char* kMainHelp =
     "Run `dtx <command> --help` for the options of a command.\n";
 
 const char* kLintHelp =
-    "usage: dtx lint [--warn] [--no-run] [--json] PATH...\n"
+    "usage: dtx lint [--warn] [--no-run] [--time-limit MS] [--json] PATH...\n"
     "\n"
     "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
     "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
@@ -91,7 +91,7 @@ const char* kShowHelp =
     "value and unit.\n";
 
 const char* kGradeHelp =
-    "usage: dtx grade ID [--seed S] [--json] [--packs PATH] ANSWER...\n"
+    "usage: dtx grade ID [--seed S] [--json] [--packs PATH] [--time-limit MS] ANSWER...\n"
     "\n"
     "Grades ANSWER against the instance of exercise ID for seed S (default 0).\n"
     "  numeric     one ANSWER per part, in order, or id=VALUE: \"1.75 GB\" \"875 MB\" \"2*7/8\"\n"
@@ -100,8 +100,8 @@ const char* kGradeHelp =
     "  buggy-line  line number(s): 6   or   3,6\n"
     "  code        a file holding your function (- for stdin), or several files: each is\n"
     "              graded on its own, one line per file (--json: an array)\n"
-    "Code runs in the QuickJS sandbox (no network, files or processes; 2 s, 256 MB),\n"
-    "hosted by one node process for the whole run.\n"
+    "Code runs in the QuickJS sandbox (no network, files or processes; 256 MB; 2 s unless\n"
+    "--time-limit MS says otherwise), hosted by one node process for the whole run.\n"
     "Exit status: 0 correct, 1 partly or not correct, 3 the answer could not be read\n"
     "(a format error, which does not count as an attempt), 2 usage error. With several\n"
     "files: 1 if any is not fully correct, else 3 if any could not be read, else 0.\n";
@@ -110,6 +110,7 @@ struct Args {
   std::vector<std::string> positional;
   bool json = false, answer = false, hints = false, help = false, no_run = false, warn = false;
   std::optional<uint64_t> seed;
+  std::optional<double> time_limit_ms;
   std::vector<std::string> packs;
   std::string error;
 };
@@ -124,13 +125,21 @@ Args parse_args(int argc, char** argv, int start) {
     else if (s == "--no-run") a.no_run = true;
     else if (s == "--warn") a.warn = true;
     else if (s == "--help" || s == "-h") a.help = true;
-    else if (s == "--seed" || s == "--packs") {
+    else if (s == "--seed" || s == "--packs" || s == "--time-limit") {
       if (i + 1 >= argc) {
         a.error = s + " needs a value";
         return a;
       }
       std::string v = argv[++i];
-      if (s == "--packs") {
+      if (s == "--time-limit") {
+        char* end = nullptr;
+        double ms = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end || !(ms >= 10 && ms <= 60000)) {
+          a.error = "--time-limit expects milliseconds from 10 to 60000, got '" + v + "'";
+          return a;
+        }
+        a.time_limit_ms = ms;
+      } else if (s == "--packs") {
         a.packs.push_back(v);
       } else {
         char* end = nullptr;
@@ -202,6 +211,7 @@ int cmd_lint(const Args& a) {
   std::vector<Diagnostic> all = problems;
   all.insert(all.end(), lib.diagnostics.begin(), lib.diagnostics.end());
   SandboxRunner runner;
+  runner.time_limit_ms = a.time_limit_ms;
   bool run_code = !a.no_run && runner.available();
   LintOptions options;
   options.runner = run_code ? &runner : nullptr;
@@ -565,6 +575,7 @@ int cmd_grade(const Args& a) {
       return kUsage;
     }
     SandboxRunner runner;
+    runner.time_limit_ms = a.time_limit_ms;
     if (!runner.available()) {
       std::cerr << "dtx grade: running code needs node and the sandbox host (" +
                        (runner.host_path().empty() ? std::string("dtx-sandbox-host.cjs next to dtx") : runner.host_path()) +

@@ -173,8 +173,10 @@ bool SandboxRunner::read_line(std::string* line, double deadline_ms, bool* timed
   }
 }
 
-CodeRunResult SandboxRunner::run(const CodeRunRequest& request) {
+CodeRunResult SandboxRunner::run(const CodeRunRequest& given) {
   ++runs_;
+  CodeRunRequest request = given;
+  if (time_limit_ms) request.time_limit_ms = *time_limit_ms;
   std::string error;
   if (pid_ <= 0 && !start(&error)) return failure(CodeRunResult::Kind::Runtime, error);
   std::string req = code_request_to_json(request) + "\n";

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
 #include "grade/code.h"
@@ -30,6 +31,8 @@ class SandboxRunner : public CodeRunner {
   // interpreter's interrupt stops ordinary code at the limit, this catches built-ins that
   // never poll it (and a host that hangs).
   double grace_ms = 1500;
+  // When set, replaces every request's own time limit (dtx --time-limit).
+  std::optional<double> time_limit_ms;
 
  private:
   bool start(std::string* error);

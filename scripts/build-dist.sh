@@ -4,7 +4,8 @@
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
 # OUTDIR holds everything the page needs and nothing else: index.html, glue.js,
-# code-runner.js, dtx.js, dtx.wasm, fonts/, exercises/index.json and the packs listed in it.
+# code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm,
+# fonts/, exercises/index.json and the packs listed in it.
 # Every URL in it is relative, so the folder works from any static server at any sub-path.
 set -euo pipefail
 wasm_dir=${1:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
@@ -13,6 +14,8 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out/exercises" "$out/fonts"
 cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
 cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/code-runner.js" "$out/"
+# The code sandbox: sandbox-worker.js (bundled from web/sandbox/) and quickjs.wasm.
+node "$repo_root/scripts/build-sandbox.mjs" "$out" worker
 "$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"
 cp "$wasm_dir"/fonts/*.otf "$wasm_dir"/fonts/*.ttf "$out/fonts/"
 # The packs: exactly those listed in the index (an instructor's unlisted draft stays out).

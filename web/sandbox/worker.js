@@ -4,7 +4,7 @@
 // terminates it (web/shell/code-runner.js does that on a hard time-out, which no code in the
 // sandbox can delay: the worker's own event loop is busy, the page's is not).
 //
-// Messages: {id, request} in, {id, result} out.
+// Messages: {ready} or {startError} once; then {id, request} in, {id, result[, broken]} out.
 'use strict';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import baseVariant from '@jitl/quickjs-wasmfile-release-sync';
@@ -15,8 +15,12 @@ const provider = (async () => {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`quickjs.wasm: HTTP ${response.status}`);
   const wasmModule = await WebAssembly.compile(await response.arrayBuffer());
-  return createProvider({ wasmModule, newQuickJSWASMModuleFromVariant, newVariant, baseVariant });
+  const p = createProvider({ wasmModule, newQuickJSWASMModuleFromVariant, newVariant, baseVariant });
+  await p.get();
+  return p;
 })();
+// The page starts its time limits only once the interpreter is loaded.
+provider.then(() => self.postMessage({ ready: true }), (e) => self.postMessage({ startError: 'the code sandbox could not load: ' + String(e && e.message) }));
 
 self.onmessage = async (event) => {
   const { id, request } = event.data || {};

@@ -1,103 +1,82 @@
-// Runs a student's function in a Web Worker: no DOM, no network (fetch, XMLHttpRequest,
-// WebSocket, importScripts and friends are removed before the code runs), no storage, and a
-// time limit after which the worker is terminated, so an infinite loop cannot freeze the
-// page. Speaks the engine's CodeRunRequest / CodeRunResult JSON (engine/grade/code.h), the
-// same protocol as cli/run_code.js.
+// The page's side of the code sandbox. Student code (and a pack's reference, when a case has
+// no expected value) runs in sandbox-worker.js: QuickJS compiled to WebAssembly, inside a
+// dedicated Worker, with no host functions at all (web/sandbox/sandbox-core.js says why that
+// design and not deleting globals). This file only carries requests and results, and enforces
+// the limit nothing inside can delay: when a request outlives its time limit plus a grace
+// period, the worker is terminated and a new one is started for the next submission.
+//
+// Speaks the engine's CodeRunRequest / CodeRunResult JSON (engine/grade/code.h), the same
+// protocol as the CLI's host (cli/sandbox-host.js).
 'use strict';
 (function () {
-  // Everything a submission could use to reach outside the worker. Each name is shadowed on
-  // the global object and every prototype above it.
-  const BLOCKED = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource',
-    'importScripts', 'indexedDB', 'caches', 'BroadcastChannel', 'Worker', 'SharedWorker', 'Request', 'Response',
-    'Headers', 'navigator', 'location', 'postMessage', 'close', 'onmessage', 'addEventListener', 'localStorage',
-    'sessionStorage', 'FileReaderSync', 'RTCPeerConnection', 'WebAssembly'];
+  const GRACE_MS = 1500;       // past the interpreter's own deadline, before the hard stop
+  const START_MS = 20000;      // fetching and compiling quickjs.wasm on a slow connection
 
-  // One line, so student line L is line L + 1 of the worker script.
-  const PRELUDE = "const __dtx_post = self.postMessage.bind(self); const __dtx_href = String(self.location.href); " +
-    "(function () { for (const k of " + JSON.stringify(BLOCKED) + ") { let o = self; while (o) { " +
-    "try { Object.defineProperty(o, k, { value: undefined, writable: false, configurable: false }); } catch (e) {} " +
-    "o = Object.getPrototypeOf(o); } } })();";
+  let worker = null;           // {w, ready: Promise}
+  let nextId = 1;
+  const pending = new Map();   // id -> {resolve, timer}
 
-  function epilogue(fn, cases, studentLines) {
-    return `
-;(function () {
-  function lineOf(e) {
-    const s = String((e && e.stack) || '');
-    const i = s.indexOf(__dtx_href + ':');
-    if (i < 0) return 0;
-    const m = s.slice(i + __dtx_href.length).match(/^:(\\d+):/);
-    const line = m ? Number(m[1]) - 1 : 0;
-    return line >= 1 && line <= ${studentLines} ? line : 0;
-  }
-  const fn = (typeof ${fn} === 'function') ? ${fn} : undefined;
-  if (!fn) { __dtx_post({ kind: 'missing', error: 'Define a function named ${fn}.' }); return; }
-  const cases = ${JSON.stringify(cases)};
-  const outcomes = [];
-  for (const args of cases) {
-    try {
-      const r = fn(...JSON.parse(JSON.stringify(args)));
-      let v;
-      if (typeof r === 'number' && !Number.isFinite(r)) v = String(r);
-      else if (r === undefined) v = null;
-      else v = JSON.parse(JSON.stringify(r));
-      outcomes.push({ ok: true, value: v });
-    } catch (e) {
-      const line = lineOf(e);
-      outcomes.push({ ok: false, error: (e && e.message ? e.message : String(e)) + (line ? ' (line ' + line + ')' : '') });
-    }
-  }
-  __dtx_post({ kind: 'none', outcomes });
-})();
-`;
-  }
-
-  // Runs one program; resolves with {kind, error, line, outcomes}.
-  function runProgram(source, fn, cases, limitMs) {
-    return new Promise((resolve) => {
-      if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(fn)) {
-        resolve({ kind: 'missing', error: 'The exercise names no valid function.' });
-        return;
-      }
-      const lines = source.split('\n').length;
-      const text = PRELUDE + '\n' + source + epilogue(fn, cases, lines);
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-      const worker = new Worker(url);
-      let done = false;
-      const finish = (r) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        worker.terminate();
-        URL.revokeObjectURL(url);
-        resolve(r);
-      };
-      const timer = setTimeout(() => finish({ kind: 'timeout', error: 'time limit exceeded' }), limitMs);
-      worker.onmessage = (e) => finish(e.data || { kind: 'runtime', error: 'no result' });
-      worker.onerror = (e) => {
-        e.preventDefault();
-        const msg = String(e.message || 'error').replace(/^Uncaught /, '');
-        const line = e.lineno ? e.lineno - 1 : 0;
-        const kind = /SyntaxError/.test(msg) ? 'syntax' : 'runtime';
-        finish({ kind, error: msg, line: line >= 1 && line <= lines ? line : 0 });
-      };
+  function start() {
+    const w = new Worker(new URL('sandbox-worker.js', document.baseURI).href);
+    const entry = { w };
+    entry.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the code sandbox did not start in time')), START_MS);
+      entry.onReady = () => { clearTimeout(timer); resolve(); };
+      entry.onFail = (msg) => { clearTimeout(timer); reject(new Error(msg)); };
     });
+    w.onmessage = (e) => {
+      const data = e.data || {};
+      if (data.ready) { entry.onReady(); return; }
+      if (data.startError) { entry.onFail(data.startError); return; }
+      const job = pending.get(data.id);
+      if (!job) return;
+      pending.delete(data.id);
+      clearTimeout(job.timer);
+      if (data.broken) stop(entry);
+      job.resolve(data.result || { kind: 'runtime', error: 'the code sandbox returned nothing', student: [] });
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      entry.onFail('the code sandbox failed to load: ' + (e.message || 'error'));
+      stop(entry, 'the code sandbox stopped unexpectedly');
+    };
+    return entry;
+  }
+
+  // Ends a worker and answers whatever it still owed.
+  function stop(entry, message) {
+    entry.w.terminate();
+    if (worker === entry) worker = null;
+    if (!message) return;
+    for (const [id, job] of pending) {
+      if (job.entry !== entry) continue;
+      pending.delete(id);
+      clearTimeout(job.timer);
+      job.resolve({ kind: 'runtime', error: message, student: [] });
+    }
   }
 
   async function run(request) {
-    const limit = request.time_limit_ms || 2000;
-    const cases = request.cases || [];
-    const jobs = [runProgram(request.source || '', request.function, cases, limit)];
-    if (request.reference) jobs.push(runProgram(request.reference, request.function, cases, limit));
-    const [student, ref] = await Promise.all(jobs);
-    const result = {};
-    if (student.kind !== 'none') {
-      result.kind = student.kind;
-      result.error = student.error;
-      if (student.line) result.line = student.line;
+    if (!worker) worker = start();
+    const entry = worker;
+    try {
+      await entry.ready;
+    } catch (e) {
+      stop(entry);
+      return { kind: 'runtime', error: String(e.message || e), student: [] };
     }
-    result.student = student.outcomes || [];
-    if (ref) result.reference = ref.outcomes || [];
-    return result;
+    const limit = Number(request.time_limit_ms) || 2000;
+    const budget = limit * (request.reference ? 2 : 1) + GRACE_MS;
+    return new Promise((resolve) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        stop(entry, 'the code sandbox was restarted');
+        resolve({ kind: 'timeout', error: `time limit exceeded (${limit} ms); the code was stopped`, student: [] });
+      }, budget);
+      pending.set(id, { resolve, timer, entry });
+      entry.w.postMessage({ id, request });
+    });
   }
 
   window.dtxCodeRunner = { run };

@@ -1,0 +1,159 @@
+// The escape suite: every attack in payloads.mjs, run the three ways untrusted code reaches
+// dtx, against the real runners:
+//   1. a student's file through `dtx grade` (on an exercise with expected values, and on one
+//      whose cases are decided by the pack's reference, so the reference runs alongside);
+//   2. pack code through `dtx lint`, as a wrong implementation and as the reference;
+//   3. the page's runner (window.dtxCodeRunner: the worker with QuickJS) in headless Chromium.
+// After each: no file was written ({{MARK}}), no connection reached the listener on another
+// port ({{URL}}), the result is not "correct" (nothing was forged), and it ended within its
+// limits (generous bounds: this is not a timing test).
+//
+//   node tests/escape/run.mjs DTX_BINARY DIST_DIR [--only TEXT] [--no-browser]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { payloads } from './payloads.mjs';
+import { ROOT, launch, serve } from '../e2e/lib.mjs';
+
+const argv = process.argv.slice(2);
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--only');
+const dtx = path.resolve(positional[0] || path.join(ROOT, 'build/native/dtx'));
+const dist = path.resolve(positional[1] || path.join(ROOT, 'dist'));
+const packFile = path.join(ROOT, 'tests/escape/pack.json');
+const pack = JSON.parse(fs.readFileSync(packFile, 'utf8'));
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-escape-'));
+const TIME_LIMIT_MS = 500;  // the limits are the same at any value; a short one keeps the suite quick
+// Student + reference each get the limit, then the hard stop's grace and a host restart.
+const BOUND_MS = 2 * TIME_LIMIT_MS + 1500 + 5000;
+
+// Any TCP connection counts, whatever protocol the attack tried.
+const connections = [];
+const listener = net.createServer((sock) => {
+  connections.push(new Date().toISOString());
+  sock.destroy();
+});
+await new Promise((r) => listener.listen(0, '127.0.0.1', r));
+const URL_BASE = `http://127.0.0.1:${listener.address().port}`;
+
+const failures = [];
+let checks = 0;
+function check(cond, what) {
+  checks++;
+  if (!cond) failures.push(what);
+}
+
+function fill(source, mark) {
+  return source.replaceAll('{{URL}}', URL_BASE).replaceAll('{{MARK}}', mark);
+}
+
+function runDtx(args) {
+  const t0 = Date.now();
+  const r = spawnSync(dtx, args, { encoding: 'utf8', timeout: 60000, cwd: scratch });
+  return { status: r.status, out: (r.stdout || '') + (r.stderr || ''), ms: Date.now() - t0 };
+}
+
+function afterEach(name, how, mark) {
+  check(!fs.existsSync(mark), `${name} [${how}]: wrote ${mark}`);
+  check(connections.length === 0, `${name} [${how}]: ${connections.length} connection(s) to ${URL_BASE}`);
+}
+
+const selected = payloads.filter((p) => !only || p.name.includes(only));
+let n = 0;
+for (const p of selected) {
+  n++;
+  const mark = path.join(scratch, `mark-${n}`);
+  const source = fill(p.source, mark);
+  // 1. student file, both exercises
+  const file = path.join(scratch, `student-${n}.js`);
+  fs.writeFileSync(file, source);
+  for (const id of ['escape.add', 'escape.add-ref']) {
+    const r = runDtx(['grade', id, file, '--packs', packFile, '--json', '--time-limit', String(TIME_LIMIT_MS)]);
+    let verdict = '?';
+    try { verdict = JSON.parse(r.out.slice(r.out.indexOf('{'))).verdict; } catch (e) { /* reported below */ }
+    check(r.status === 1 || r.status === 3, `${p.name} [dtx grade ${id}]: exit ${r.status}: ${r.out.slice(0, 300)}`);
+    check(verdict !== 'correct' && verdict !== '?', `${p.name} [dtx grade ${id}]: verdict ${verdict}: ${r.out.slice(0, 300)}`);
+    check(r.ms < BOUND_MS, `${p.name} [dtx grade ${id}]: took ${r.ms} ms`);
+    afterEach(p.name, `dtx grade ${id}`, mark);
+  }
+  // 2. pack code: as a wrong implementation (forged success would be "passes every case") and
+  //    as the reference of the exercise with expected values (forged success would hide
+  //    "fails its own cases"; where a pack has no expected values the reference defines them)
+  const asWrong = structuredClone(pack);
+  asWrong.exercises[0].wrong = [{ note: p.name, code: source }];
+  const asRef = structuredClone(pack);
+  asRef.exercises[0].reference = source;
+  for (const [how, doc, wantErrors] of [['dtx lint, wrong', asWrong, false], ['dtx lint, reference', asRef, true]]) {
+    const f = path.join(scratch, `pack-${n}.json`);
+    fs.writeFileSync(f, JSON.stringify(doc, null, 1));
+    const r = runDtx(['lint', f, '--time-limit', String(TIME_LIMIT_MS)]);
+    if (wantErrors) {
+      check(r.status === 1 && /reference solution fails its own cases/.test(r.out), `${p.name} [${how}]: exit ${r.status}: ${r.out.slice(0, 400)}`);
+    } else {
+      check(r.status === 0 && !/passes every case/.test(r.out), `${p.name} [${how}]: exit ${r.status}: ${r.out.slice(0, 400)}`);
+    }
+    check(/code not run/.test(r.out) === false, `${p.name} [${how}]: lint did not run the code: ${r.out.slice(0, 200)}`);
+    check(r.ms < 3 * BOUND_MS, `${p.name} [${how}]: took ${r.ms} ms`);
+    afterEach(p.name, how, mark);
+  }
+  console.log(`ok   ${p.name} (cli)`);
+}
+
+// 3. the page's runner
+if (!argv.includes('--no-browser')) {
+  const server = await serve(dist);
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const pageErrors = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.dtxCodeRunner && window.dtx && window.dtx.state && window.dtx.state.screen === 'course', null, { timeout: 30000 });
+    // Warm the worker, then every request the page or its workers make is an attack's.
+    const warm = await page.evaluate(() => window.dtxCodeRunner.run({ function: 'add', source: 'function add(a, b) { return a + b; }', cases: [[1, 2]] }));
+    check(warm.student && warm.student[0] && warm.student[0].value === 3, 'browser: the runner works: ' + JSON.stringify(warm));
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const cases = pack.exercises[0].cases.map((c) => c.args);
+    const expected = cases.map(([a, b]) => a + b);
+    n = 0;
+    for (const p of selected) {
+      n++;
+      const source = fill(p.source, path.join(scratch, `mark-b${n}`));
+      for (const reference of ['', 'function add(a, b) { return a + b; }']) {
+        const t0 = Date.now();
+        const r = await page.evaluate((req) => window.dtxCodeRunner.run(req), { function: 'add', source, cases, time_limit_ms: TIME_LIMIT_MS, reference });
+        const ms = Date.now() - t0;
+        const got = (r.student || []).map((o) => (o.ok ? o.value : undefined));
+        const forged = got.length === expected.length && got.every((v, i) => v === expected[i]);
+        check(!forged, `${p.name} [browser${reference ? ', with reference' : ''}]: returned the expected values ${JSON.stringify(r)}`);
+        const hardStop = r.kind === 'timeout' && !r.reference;  // the worker was terminated
+        if (reference && !hardStop) check(JSON.stringify((r.reference || []).map((o) => o.value)) === JSON.stringify(expected), `${p.name} [browser]: the reference's own results were disturbed: ${JSON.stringify(r.reference)}`);
+        check(ms < BOUND_MS, `${p.name} [browser]: took ${ms} ms`);
+        // the page itself stays responsive
+        const t1 = Date.now();
+        await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => res())));
+        check(Date.now() - t1 < 2000, `${p.name} [browser]: the page was blocked ${Date.now() - t1} ms`);
+      }
+      check(connections.length === 0, `${p.name} [browser]: ${connections.length} connection(s) to ${URL_BASE}`);
+      const extra = requests.filter((u) => !/sandbox-worker\.js$|quickjs\.wasm$/.test(u));
+      check(extra.length === 0, `${p.name} [browser]: requests made: ${extra.join(', ')}`);
+      console.log(`ok   ${p.name} (browser)`);
+    }
+    check(pageErrors.length === 0, 'browser: page errors: ' + pageErrors.join('; '));
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+listener.close();
+fs.rmSync(scratch, { recursive: true, force: true });
+if (failures.length) {
+  console.error(`\nescape suite: ${failures.length} of ${checks} checks failed:`);
+  for (const f of failures) console.error('  FAIL ' + f);
+  process.exit(1);
+}
+console.log(`escape suite: ${selected.length} attacks, ${checks} checks, all held`);
