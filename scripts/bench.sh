@@ -9,6 +9,8 @@
 # then a table of the two medians per operation and their ratio wasm/native.
 # 4. scripts/bench-web.mjs             the web build (dist/): transfer size, page load in
 #                                      headless Chromium, idle frames, wasm heap
+# 5. scripts/bench-sandbox.sh          code sandbox: 1,000 submissions graded in one run,
+#                                      dtx lint with code run, one time-out
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,5 +85,7 @@ echo "== web build (dist/) =="
 node scripts/bench-web.mjs dist
 echo
 node scripts/bench-widgets.mjs dist
+echo
+scripts/bench-sandbox.sh "$native_dir/dtx"
 echo
 echo "bench.sh: done in ${SECONDS}s"
