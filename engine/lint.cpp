@@ -9,6 +9,7 @@
 #include "grade/numeric.h"
 #include "grade/ordering.h"
 #include "load_ctx.h"
+#include "markdown_links.h"
 #include "text.h"
 
 namespace dtx {
@@ -252,6 +253,61 @@ void check_placeholders(const std::string& text, const std::string& pointer, con
   });
 }
 
+// ---------------------------------------------------------------- links
+
+// A destination for a message: control characters made visible (they are how a scheme
+// hides: "java\tscript:"), and a long data: address cut short.
+std::string shown_destination(const std::string& d) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : d) {
+    if (out.size() >= 80) return out + "...";
+    if (c == '\t') out += "\\t";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
+
+// The page opens only http, https, mailto and relative links and draws any other link as
+// text (engine/markdown_links.h says why); the author hears about it here, at the link.
+void check_links(const std::string& text, const std::string& pointer, const Reporter& rep) {
+  for (const auto& link : find_markdown_links(text)) {
+    if (link_scheme_allowed(link.destination)) continue;
+    rep.error(pointer,
+              "link to " + shown_destination(trim(link.destination)) + " uses the scheme " +
+                  link_scheme(link.destination) + ":; only http, https and mailto links are allowed",
+              false, utf8_column(text, link.offset));
+  }
+}
+
+// Every text of an exercise the page draws as Markdown.
+void check_exercise_links(const Exercise& ex, const Reporter& rep) {
+  check_links(ex.prompt, ex.pointer + "/prompt", rep);
+  for (size_t i = 0; i < ex.hints.size(); ++i) check_links(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i), rep);
+  check_links(ex.explanation, ex.pointer + "/explanation", rep);
+  if (const auto* s = ex.spec_as<NumericSpec>()) {
+    for (const auto& part : s->parts) {
+      check_links(part.label, part.pointer + "/label", rep);
+      for (const auto& m : part.mistakes) check_links(m.message, m.pointer + "/message", rep);
+    }
+  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
+    for (const auto& o : s->options) {
+      check_links(o.text, o.pointer + "/text", rep);
+      check_links(o.feedback, o.pointer + "/feedback", rep);
+    }
+  } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
+    for (size_t i = 0; i < s->items.size(); ++i) check_links(s->items[i], ex.pointer + "/items/" + std::to_string(i), rep);
+    for (size_t i = 0; i < s->feedback.size(); ++i)
+      check_links(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i), rep);
+  } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
+    for (const auto* notes : {&s->bugs, &s->decoys})
+      for (const auto& n : *notes) check_links(n.message, n.pointer + "/message", rep);
+  }
+}
+
 // ---------------------------------------------------------------- style warnings
 
 // The params each name depends on, through derived values.
@@ -335,6 +391,13 @@ void style_warnings(const Exercise& ex, LintContext& ctx) {
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options) {
   std::vector<Diagnostic> out;
   for (const auto& pack : lib.packs) {
+    // The chapter intro: positions come from an exercise, which carries the file's text.
+    Reporter pack_rep{pack.file, nullptr, nullptr, &out};
+    if (!pack.exercises.empty()) {
+      pack_rep.text = pack.exercises[0].source;
+      pack_rep.positions = pack.exercises[0].positions;
+    }
+    check_links(pack.intro, "/intro", pack_rep);
     for (const auto& ex : pack.exercises) {
       LintContext ctx;
       ctx.file = ex.file;
@@ -350,6 +413,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       for (const auto& d : out) errors_before += d.severity == Severity::Error;
 
       style_warnings(ex, ctx);
+      check_exercise_links(ex, ctx);
       if (!check_declarations(ex, ctx)) continue;
       build_points(ex, ctx);
       if (ctx.points.empty()) continue;

@@ -5,6 +5,7 @@
 #include "content_util.h"
 #include "helpers.h"
 #include "lint.h"
+#include "markdown_links.h"
 
 using namespace dtx;
 using namespace dtx::testing;
@@ -551,4 +552,103 @@ TEST(Lint, PlaceholderInAPartLabelIsAnError) {
   EXPECT_EQ(lint_text(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} GPUs",
     "params": {"N": {"default": 8, "choices": [2, 8]}},
     "parts": [{"id": "v", "label": "Time for all GPUs", "answer": "N", "unit": ""}]})J").size(), 0u);
+}
+
+// ---------------------------------------------------------------- links (engine/markdown_links.h)
+
+TEST(LintLinks, SchemesAsABrowserReadsThem) {
+  EXPECT_EQ(link_scheme("https://example.com/a"), "https");
+  EXPECT_EQ(link_scheme("JavaScript:alert(1)"), "javascript");
+  // A URL parser trims controls and spaces and drops tabs and line breaks anywhere.
+  EXPECT_EQ(link_scheme(" \x01javascript:alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("java\tscript:alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("java\nscr\ript:alert(1)"), "javascript");
+  // Markdown decodes references and escapes before the browser sees the address.
+  EXPECT_EQ(link_scheme("javascript&#58;alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("javascript&#x3A;alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("javascript&colon;alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("&#106;avascript:alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("java&Tab;script:alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("javascript\\:alert(1)"), "javascript");
+  EXPECT_EQ(link_scheme("data:text/html,<b>"), "data");
+  // Relative: no scheme.
+  EXPECT_EQ(link_scheme("notes.html#ring"), "");
+  EXPECT_EQ(link_scheme("//example.com/x"), "");
+  EXPECT_EQ(link_scheme("a/b:c"), "");
+  EXPECT_EQ(link_scheme("javascript%3Aalert(1)"), "");
+  EXPECT_EQ(link_scheme(""), "");
+
+  for (const char* ok : {"http://a", "HTTPS://a", "mailto:x@y.z", "notes.html", "#top", "?pack=x.json"})
+    EXPECT_TRUE(link_scheme_allowed(ok)) << ok;
+  for (const char* bad : {"javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "vbscript:x", "blob:https://a/b",
+                          "ftp://a", "tel:123", " java\tscript:x", "c:\\\\x"})
+    EXPECT_FALSE(link_scheme_allowed(bad)) << bad;
+}
+
+TEST(LintLinks, FindsInlineLinksAutolinksAndDefinitions) {
+  auto dests = [](const std::string& text) {
+    std::string s;
+    for (const auto& l : find_markdown_links(text)) s += l.destination + "@" + std::to_string(l.offset) + " ";
+    return s;
+  };
+  EXPECT_EQ(dests("see [a](http://x) and [b]( <y z> ) and [c](f(1)(2)) end"), "http://x@8 y z@28 f(1)(2)@43 ");
+  EXPECT_EQ(dests("<javascript:alert(1)> <a@b.c> <x> < y:z>"), "javascript:alert(1)@1 ");
+  EXPECT_EQ(dests("[r]: javascript:x\n> - [s]:\n  <data:y> \"title\""), "javascript:x@5 data:y@30 ");
+  // Not links: escaped, in code, prose that only looks like a definition.
+  EXPECT_EQ(dests("\\[a\\](javascript:x) `[a](javascript:x)` ``a`[b](c)`` "), "");
+  EXPECT_EQ(dests("```\n[a](javascript:x)\n```\n~~~~\n<data:x>\n~~~~\n[b](ok)"), "ok@49 ");
+  EXPECT_EQ(dests("[Note]: remember: the ring"), "");
+}
+
+TEST(LintLinks, OtherSchemesAreErrorsAtTheLink) {
+  auto ds = lint_text(R"J({"id": "a", "type": "choice", "title": "A",
+    "prompt": "Read [the notes](https://example.com/n) or <mailto:t@example.com>, then [this](javascript:alert(1)).",
+    "hints": ["[x]( Java\tScript:alert(2))"], "explanation": "[y]: data:text/html,hi\n\n[z][y]",
+    "options": [{"text": "<vbscript:msgbox>", "correct": true}, {"text": "[relative](notes.html)", "feedback": "[f](file:///etc/passwd)"}]})J");
+  std::string all = joined(ds);
+  ASSERT_EQ(ds.size(), 5u) << all;
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/prompt");
+  EXPECT_EQ(ds[0].message, "link to javascript:alert(1) uses the scheme javascript:; only http, https and mailto links are allowed");
+  // The column of the destination: the string's opening quote is at line 2, column 15, and
+  // the destination starts at the string's 80th character.
+  EXPECT_EQ(ds[0].line, 2);
+  EXPECT_EQ(ds[0].column, 15 + 80);
+  EXPECT_EQ(ds[1].pointer, "/exercises/0/hints/0");
+  EXPECT_NE(ds[1].message.find("link to Java\\tScript:alert(2) uses the scheme javascript:"), std::string::npos) << all;
+  EXPECT_EQ(ds[2].pointer, "/exercises/0/explanation");
+  EXPECT_NE(ds[2].message.find("scheme data:"), std::string::npos) << all;
+  EXPECT_EQ(ds[3].pointer, "/exercises/0/options/0/text");
+  EXPECT_NE(ds[3].message.find("scheme vbscript:"), std::string::npos) << all;
+  EXPECT_EQ(ds[4].pointer, "/exercises/0/options/1/feedback");
+  EXPECT_NE(ds[4].message.find("scheme file:"), std::string::npos) << all;
+}
+
+TEST(LintLinks, EveryMarkdownFieldIsChecked) {
+  const std::string bad = "[x](javascript:alert(1))";
+  auto pointers = [&](const std::string& ex) {
+    std::string s;
+    for (const auto& d : lint_text(ex)) s += d.pointer + " ";
+    return s;
+  };
+  EXPECT_EQ(pointers(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "v", "label": ")J" + bad + R"J(", "answer": "2", "unit": "",
+               "mistakes": [{"answer": "3", "message": ")J" + bad + R"J("}]}]})J"),
+            "/exercises/0/parts/0/label /exercises/0/parts/0/mistakes/0/message ");
+  EXPECT_EQ(pointers(R"J({"id": "a", "type": "ordering", "title": "A", "prompt": "p",
+    "items": ["one", ")J" + bad + R"J(", "three"], "feedback": ["a", "b", ")J" + bad + R"J("]})J"),
+            "/exercises/0/items/1 /exercises/0/feedback/2 ");
+  EXPECT_EQ(pointers(R"J({"id": "a", "type": "buggy-line", "title": "A", "prompt": "p", "code": ["a", "b", "c"],
+    "bugs": [{"line": 2, "message": ")J" + bad + R"J("}], "decoys": [{"line": 3, "message": ")J" + bad + R"J("}]})J"),
+            "/exercises/0/bugs/0/message /exercises/0/decoys/0/message ");
+  // The chapter intro.
+  LoadResult r = load_pack(R"({"format": 1, "chapter": 0, "id": "t", "title": "T", "intro": "Before.\n\n)" + bad +
+                               R"(", "exercises": [{"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+                               "parts": [{"id": "v", "answer": "2", "unit": ""}]}]})",
+                           "i.json");
+  ASSERT_TRUE(r.ok());
+  Library lib;
+  lib.packs.push_back(*r.pack);
+  auto ds = lint_library(lib, nullptr);
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 26), "i.json:1:79: error: /intro");
 }
