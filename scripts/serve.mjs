@@ -12,6 +12,12 @@
 // and the open page is told which file changed (Server-Sent Events on __dtx/events) and
 // re-reads it within a second, keeping the student's place. Answers carry `X-Dtx-Dev: 1`,
 // which is how the page knows to listen; a plain static host sends neither.
+//
+// Every file goes out with the page's Content-Security-Policy as a header (read from the
+// <meta> in DIR/index.html, so there is one policy), plus frame-ancestors 'none', which a
+// <meta> cannot carry. The header matters beyond the page: a dedicated worker
+// (sandbox-worker.js) does not inherit the page's <meta> policy but takes the one its own
+// script is served with, and the tests should run under the header form a host would send.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +44,15 @@ if (!fs.existsSync(path.join(root, 'index.html'))) {
   console.error(`serve: ${root}/index.html not found; run \`make dist\` first`);
   process.exit(1);
 }
+
+// The policy as README.md (Self-hosting) tells hosts to send it.
+const metaCsp = fs.readFileSync(path.join(root, 'index.html'), 'utf8')
+  .match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+if (!metaCsp) {
+  console.error(`serve: ${root}/index.html has no Content-Security-Policy <meta>; run \`make dist\` again`);
+  process.exit(1);
+}
+const CSP = { 'Content-Security-Policy': `${metaCsp[1]}; frame-ancestors 'none'` };
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -94,6 +109,7 @@ const server = http.createServer((req, res) => {
       'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
       'Content-Length': st.size,
       'Cache-Control': 'no-cache',
+      ...CSP,
       ...DEV,
     });
     if (req.method === 'HEAD') { res.end(); return; }

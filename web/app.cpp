@@ -198,8 +198,11 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
         p->fetched = true;
         if (repoint_after_preview(app, *p)) ++app.reloads;
       } else {
+        // No status but a body: the glue knows why (the page's Content-Security-Policy).
         p->fetch_error = source + ": could not be fetched (" +
-                         (status ? "HTTP " + std::to_string(status) : std::string("network error, or the server does not allow this page to read it (CORS)")) +
+                         (status ? "HTTP " + std::to_string(status)
+                          : !body.empty() ? body
+                                          : std::string("network error, or the server does not allow this page to read it (CORS)")) +
                          ")";
       }
     }

@@ -21,11 +21,27 @@ function eq(a, b, msg) { if (a !== b) throw new Error(`${msg}: expected ${JSON.s
 function near(a, b, tol, msg) { if (!(Math.abs(a - b) <= tol)) throw new Error(`${msg}: expected ${b} ± ${tol}, got ${a}`); }
 
 let server, browser;
+let pagesOfTest = [];  // every page a test opened: the runner checks their CSP violations
 
 async function newPage(opts = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
   const page = await context.newPage();
   page.errors = [];
+  // Whatever the Content-Security-Policy (index.html, scripts/serve.mjs) refuses is a page
+  // error, and the runner fails a test whose pages saw any, so every test is also a test that
+  // the page runs under the policy. A test that provokes violations on purpose sets
+  // page.cspExpected and checks page.csp itself.
+  page.csp = [];
+  pagesOfTest.push(page);
+  await page.exposeFunction('__dtxCspViolation', (v) => { page.csp.push(v); page.errors.push('CSP violation: ' + v.text); });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.__dtxCspViolation({
+      directive: e.effectiveDirective, blocked: e.blockedURI,
+      // which policy: the header carries frame-ancestors, the <meta> cannot
+      form: e.originalPolicy.includes('frame-ancestors') ? 'header' : 'meta',
+      text: `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} (${e.sourceFile || 'page'}:${e.lineNumber})`,
+    }));
+  });
   page.on('pageerror', (e) => page.errors.push(e.message));
   // Failed loads are reported by URL (below), so the favicon Chromium asks for is not an error.
   page.on('console', (m) => { if (m.type() === 'error' && !/favicon|Failed to load resource/.test(m.text())) page.errors.push(m.text()); });
@@ -599,6 +615,156 @@ test('an exercise drives its embedded widget with the instance numbers', async (
   await page.context().close();
 });
 
+// ---------------------------------------------------------------- the page's own policy
+
+const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
+  "style-src 'self'; font-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+test('security: the Content-Security-Policy is in the page and the headers; it refuses inline code and other origins', async () => {
+  // The <meta>, the header scripts/serve.mjs sends (on the page and on the worker, whose
+  // own header is its policy), and the lines README.md gives hosts: one policy.
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  assert(html.includes(`<meta http-equiv="Content-Security-Policy" content="${POLICY}">`), 'meta policy in index.html');
+  assert(!/<style|style=/.test(html), 'no inline style left in index.html');
+  for (const file of ['', 'sandbox-worker.js']) {
+    const r = await fetch(server.url + file);
+    eq(r.headers.get('content-security-policy'), `${POLICY}; frame-ancestors 'none'`, `header on /${file}`);
+  }
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  assert(readme.includes(`add_header Content-Security-Policy "${POLICY}; frame-ancestors 'none'" always;`), 'README nginx line is the policy');
+  assert(readme.includes(`Header always set Content-Security-Policy "${POLICY}; frame-ancestors 'none'"`), 'README Apache line is the policy');
+
+  const other = await serve(dist);  // another port: another origin
+  try {
+    const page = await newPage();
+    page.cspExpected = true;
+    await page.goto(server.url);
+    await ready(page);
+    // Settings, and an export: the download of a blob: link is not something the policy stops.
+    await click(page, 'nav-settings');
+    const download = page.waitForEvent('download');
+    await click(page, 'export');
+    assert(/^dtx-progress-.*\.json$/.test((await download).suggestedFilename()), 'progress exported');
+    eq(page.csp.length, 0, 'violations before the attacks: ' + page.csp.map((v) => v.text).join('; '));
+
+    // An injected inline script and inline style do not apply.
+    await page.evaluate(() => {
+      const sc = document.createElement('script');
+      sc.textContent = 'window.__inlineRan = true;';
+      document.body.appendChild(sc);
+      const st = document.createElement('style');
+      st.textContent = 'body { background: red; }';
+      document.head.appendChild(st);
+    });
+    await page.waitForTimeout(100);
+    eq(await page.evaluate(() => window.__inlineRan), undefined, 'inline script ran');
+    eq(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(247, 248, 250)', 'inline style applied');
+    // A fetch to another origin, and a worker from a blob: URL, are refused.
+    // no-cors: without the policy this fetch succeeds (an opaque answer), so 'refused' is the
+    // policy's doing, not CORS's.
+    const fetched = await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => 'fetched', () => 'refused'), other.url + 'exercises/index.json');
+    eq(fetched, 'refused', 'fetch to another origin');
+    const blobWorker = await page.evaluate(() => new Promise((resolve) => {
+      try {
+        const w = new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })));
+        w.onmessage = () => resolve('started');
+        w.onerror = () => resolve('refused');
+        setTimeout(() => resolve('refused'), 1000);
+      } catch (e) { resolve('refused'); }
+    }));
+    eq(blobWorker, 'refused', 'worker from a blob: URL');
+    await page.waitForTimeout(100);
+    // Each is refused by both policies, the <meta> and the header, and nothing else is.
+    const kinds = page.csp.map((v) => `${v.directive} ${v.form}`).sort();
+    eq(JSON.stringify(kinds), JSON.stringify(['connect-src', 'script-src-elem', 'style-src-elem', 'worker-src'].flatMap((d) => [d + ' header', d + ' meta'])),
+      'violations: ' + page.csp.map((v) => v.text).join('; '));
+
+    // The sandbox worker may fetch and compile its own wasm, and nothing else: its policy is
+    // the header on sandbox-worker.js (a worker does not take the page's <meta>).
+    const workerP = page.waitForEvent('worker');
+    await page.evaluate(() => { window.__w = new Worker('sandbox-worker.js'); });
+    const worker = await workerP;
+    const inWorker = await worker.evaluate(async (u) => {
+      const own = await fetch('quickjs.wasm').then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b))
+        .then(() => 'compiled', (e) => 'failed: ' + e);
+      const away = await fetch(u, { mode: 'no-cors' }).then(() => 'fetched', () => 'refused');
+      return { own, away };
+    }, other.url + 'exercises/index.json');
+    eq(inWorker.own, 'compiled', 'worker fetches and compiles quickjs.wasm');
+    eq(inWorker.away, 'refused', 'worker fetch to another origin');
+    await page.context().close();
+
+    // ?pack= on another origin: refused by connect-src, and the page says so.
+    const pv = await newPage();
+    pv.cspExpected = true;
+    const index = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/index.json'), 'utf8'));
+    await pv.goto(server.url + '?pack=' + encodeURIComponent(other.url + 'exercises/' + index.packs[0]));
+    await ready(pv);
+    const s = await waitFor(pv, 's.previews.length === 1 && !s.previews[0].loading && s.previews[0].fetch_error');
+    assert(/could not be fetched \(blocked by this site's Content-Security-Policy: connect-src/.test(s.previews[0].fetch_error),
+      'the error names the policy: ' + s.previews[0].fetch_error);
+    assert(pv.csp.length >= 1 && pv.csp.every((v) => v.directive === 'connect-src'), 'only the pack fetch refused: ' + pv.csp.map((v) => v.text));
+    await shot(pv, 'preview-refused-by-csp');
+    await pv.context().close();
+  } finally {
+    other.stop();
+  }
+});
+
+test('links: a javascript: link in a pack is drawn as text and opens nothing; https and relative links open', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    // A course pack whose prompt links to javascript: right before an https link, so the
+    // refused text sits just left of a link the hooks report.
+    const file = path.join(dir, '00-ring-allreduce.json');
+    const pack = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const ex = pack.exercises.find((e) => e.id === 'ring.volume');
+    ex.prompt = '[refusedlinktext](javascript:window.__pwned=1)[docs](https://example.com/docs) and ' +
+      '[notes](notes.html) and [mail](mailto:a@example.com).\n\n' + ex.prompt;
+    fs.writeFileSync(file, JSON.stringify(pack, null, 2));
+    const page = await newPage();
+    await page.addInitScript(() => {
+      window.__opened = [];
+      window.open = (...args) => { window.__opened.push(args); return null; };
+    });
+    await page.goto(srv.url);
+    await ready(page);
+    await openExercise(page, 'ring.volume');
+    let s = await state(page);
+    const links = s.items.filter((i) => i.id.startsWith('link:'));
+    eq(JSON.stringify(links.map((i) => i.id)), JSON.stringify(['link:https://example.com/docs', 'link:notes.html', 'link:mailto:a@example.com']),
+      'links drawn as links');
+    const docs = links[0];
+    // The refused link's text: click it, a little left of the https link on the same line.
+    await page.mouse.move(docs.x - 20, docs.y + docs.h / 2);
+    let f = (await state(page)).frame;
+    await waitFor(page, `s.frame > ${f}`);
+    await shot(page, 'link-refused-as-text');
+    await page.mouse.click(docs.x - 20, docs.y + docs.h / 2);
+    f = (await state(page)).frame;
+    await waitFor(page, `s.frame > ${f}`);
+    eq(JSON.stringify(await page.evaluate(() => window.__opened)), '[]', 'the refused link opened something');
+    eq(await page.evaluate(() => window.__pwned), undefined, 'javascript: ran');
+    // The glue checks again, whatever C++ passes it.
+    await page.evaluate(() => {
+      for (const u of ['javascript:window.__pwned=1', ' JaVa\tScRiPt:window.__pwned=1', 'data:text/html,x', 'file:///etc/passwd', 'blob:x'])
+        window.dtxGlue.openUrl(u);
+    });
+    eq(JSON.stringify(await page.evaluate(() => window.__opened)), '[]', 'the glue opened a refused scheme');
+    // The allowed ones open in a new tab with no opener and no referrer.
+    for (const id of ['link:https://example.com/docs', 'link:notes.html', 'link:mailto:a@example.com']) await click(page, id);
+    const opened = await page.evaluate(() => window.__opened);
+    eq(JSON.stringify(opened), JSON.stringify([['https://example.com/docs', '_blank', 'noopener,noreferrer'],
+      [srv.url + 'notes.html', '_blank', 'noopener,noreferrer'], ['mailto:a@example.com', '_blank', 'noopener,noreferrer']]), 'opened');
+    s = await state(page);
+    eq(s.screen, 'exercise', 'still on the exercise');
+    eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
 // ---------------------------------------------------------------- runner
 
 server = await serve(dist);
@@ -607,8 +773,11 @@ let failed = 0;
 for (const t of tests) {
   if (only && !t.name.includes(only)) continue;
   const t0 = Date.now();
+  pagesOfTest = [];
   try {
     await t.fn();
+    const refused = pagesOfTest.filter((p) => !p.cspExpected).flatMap((p) => p.csp.map((v) => v.text));
+    if (refused.length) throw new Error('Content-Security-Policy violations: ' + refused.join('; '));
     console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
   } catch (e) {
     failed++;

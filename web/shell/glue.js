@@ -179,6 +179,23 @@
     };
   }
 
+  // ---- Content-Security-Policy (index.html): connect-src allows this site only, so a
+  // ?pack= URL on another origin is refused by the browser. fetch() then fails like a network
+  // error; the violation event says why, and the preview's error names the policy.
+  const OPENABLE = new Set(['http:', 'https:', 'mailto:']);
+  const cspBlocked = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    if (e.effectiveDirective === 'connect-src') cspBlocked.push(e.blockedURI);
+  });
+  function blockedByCsp(url) {
+    let u;
+    try { u = new URL(url, document.baseURI); } catch (e) { return false; }
+    // Chromium reports the whole address; a report may also carry only the origin.
+    return cspBlocked.some((b) => b === u.href || b === u.origin || (b && u.href.startsWith(b)));
+  }
+  const CSP_FETCH_ERROR = "blocked by this site's Content-Security-Policy: connect-src allows only the site's own " +
+    'address; to preview a pack from another origin, add that origin to connect-src, see README.md, Self-hosting';
+
   // ---- what C++ calls (web/platform/platform_web.cpp)
   window.dtxGlue = {
     cssSize,
@@ -210,7 +227,15 @@
         const p = M()._malloc(Math.max(buf.length, 1));
         HEAPU8.set(buf, p);
         call('_dtx_on_fetch', id, 1, r.status, p, buf.length);
-      }).catch(() => call('_dtx_on_fetch', id, 0, 0, 0, 0));
+      }).catch(() => {
+        // The violation event is queued as its own task: give it one before deciding.
+        setTimeout(() => {
+          if (!blockedByCsp(url)) { call('_dtx_on_fetch', id, 0, 0, 0, 0); return; }
+          // status 0 with a body: the body is the reason (web/app.cpp)
+          const p = allocString(CSP_FETCH_ERROR);
+          call('_dtx_on_fetch', id, 0, 0, p, M().lengthBytesUTF8(CSP_FETCH_ERROR));
+        }, 50);
+      });
     },
     runCode(id, json) {
       window.dtxCodeRunner.run(JSON.parse(json)).then((result) => {
@@ -236,7 +261,16 @@
       };
       input.click();
     },
-    openUrl(url) { window.open(url, '_blank', 'noopener'); },
+    // Links from pack Markdown. The engine already refused other schemes (web/ui/markdown.cpp);
+    // this is the browser's own reading of the address, so nothing the C++ check and the URL
+    // parser disagree on can run script in the page. Relative links resolve against the page.
+    // noopener,noreferrer: the opened page gets no handle on this one and no Referer.
+    openUrl(url) {
+      let href;
+      try { href = new URL(url, document.baseURI); } catch (e) { return; }
+      if (!OPENABLE.has(href.protocol)) { console.warn(`dtx: not opening ${href.protocol} link`); return; }
+      window.open(href.href, '_blank', 'noopener,noreferrer');
+    },
     today() {
       const d = new Date();
       const pad = (n) => String(n).padStart(2, '0');

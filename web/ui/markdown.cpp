@@ -3,6 +3,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "imgui_internal.h"
+#include "markdown_links.h"
 #include "md4c.h"
 
 namespace dtx::web {
@@ -72,6 +74,20 @@ std::string decode_entity(const std::string& e) {
   return e;
 }
 
+// An attribute (a link's destination) as the browser will get it: md4c has resolved
+// backslash escapes and leaves character references to us.
+std::string attribute_text(const MD_ATTRIBUTE& a) {
+  std::string out;
+  if (!a.substr_offsets) return std::string(a.text, a.size);
+  for (size_t i = 0; a.substr_offsets[i] < a.size; ++i) {
+    std::string piece(a.text + a.substr_offsets[i], a.substr_offsets[i + 1] - a.substr_offsets[i]);
+    if (a.substr_types[i] == MD_TEXT_ENTITY) out += decode_entity(piece);
+    else if (a.substr_types[i] == MD_TEXT_NULLCHAR) out += "\xEF\xBF\xBD";
+    else out += piece;
+  }
+  return out;
+}
+
 int enter_block(MD_BLOCKTYPE type, void* detail, void* ud) {
   auto& p = *static_cast<Parser*>(ud);
   switch (type) {
@@ -131,9 +147,13 @@ int enter_span(MD_SPANTYPE type, void* detail, void* ud) {
     case MD_SPAN_STRONG: p.style |= kBold; break;
     case MD_SPAN_CODE: p.style |= kCode; break;
     case MD_SPAN_A: {
-      auto* a = static_cast<MD_SPAN_A_DETAIL*>(detail);
-      p.urls.emplace_back(a->href.text, a->href.size);
-      p.style |= kLink;
+      // A link another scheme than http, https or mailto (javascript:, data:, file:...) is
+      // pushed as "": its text is drawn as plain text and nothing opens it. `dtx lint`
+      // reports it to the author (engine/markdown_links.h).
+      std::string href = attribute_text(static_cast<MD_SPAN_A_DETAIL*>(detail)->href);
+      p.urls.push_back(link_scheme_allowed(href) ? href : std::string());
+      if (p.urls.back().empty()) p.style &= ~kLink;
+      else p.style |= kLink;
       break;
     }
     default: break;
@@ -149,7 +169,7 @@ int leave_span(MD_SPANTYPE type, void*, void* ud) {
     case MD_SPAN_CODE: p.style &= ~kCode; break;
     case MD_SPAN_A:
       if (!p.urls.empty()) p.urls.pop_back();
-      if (p.urls.empty()) p.style &= ~kLink;
+      if (p.urls.empty() || p.urls.back().empty()) p.style &= ~kLink;
       break;
     default: break;
   }
@@ -250,6 +270,21 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
         if (run.style & kLink) {
           ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
           dl->AddLine(a, b, col, 1.0f);
+#ifdef IMGUI_ENABLE_TEST_ENGINE
+          // Each word of a link is reported to the item hooks ("link:URL"), so tests (and a
+          // DOM mirror) find where a link is. Straight to the hooks, not ItemAdd: the word is
+          // no ImGui item, and the caller's last item (a choice's Selectable) must stay last.
+          {
+            ImGuiContext& g = *GImGui;
+            ImRect bb(pos, ImVec2(pos.x + sz.x, pos.y + font->FontSize));
+            ImGuiID id = ImHashData(&bb, sizeof bb, ImHashStr(run.url.c_str()));
+            std::string word(s, t);
+            while (!word.empty() && word.back() == ' ') word.pop_back();
+            std::string label = word + "##link:" + run.url;
+            IMGUI_TEST_ENGINE_ITEM_ADD(bb, id);
+            IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
+          }
+#endif
           if (st.open_link && ImGui::IsWindowHovered() &&
               ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + sz.x, pos.y + font->FontSize))) {
             ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
