@@ -1,0 +1,56 @@
+// Every exercise, at the default seed and two others, graded by `dtx grade` with the answer
+// `dtx show --answer` prints: what an instructor's script does, for each kind of exercise.
+// One node process drives the ~1,600 dtx runs (two at a time on the 2-core machine) instead
+// of spawning a JSON reader per instance.
+//
+//   node tests/cli/grade_own_answers.mjs DTX
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dtx = process.argv[2];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-own-'));
+const run = (args) => new Promise((resolve) => {
+  execFile(dtx, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }));
+});
+
+function answerArgs(d, n) {
+  switch (d.type) {
+    case 'numeric': return d.parts.map((p) => `${p.value} ${p.unit}`);
+    case 'choice': return [d.options.filter((o) => o.correct).map((o) => o.label).join(',')];
+    case 'ordering': return [d.answer.join(' ')];
+    case 'buggy-line': return [d.bugs.slice(0, d.select).join(',')];
+    case 'code': {
+      const f = path.join(tmp, `ref-${n}.js`);
+      fs.writeFileSync(f, d.reference);
+      return [f];
+    }
+    default: return null;
+  }
+}
+
+const list = JSON.parse((await run(['list', '--json'])).stdout);
+const jobs = [];
+for (const e of list) for (const seed of [0, 3, 11]) jobs.push({ id: e.id, seed });
+const failures = [];
+let next = 0, graded = 0;
+async function worker() {
+  while (next < jobs.length) {
+    const n = next++;
+    const { id, seed } = jobs[n];
+    const show = await run(['show', id, '--seed', String(seed), '--answer', '--json']);
+    if (show.code !== 0) { failures.push(`show ${id} seed ${seed}: exit ${show.code} ${show.stderr}`); continue; }
+    const d = JSON.parse(show.stdout);
+    const args = answerArgs(d, n);
+    if (!args) { failures.push(`${id}: unknown type ${d.type}`); continue; }
+    const g = await run(['grade', id, '--seed', String(seed), ...args]);
+    if (g.code !== 0) failures.push(`grade ${id} seed ${seed} with the engine's answer (${args.join(' | ')}): exit ${g.code}\n${(g.stdout + g.stderr).split('\n').slice(0, 12).map((l) => '    ' + l).join('\n')}`);
+    graded++;
+  }
+}
+await Promise.all([worker(), worker()]);
+fs.rmSync(tmp, { recursive: true, force: true });
+for (const f of failures) console.log('FAIL: ' + f);
+console.log(`graded ${graded} instances with their own answers`);
+process.exit(failures.length ? 1 : 0);
