@@ -27,6 +27,7 @@ class SandboxRunner : public CodeRunner {
   const std::string& host_path() const { return host_; }
   int runs() const { return runs_; }
   int host_starts() const { return starts_; }
+  pid_t host_pid() const { return pid_; }  // -1 when no host is running
   // Extra time past the request's own limit before the host is killed from outside; the
   // interpreter's interrupt stops ordinary code at the limit, this catches built-ins that
   // never poll it (and a host that hangs).

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "content_util.h"
 #include "grade/code.h"
@@ -96,6 +99,31 @@ TEST(SandboxRunner, OneHostServesEveryRequest) {
   }
   EXPECT_EQ(run.runs(), 50);
   EXPECT_EQ(run.host_starts(), 1);
+}
+
+TEST(SandboxRunner, TheHostRunsWithoutAuthority) {
+  // Around the sandbox: the node host has the permission model on (reads only its own folder,
+  // no writes, no child processes) and inherits no environment but PATH.
+  ::setenv("DTX_TEST_SECRET", "s3cret", 1);
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  grade_code(inst_of(p), "function ringTime() { return 0; }", run);
+  ASSERT_GT(run.host_pid(), 0);
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string s((std::istreambuf_iterator<char>(in)), {});
+    for (char& c : s)
+      if (c == '\0') c = ' ';
+    return s;
+  };
+  std::string cmdline = slurp("/proc/" + std::to_string(run.host_pid()) + "/cmdline");
+  std::string environ = slurp("/proc/" + std::to_string(run.host_pid()) + "/environ");
+  EXPECT_NE(cmdline.find("permission"), std::string::npos) << cmdline;
+  EXPECT_NE(cmdline.find("--allow-fs-read="), std::string::npos) << cmdline;
+  EXPECT_EQ(cmdline.find("--allow-fs-write"), std::string::npos) << cmdline;
+  EXPECT_EQ(cmdline.find("--allow-child-process"), std::string::npos) << cmdline;
+  EXPECT_EQ(environ.find("DTX_TEST_SECRET"), std::string::npos) << environ;
+  ::unsetenv("DTX_TEST_SECRET");
 }
 
 TEST(SandboxRunner, StateDoesNotLeakBetweenSubmissions) {
