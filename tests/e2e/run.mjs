@@ -618,7 +618,7 @@ test('an exercise drives its embedded widget with the instance numbers', async (
 // ---------------------------------------------------------------- the page's own policy
 
 const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
-  "style-src 'self'; font-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+  "style-src 'self'; font-src 'self'; img-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 test('security: the Content-Security-Policy is in the page and the headers; it refuses inline code and other origins', async () => {
   // The <meta>, the header scripts/serve.mjs sends (on the page and on the worker, whose
