@@ -1,6 +1,10 @@
 #include "progress.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <limits>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace dtx {
@@ -22,20 +26,170 @@ long days_from_date(const std::string& s) {
   return era * 146097 + doe - 719468;
 }
 
+namespace {
+
+int add_capped(int a, int b) {
+  // Both are in [0, kMaxAttempts], so the sum fits in int64 and never wraps.
+  return static_cast<int>(std::min<int64_t>(int64_t{a} + b, kMaxAttempts));
+}
+
+int64_t leading_seconds(const std::string& id) {
+  int64_t n = 0;
+  for (char c : id) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    if (n > (std::numeric_limits<int64_t>::max() - 9) / 10) return std::numeric_limits<int64_t>::max();
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+// A fold covers writers up to `through`; the later fold (then the larger count) wins.
+bool fold_before(const ExerciseProgress& a, const ExerciseProgress& b) {
+  if (a.folded_through != b.folded_through) {
+    if (a.folded_through.empty()) return true;
+    if (b.folded_through.empty()) return false;
+    return writer_older(a.folded_through, b.folded_through);
+  }
+  return a.folded_attempts < b.folded_attempts;
+}
+
+std::string number_text(double d) {
+  Json j = d;
+  if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15) j = static_cast<int64_t>(d);
+  return j.dump();
+}
+
+// Reads one number of a record into [lo, hi]. A value that is not a number at all makes the
+// record malformed (false); a number out of range, or not whole where it must be, is clamped
+// and reported, so a record with one absurd field keeps its other fields.
+bool read_number(const Json& v, const std::string& what, double lo, double hi, bool whole, double& out,
+                 std::vector<std::string>& problems) {
+  if (!v.is_number()) return false;
+  double d = v.get<double>();
+  // Integers are quoted as written: 9223372036854775807, not its nearest double.
+  const std::string as_written = v.is_number_float() ? number_text(d) : v.dump();
+  if (!std::isfinite(d)) {
+    problems.push_back(what + " is not a finite number; read as " + number_text(lo));
+    out = lo;
+    return true;
+  }
+  if (d < lo || d > hi) {
+    double c = std::clamp(d, lo, hi);
+    problems.push_back(what + " = " + as_written + (d < lo ? " is below " + number_text(lo) : " is above " + number_text(hi)) +
+                       "; read as " + number_text(whole ? std::floor(c) : c));
+    d = c;
+  }
+  if (whole && d != std::floor(d)) {
+    problems.push_back(what + " = " + number_text(d) + " is not a whole number; read as " + number_text(std::floor(d)));
+    d = std::floor(d);
+  }
+  out = d;
+  return true;
+}
+
+// One exercise's record; false when it is not a record at all (then it is skipped).
+bool read_exercise(const std::string& id, const Json& e, ExerciseProgress& ep, std::vector<std::string>& problems) {
+  if (!e.is_object()) return false;
+  const std::string rec = "the record for \"" + id + "\": ";
+  std::vector<std::string> found;
+  double d = 0;
+  auto field = [&](const char* k, double lo, double hi, bool whole, auto& into) {
+    auto f = e.find(k);
+    if (f == e.end()) return true;
+    if (!read_number(*f, rec + k, lo, hi, whole, d, found)) return false;
+    into = static_cast<std::remove_reference_t<decltype(into)>>(d);
+    return true;
+  };
+  const double max_t = static_cast<double>(kMaxTimestamp);
+  if (!field("best", 0, 1, false, ep.best_score) || !field("solved_at", 0, max_t, true, ep.solved_at) ||
+      !field("last_at", 0, max_t, true, ep.last_attempt_at))
+    return false;
+  if (auto w = e.find("by_writer"); w != e.end()) {
+    // Version 2: the per-writer counts are the record; "attempts" is only their sum.
+    if (!w->is_object()) return false;
+    for (auto it = w->begin(); it != w->end(); ++it) {
+      const std::string& writer = it.key();
+      if (writer.empty() || writer.size() > kMaxWriterIdLength) {
+        found.push_back(rec + "a writer id of " + std::to_string(writer.size()) + " characters was skipped (1.." +
+                        std::to_string(kMaxWriterIdLength) + " expected)");
+        continue;
+      }
+      if (!read_number(it.value(), rec + "attempts of writer \"" + writer + "\"", 0, kMaxAttempts, true, d, found)) {
+        found.push_back(rec + "the attempts of writer \"" + writer + "\" are not a number; skipped");
+        continue;
+      }
+      ep.attempts_by_writer[writer] = static_cast<int>(d);
+    }
+    if (auto f = e.find("folded"); f != e.end()) {
+      auto through = f->is_object() ? f->find("through") : f->end();
+      auto count = f->is_object() ? f->find("attempts") : f->end();
+      if (through == f->end() || !through->is_string() || through->get<std::string>().empty() || count == f->end() ||
+          !read_number(*count, rec + "folded attempts", 0, kMaxAttempts, true, d, found)) {
+        found.push_back(rec + "\"folded\" is not {\"through\": writer, \"attempts\": number}; its count is lost");
+      } else {
+        ep.folded_through = through->get<std::string>();
+        ep.folded_attempts = static_cast<int>(d);
+        // Listed writers the fold already covers would be counted twice.
+        std::erase_if(ep.attempts_by_writer, [&](const auto& kv) { return writer_folded(ep, kv.first); });
+      }
+    }
+  } else if (auto a = e.find("attempts"); a != e.end()) {
+    if (!read_number(*a, rec + "attempts", 0, kMaxAttempts, true, d, found)) return false;
+    if (d > 0) ep.attempts_by_writer[kLegacyWriter] = static_cast<int>(d);
+  }
+  fold_writers(ep);
+  problems.insert(problems.end(), found.begin(), found.end());
+  return true;
+}
+
+}  // namespace
+
+bool writer_older(const std::string& a, const std::string& b) {
+  int64_t sa = leading_seconds(a), sb = leading_seconds(b);
+  return sa != sb ? sa < sb : a < b;
+}
+
+bool writer_folded(const ExerciseProgress& e, const std::string& writer) {
+  return !e.folded_through.empty() && !writer_older(e.folded_through, writer);
+}
+
+int ExerciseProgress::attempts() const {
+  int n = folded_attempts;
+  for (const auto& [w, c] : attempts_by_writer) n = add_capped(n, c);
+  return n;
+}
+
+void fold_writers(ExerciseProgress& e) {
+  if (e.attempts_by_writer.size() <= kMaxWritersPerExercise) return;
+  std::vector<std::string> ids;
+  for (const auto& [w, c] : e.attempts_by_writer) ids.push_back(w);
+  std::sort(ids.begin(), ids.end(), writer_older);
+  size_t fold = ids.size() - kMaxWritersPerExercise;
+  for (size_t i = 0; i < fold; ++i) {
+    e.folded_attempts = add_capped(e.folded_attempts, e.attempts_by_writer[ids[i]]);
+    e.attempts_by_writer.erase(ids[i]);
+  }
+  // Listed writers are newer than an earlier fold, so the fold only moves forward; the check
+  // keeps it so for a record built by hand.
+  if (e.folded_through.empty() || writer_older(e.folded_through, ids[fold - 1])) e.folded_through = ids[fold - 1];
+}
+
 ProgressRead read_progress(const std::string& text) {
   ProgressRead r;
   Json j = Json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     r.unreadable = true;
-    r.problems.push_back(j.is_discarded() ? "the stored progress is not valid JSON"
+    // nlohmann refuses a number too large for a double (1e999) as a syntax error: such a
+    // document is unreadable as a whole, never read as infinity.
+    r.problems.push_back(j.is_discarded() ? "the stored progress is not valid JSON (or holds a number too large to read)"
                                           : "the stored progress is not a JSON object");
     return r;
   }
   auto version = j.find("version");
   if (version == j.end() || !version->is_number_integer()) {
     r.problems.push_back("no version number; reading it as version 1");
-  } else if (version->get<int>() > kProgressVersion) {
-    r.problems.push_back("written by a newer dtx (version " + std::to_string(version->get<int>()) +
+  } else if (version->get<double>() > kProgressVersion) {
+    r.problems.push_back("written by a newer dtx (version " + version->dump() +
                          "); fields this version does not know are ignored");
   }
   auto exs = j.find("exercises");
@@ -44,43 +198,26 @@ ProgressRead read_progress(const std::string& text) {
       r.problems.push_back("\"exercises\" is not an object; per-exercise progress is lost");
     } else {
       for (auto it = exs->begin(); it != exs->end(); ++it) {
-        const Json& e = it.value();
         ExerciseProgress ep;
-        bool ok = e.is_object();
-        auto num = [&](const char* k, auto& out) {
-          auto f = e.find(k);
-          if (f == e.end()) return;
-          if (!f->is_number()) {
-            ok = false;
-            return;
-          }
-          out = f->get<std::remove_reference_t<decltype(out)>>();
-        };
-        if (ok) {
-          num("attempts", ep.attempts);
-          num("best", ep.best_score);
-          num("solved_at", ep.solved_at);
-          num("last_at", ep.last_attempt_at);
-        }
-        if (ok && (ep.attempts < 0 || !(ep.best_score >= 0 && ep.best_score <= 1))) ok = false;
-        if (!ok) {
+        if (!read_exercise(it.key(), it.value(), ep, r.problems)) {
           r.problems.push_back("the record for \"" + it.key() + "\" is malformed and was skipped");
           continue;
         }
-        r.progress.exercises[it.key()] = ep;
+        r.progress.exercises[it.key()] = std::move(ep);
       }
     }
   }
   if (auto s = j.find("streak"); s != j.end()) {
-    // Checked field by field: json::value() would throw on a wrong type.
-    auto int_at = [&](const char* k) -> int {
-      auto f = s->is_object() ? s->find(k) : s->end();
-      return f != s->end() && f->is_number_integer() && f->get<int>() >= 0 ? f->get<int>() : -1;
-    };
-    int cur = int_at("current"), best = int_at("best");
-    if (cur >= 0 && best >= 0) {
-      r.progress.streak_days = cur;
-      r.progress.best_streak_days = best;
+    auto cur = s->is_object() ? s->find("current") : s->end();
+    auto best = s->is_object() ? s->find("best") : s->end();
+    double c = 0, b = 0;
+    std::vector<std::string> found;
+    if (cur != s->end() && best != s->end() &&
+        read_number(*cur, "the streak", 0, kMaxStreakDays, true, c, found) &&
+        read_number(*best, "the best streak", 0, kMaxStreakDays, true, b, found)) {
+      r.problems.insert(r.problems.end(), found.begin(), found.end());
+      r.progress.streak_days = static_cast<int>(c);
+      r.progress.best_streak_days = std::max(static_cast<int>(b), r.progress.streak_days);
       auto f = s->find("last_day");
       std::string day = f != s->end() && f->is_string() ? f->get<std::string>() : "";
       if (!day.empty() && days_from_date(day) < 0) {
@@ -93,8 +230,13 @@ ProgressRead read_progress(const std::string& text) {
       r.problems.push_back("the streak record is malformed; streak reset");
     }
   }
-  if (auto l = j.find("last_exercise"); l != j.end() && l->is_string())
+  if (auto l = j.find("last_exercise"); l != j.end() && l->is_string()) {
     r.progress.last_exercise = l->get<std::string>();
+    double at = 0;
+    if (auto t = j.find("last_exercise_at"); t != j.end() &&
+        read_number(*t, "last_exercise_at", 0, static_cast<double>(kMaxTimestamp), true, at, r.problems))
+      r.progress.last_exercise_at = static_cast<int64_t>(at);
+  }
   return r;
 }
 
@@ -104,24 +246,89 @@ std::string write_progress(const Progress& p) {
   j["version"] = kProgressVersion;
   Json exs = Json::object();
   for (const auto& [id, e] : p.exercises) {
-    exs[id] = {{"attempts", e.attempts}, {"best", e.best_score}, {"solved_at", e.solved_at},
-               {"last_at", e.last_attempt_at}};
+    Json& x = exs[id];
+    x["attempts"] = e.attempts();  // for people and older readers; by_writer is the record
+    x["by_writer"] = Json::object();
+    for (const auto& [w, c] : e.attempts_by_writer) x["by_writer"][w] = c;
+    if (!e.folded_through.empty()) x["folded"] = {{"through", e.folded_through}, {"attempts", e.folded_attempts}};
+    x["best"] = e.best_score;
+    x["solved_at"] = e.solved_at;
+    x["last_at"] = e.last_attempt_at;
   }
   j["exercises"] = exs;
   j["streak"] = {{"current", p.streak_days}, {"best", p.best_streak_days}, {"last_day", p.last_active_day}};
   j["last_exercise"] = p.last_exercise;
+  j["last_exercise_at"] = p.last_exercise_at;
   return j.dump(1);
 }
 
-bool record_attempt(Progress& p, const std::string& id, const Feedback& fb, int64_t now,
+static ExerciseProgress merge_exercise(const ExerciseProgress& a, const ExerciseProgress& b) {
+  ExerciseProgress m;
+  const ExerciseProgress& fold = fold_before(a, b) ? b : a;
+  m.folded_through = fold.folded_through;
+  m.folded_attempts = fold.folded_attempts;
+  for (const auto* side : {&a, &b})
+    for (const auto& [w, c] : side->attempts_by_writer) {
+      if (writer_folded(m, w)) continue;
+      int& have = m.attempts_by_writer[w];
+      have = std::max(have, c);
+    }
+  fold_writers(m);
+  m.best_score = std::max(a.best_score, b.best_score);
+  m.solved_at = a.solved_at == 0 ? b.solved_at : b.solved_at == 0 ? a.solved_at : std::min(a.solved_at, b.solved_at);
+  m.last_attempt_at = std::max(a.last_attempt_at, b.last_attempt_at);
+  return m;
+}
+
+Progress merge_progress(const Progress& a, const Progress& b) {
+  Progress m;
+  for (const auto* side : {&a, &b})
+    for (const auto& [id, e] : side->exercises) {
+      auto it = m.exercises.find(id);
+      if (it == m.exercises.end()) {
+        ExerciseProgress folded = e;
+        fold_writers(folded);
+        m.exercises.emplace(id, std::move(folded));
+      } else {
+        it->second = merge_exercise(it->second, e);
+      }
+    }
+  // The streak is not a counter: the record with the later last active day knows it; on the
+  // same day both counted the same days, and the larger is the one that saw them all.
+  long da = days_from_date(a.last_active_day), db = days_from_date(b.last_active_day);
+  if (da != db) {
+    const Progress& later = da > db ? a : b;
+    m.streak_days = later.streak_days;
+    m.last_active_day = later.last_active_day;
+  } else {
+    m.streak_days = std::max(a.streak_days, b.streak_days);
+    m.last_active_day = std::max(a.last_active_day, b.last_active_day);
+  }
+  m.best_streak_days = std::max({a.best_streak_days, b.best_streak_days, m.streak_days});
+  // Ties (same second) go to the larger id, so every order of merges agrees.
+  const Progress& last = std::tie(a.last_exercise_at, a.last_exercise) >= std::tie(b.last_exercise_at, b.last_exercise) ? a : b;
+  m.last_exercise = last.last_exercise;
+  m.last_exercise_at = last.last_exercise_at;
+  return m;
+}
+
+bool record_attempt(Progress& p, const std::string& writer, const std::string& id, const Feedback& fb, int64_t now,
                     const std::string& today) {
   if (!fb.counts_as_attempt()) return false;
   ExerciseProgress& e = p.exercises[id];
-  e.attempts += 1;
+  if (writer_folded(e, writer)) {
+    // Listed, it would be dropped by the next merge; the page takes a new id before this.
+    e.folded_attempts = add_capped(e.folded_attempts, 1);
+  } else {
+    int& mine = e.attempts_by_writer[writer];
+    mine = add_capped(mine, 1);
+    fold_writers(e);
+  }
   e.best_score = std::max(e.best_score, fb.score);
-  e.last_attempt_at = now;
+  e.last_attempt_at = std::max(e.last_attempt_at, now);
   if (fb.verdict == Verdict::Correct && e.solved_at == 0) e.solved_at = now;
   p.last_exercise = id;
+  p.last_exercise_at = std::max(p.last_exercise_at, now);
   long d = days_from_date(today);
   long last = days_from_date(p.last_active_day);
   if (d >= 0) {
@@ -129,7 +336,7 @@ bool record_attempt(Progress& p, const std::string& id, const Feedback& fb, int6
       // same day: streak unchanged
       if (p.streak_days == 0) p.streak_days = 1;
     } else if (last >= 0 && d == last + 1) {
-      p.streak_days += 1;
+      p.streak_days = std::min(p.streak_days + 1, kMaxStreakDays);
     } else if (last < 0 || d > last) {
       p.streak_days = 1;
     }
@@ -153,7 +360,7 @@ ChapterProgress chapter_progress(const Progress& p, const Pack& pack) {
     ++c.total;
     auto it = p.exercises.find(ex.id);
     if (it == p.exercises.end()) continue;
-    if (it->second.attempts > 0) ++c.attempted;
+    if (it->second.attempts() > 0) ++c.attempted;
     if (it->second.solved_at > 0) ++c.solved;
     sum += it->second.best_score;
   }

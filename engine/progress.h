@@ -1,5 +1,14 @@
 // A student's progress, kept by the browser as a versioned JSON document. Reading never
-// loses what is readable: a bad record is reported and skipped, the rest is kept.
+// loses what is readable: a bad record is reported and skipped, the rest is kept, and a
+// number out of range is reported and clamped.
+//
+// Several writers (browser tabs, page loads, imported files) update the same record, so
+// progress is a state that merges rather than overwrites: merge_progress is commutative,
+// associative and idempotent, and every save is read, merge, write. Attempts are a grow-only
+// counter per writer (a G-counter): each writer only ever raises its own count, a merge
+// takes the larger count per writer, the total is the sum. Two tabs' attempts add up, and
+// merging the same record twice (a re-import, a storage event after our own save) counts
+// nothing twice.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +20,37 @@
 
 namespace dtx {
 
-constexpr int kProgressVersion = 1;
+// 1: one attempt count per exercise. 2: attempts per writer, the last exercise's time.
+constexpr int kProgressVersion = 2;
+
+// Bounds a stored or imported number is clamped to (and reported when outside). The caps
+// are far above any real use, and keep every sum inside int.
+constexpr int kMaxAttempts = 1000000000;             // per writer, per total
+constexpr int64_t kMaxTimestamp = 32503680000;       // 3000-01-01T00:00:00Z, unix seconds
+constexpr int kMaxStreakDays = 100000;               // ~270 years of daily practice
+constexpr size_t kMaxWritersPerExercise = 64;        // beyond: the oldest are folded
+constexpr size_t kMaxWriterIdLength = 64;
+
+// Records of version 1 have no writers: their count is read as this one writer's.
+inline constexpr const char* kLegacyWriter = "v1";
 
 struct ExerciseProgress {
-  int attempts = 0;
+  // Writer id -> attempts made by that writer. Ids are "<unix seconds>-<random>" (the page
+  // load that made them), so they order by age; ids without leading digits are the oldest.
+  std::map<std::string, int> attempts_by_writer;
+  // Beyond kMaxWritersPerExercise writers, the oldest are summed here: every writer up to
+  // and including `folded_through` (in writer order) is counted in `folded_attempts` and no
+  // longer listed. A merge keeps the later fold and drops listed writers it covers, so a
+  // folded count is never added twice (attempts a folded writer made after the fold and
+  // never saved before it are not counted: the one case where a count can be lost).
+  std::string folded_through;
+  int folded_attempts = 0;
   double best_score = 0;     // 0..1
   int64_t solved_at = 0;     // unix seconds of the first full solve; 0 = not yet
   int64_t last_attempt_at = 0;
+
+  int attempts() const;  // the sum over writers, saturating at kMaxAttempts
+  bool operator==(const ExerciseProgress&) const = default;
 };
 
 struct Progress {
@@ -25,20 +58,39 @@ struct Progress {
   int streak_days = 0, best_streak_days = 0;
   std::string last_active_day;  // local date "YYYY-MM-DD" of the last counted attempt
   std::string last_exercise;    // where the student left off
+  int64_t last_exercise_at = 0; // when it was opened (the later one wins a merge)
+  bool operator==(const Progress&) const = default;
 };
 
 struct ProgressRead {
   Progress progress;
-  std::vector<std::string> problems;  // what could not be read, in words
+  std::vector<std::string> problems;  // what could not be read or was clamped, in words
   bool unreadable = false;            // not a progress document at all: keep it aside
 };
 
 ProgressRead read_progress(const std::string& text);
 std::string write_progress(const Progress& p);
 
-// Records a graded submission. Format errors are not attempts and change nothing; returns
-// whether anything was recorded. `today` is the student's local date, "YYYY-MM-DD".
-bool record_attempt(Progress& p, const std::string& exercise_id, const Feedback& fb,
+// The record both a and b lead to: per exercise, attempts merge per writer (max), best
+// score is the maximum, solved_at the earliest non-zero time, last_attempt_at the latest;
+// the streak of the later last active day wins (the larger on the same day), best streak
+// is the maximum; the last exercise opened later wins. Writers beyond the cap are folded.
+Progress merge_progress(const Progress& a, const Progress& b);
+
+// Folds the oldest writers of each exercise beyond kMaxWritersPerExercise into its folded
+// count; merge_progress and read_progress leave every record folded.
+void fold_writers(ExerciseProgress& e);
+
+// Orders writer ids by age: the leading unix seconds, then the whole id.
+bool writer_older(const std::string& a, const std::string& b);
+// Whether this writer's count was folded: a page whose writer was folded by another tab must
+// count on under a new id, or its new attempts would be dropped by the next merge.
+bool writer_folded(const ExerciseProgress& e, const std::string& writer);
+
+// Records a graded submission made by `writer` (this page load's id). Format errors are not
+// attempts and change nothing; returns whether anything was recorded. `today` is the
+// student's local date, "YYYY-MM-DD".
+bool record_attempt(Progress& p, const std::string& writer, const std::string& exercise_id, const Feedback& fb,
                     int64_t now_unix, const std::string& today);
 
 // The streak as of `today`: the stored streak if the student was active today or

@@ -27,29 +27,99 @@ void request(App& app, const std::string& url, std::map<int, std::string>& into,
   app.platform->fetch(id, url);
 }
 
+// One backup of each kind, under a fixed key: a newer one replaces the older, so backups
+// can never fill the storage (they used to be copied again, under a new key, at every load).
+constexpr const char* kUnreadableKey = "dtx.progress.unreadable";
+constexpr const char* kBeforeImportKey = "dtx.progress.before-import";
+constexpr const char* kStorageFull =
+    "Progress could not be saved: browser storage is full (or turned off). Everything saved before is still "
+    "there, and this page keeps your new progress and saves it all at the next save once there is room "
+    "(remove other sites' data to make some).";
+
+enum class Kept { Already, Copied, Replaced, Failed };
+
+// Keeps `text` under `key`; a key that already holds exactly this text is left alone, so
+// loading the page twice with the same bad record keeps one copy.
+Kept keep_aside(App& app, const char* key, const std::string& text) {
+  auto old = app.platform->storage_get(key);
+  if (old && *old == text) return Kept::Already;
+  if (!app.platform->storage_set(key, text)) return Kept::Failed;
+  return old ? Kept::Replaced : Kept::Copied;
+}
+
+void add_notice(App& app, const std::string& text) {
+  if (std::find(app.notices.begin(), app.notices.end(), text) == app.notices.end()) app.notices.push_back(text);
+}
+
+std::string problem_list(const std::vector<std::string>& problems) {
+  const size_t shown = 6;
+  std::string list;
+  for (size_t i = 0; i < problems.size() && i < shown; ++i) list += (i ? "; " : "") + problems[i];
+  if (problems.size() > shown) list += "; and " + std::to_string(problems.size() - shown) + " more";
+  return list;
+}
+
+std::string new_writer_id(App& app) {
+  // Seconds first: writers order by age, and the oldest are the ones folded (engine/progress.h).
+  return std::to_string(app.platform->now_unix()) + "-" + app.platform->random_token();
+}
+
+// A stored record that is unreadable, or read with problems, is copied aside before anything
+// is written over it; the notice says where, and whether it replaced an older copy.
+bool keep_bad_record(App& app, const std::string& text, const ProgressRead& r) {
+  Kept k = keep_aside(app, kUnreadableKey, text);
+  std::string where =
+      k == Kept::Failed ? "could not be copied aside (browser storage is full); it is left in place, and nothing is "
+                          "saved over it until there is room"
+                        : std::string("kept unchanged in this browser's storage under \"") + kUnreadableKey + "\"" +
+                              (k == Kept::Replaced ? " (it replaced an older record kept there: one is kept, so "
+                                                     "backups never fill the storage)"
+                                                   : "");
+  if (r.unreadable) {
+    add_notice(app, "Your saved progress could not be read (" +
+                        (r.problems.empty() ? std::string("not a progress record") : r.problems.front()) +
+                        "). The old record was " + where + ", and a fresh record was started.");
+  } else {
+    add_notice(app, "Part of your saved progress could not be read as stored (" + problem_list(r.problems) +
+                        "). Everything else was restored; the full old record was " + where + ".");
+  }
+  return k != Kept::Failed;
+}
+
 void load_stored_progress(App& app) {
   auto text = app.platform->storage_get(kProgressKey);
   if (!text) return;
   ProgressRead r = read_progress(*text);
-  if (r.unreadable || !r.problems.empty()) {
-    // Never erase what we could not read: keep the raw record under its own key first.
-    std::string backup = std::string(kProgressKey) + ".unreadable-" + std::to_string(app.platform->now_unix());
-    bool kept = app.platform->storage_set(backup, *text);
-    std::string where = kept ? "kept unchanged in this browser's storage under \"" + backup + "\""
-                             : "could not be copied aside (storage is full); it is left in place";
-    if (r.unreadable) {
-      app.notices.push_back("Your saved progress could not be read (" +
-                            (r.problems.empty() ? std::string("not a progress record") : r.problems.front()) +
-                            "). The old record was " + where + ", and a fresh record was started.");
-      if (!kept) return;  // keep the original key untouched too
-    } else {
-      std::string list;
-      for (const auto& p : r.problems) list += (list.empty() ? "" : "; ") + p;
-      app.notices.push_back("Part of your saved progress could not be read (" + list +
-                            "). Everything else was restored; the full old record was " + where + ".");
-    }
-  }
+  if (r.unreadable || !r.problems.empty()) keep_bad_record(app, *text, r);
   app.progress = std::move(r.progress);
+}
+
+void save_failed(App& app) {
+  app.save_error = kStorageFull;
+  add_notice(app, kStorageFull);
+}
+
+void save_worked(App& app) {
+  if (app.save_error.empty()) return;
+  std::erase(app.notices, app.save_error);
+  app.save_error.clear();
+}
+
+// Another tab wrote the record: take in what it knows. If this page knows something the
+// stored record lacks (its save raced the other tab's, or failed), it saves again; merging
+// what is already in changes nothing, so two tabs never answer each other forever.
+void merge_stored_progress(App& app) {
+  auto text = app.platform->storage_get(kProgressKey);
+  if (!text) return;  // removed: this page's record is written back at its next save
+  ProgressRead r = read_progress(*text);
+  if (r.unreadable) {
+    keep_bad_record(app, *text, r);
+    return;
+  }
+  Progress merged = merge_progress(app.progress, r.progress);
+  bool stored_lacks = merged != r.progress || !r.problems.empty();
+  app.progress = std::move(merged);
+  if (stored_lacks) save_progress(app);
 }
 
 // The open exercise after packs were rebuilt: same exercise, same instance, what the student
@@ -158,6 +228,7 @@ const char* screen_name(Screen s) {
 
 void app_init(App& app, Platform* platform) {
   app.platform = platform;
+  app.writer_id = new_writer_id(app);
   load_stored_progress(app);
   for (const char* f : kFontFiles) request(app, f, app.font_requests, f);
   request(app, app.base_url + "index.json", app.pending, "index.json");
@@ -308,9 +379,30 @@ bool instructor_view(const App& app) {
   return preview_of(app, app.ex.exercise) != nullptr;
 }
 
-void save_progress(App& app) {
-  if (!app.platform->storage_set(kProgressKey, write_progress(app.progress)))
-    app.notices.push_back("Progress could not be saved: this browser's storage is full or disabled.");
+bool save_progress(App& app) {
+  // Read, merge, write: another tab may have saved since this page last looked, and writing
+  // this page's record alone would drop that tab's work.
+  auto stored = app.platform->storage_get(kProgressKey);
+  if (stored) {
+    ProgressRead r = read_progress(*stored);
+    if ((r.unreadable || !r.problems.empty()) && !keep_bad_record(app, *stored, r)) {
+      save_failed(app);
+      return false;
+    }
+    app.progress = merge_progress(app.progress, r.progress);
+  }
+  // Whether or not it is written, the page keeps everything: the next save writes it.
+  std::string text = write_progress(app.progress);
+  if (stored && *stored == text) {
+    save_worked(app);
+    return true;
+  }
+  if (!app.platform->storage_set(kProgressKey, text)) {
+    save_failed(app);
+    return false;
+  }
+  save_worked(app);
+  return true;
 }
 
 void open_exercise(App& app, const std::string& id, uint64_t seed) {
@@ -329,6 +421,7 @@ void open_exercise(App& app, const std::string& id, uint64_t seed) {
   app.screen = Screen::Exercise;
   if (app.progress.last_exercise != id) {
     app.progress.last_exercise = id;
+    app.progress.last_exercise_at = app.platform->now_unix();
     save_progress(app);
   }
 }
@@ -338,7 +431,11 @@ static void record(App& app, const Feedback& fb) {
   st.feedback = fb;
   st.graded++;
   if (fb.counts_as_attempt()) {
-    record_attempt(app.progress, st.id, fb, app.platform->now_unix(), app.platform->today());
+    // Another tab folded this page's writer (engine/progress.h): count on under a new one.
+    if (auto it = app.progress.exercises.find(st.id);
+        it != app.progress.exercises.end() && writer_folded(it->second, app.writer_id))
+      app.writer_id = new_writer_id(app);
+    record_attempt(app.progress, app.writer_id, st.id, fb, app.platform->now_unix(), app.platform->today());
     save_progress(app);
     if (fb.verdict == Verdict::Correct) st.revealed = true;
   }
@@ -371,13 +468,27 @@ void app_on_file(App& app, const std::string& name, const std::string& text) {
                          (r.problems.empty() ? std::string(".") : ": " + r.problems.front()) + " Nothing was changed.";
     return;
   }
-  // The record being replaced is kept, so an import by mistake can be undone by hand.
-  if (auto old = app.platform->storage_get(kProgressKey))
-    app.platform->storage_set(std::string(kProgressKey) + ".before-import-" + std::to_string(app.platform->now_unix()), *old);
-  app.progress = std::move(r.progress);
-  save_progress(app);
-  app.import_message = "Imported " + name + ": " + std::to_string(app.progress.exercises.size()) + " exercise records" +
-                       (r.problems.empty() ? "." : " (" + std::to_string(r.problems.size()) + " unreadable records skipped).");
+  // The record before the import is kept, so an import by mistake can be undone by hand; if
+  // it cannot be kept, nothing is imported.
+  Kept kept = Kept::Already;
+  if (auto old = app.platform->storage_get(kProgressKey)) kept = keep_aside(app, kBeforeImportKey, *old);
+  if (kept == Kept::Failed) {
+    app.import_message = name + " was not imported: browser storage is full, so your current record could not be "
+                                "kept aside first. Nothing was changed.";
+    return;
+  }
+  // Merged, not replaced: other tabs would merge their records back anyway, and a file
+  // imported twice (or this browser's own export) counts no attempt twice.
+  size_t records = r.progress.exercises.size();
+  app.progress = merge_progress(app.progress, r.progress);
+  bool saved = save_progress(app);
+  app.import_message = "Imported " + name + ": " + std::to_string(records) + " exercise records merged into your progress.";
+  if (kept != Kept::Already)
+    app.import_message += std::string(" The record before the import is kept under \"") + kBeforeImportKey + "\"" +
+                          (kept == Kept::Replaced ? ", replacing the one kept at the previous import." : ".");
+  if (!r.problems.empty())
+    app.import_message += " Problems in the file (" + std::to_string(r.problems.size()) + "): " + problem_list(r.problems) + ".";
+  if (!saved) app.import_message += " Not saved yet: browser storage is full.";
 }
 
 // ------------------------------------------------------------------ shared helpers
@@ -458,6 +569,7 @@ static void top_bar(App& app) {
 
 void app_frame(App& app) {
   ImGuiIO& io = ImGui::GetIO();
+  if (app.platform->storage_changed_elsewhere(kProgressKey)) merge_stored_progress(app);
   // Widgets animate in real time; after an idle pause the first frame must not jump.
   double now = app.platform->now_ms();
   app.frame_dt = app.last_frame_ms > 0 ? std::clamp((now - app.last_frame_ms) / 1000.0, 0.0, 0.1) : 0.0;
@@ -594,6 +706,11 @@ void app_after_frame(App& app) {
   for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
   j["problems"] = probs;
   j["notices"] = app.notices;
+  nlohmann::json progress = nlohmann::json::object();
+  for (const auto& [id, e] : app.progress.exercises)
+    progress[id] = {{"attempts", e.attempts()}, {"best", e.best_score}, {"solved", e.solved_at != 0}};
+  j["progress"] = {{"exercises", progress}, {"writer", app.writer_id}, {"saved", app.save_error.empty()}};
+  j["import_message"] = app.import_message;
   nlohmann::json items = nlohmann::json::array();
   for (const auto& it : hf.items)
     items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.dpr}, {"y", it.min.y / app.dpr},

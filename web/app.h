@@ -88,6 +88,8 @@ struct App {
 
   // student
   Progress progress;
+  std::string writer_id;   // this page load's attempts counter in the merged record
+  std::string save_error;  // the last save failed (storage full); cleared by the next that works
   std::vector<std::string> notices;  // shown on the course map (corrupt progress kept aside...)
   Screen screen = Screen::Loading;
   ExerciseState ex;
@@ -147,7 +149,9 @@ std::string last_component(const std::string& url);
 // Navigation (also used by the headless-UI test).
 void open_exercise(App& app, const std::string& id, uint64_t seed);
 void submit(App& app);
-void save_progress(App& app);
+// Reads the stored record, merges this page's into it and writes the result; false when it
+// could not be written (the page keeps everything and says so).
+bool save_progress(App& app);
 
 // Shared drawing helpers for screens and views.
 MdStyle md_style(App& app);

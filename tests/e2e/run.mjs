@@ -286,11 +286,15 @@ test('a corrupt progress record is kept aside, not erased', async () => {
   await page.goto(server.url);
   const s = await ready(page);
   assert(s.notices.some((n) => /kept/.test(n)), 'notice about the kept record: ' + JSON.stringify(s.notices));
-  const keys = await page.evaluate(() => Object.keys(localStorage));
-  const backup = keys.find((k) => k.startsWith('dtx.progress.unreadable-'));
-  assert(backup, 'backup key in ' + keys);
-  eq(await page.evaluate((k) => localStorage.getItem(k), backup), '{"format": "dtx-progress", "version": 1, "exercises": {"a": ', 'backup content');
+  const backups = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('dtx.progress.')).sort());
+  eq(JSON.stringify(await backups()), '["dtx.progress.unreadable"]', 'one backup key');
+  eq(await page.evaluate(() => localStorage.getItem('dtx.progress.unreadable')), '{"format": "dtx-progress", "version": 1, "exercises": {"a": ', 'backup content');
   await shot(page, 'corrupt-progress');
+  // loading again with the same record makes no second copy (it used to add one a load)
+  await page.reload();
+  const again = await ready(page);
+  assert(again.notices.some((n) => /kept unchanged/.test(n)), 'notice after the reload: ' + JSON.stringify(again.notices));
+  eq(JSON.stringify(await backups()), '["dtx.progress.unreadable"]', 'still one backup key after a reload');
   await page.context().close();
 });
 
@@ -763,6 +767,128 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
   } finally {
     srv.stop();
   }
+});
+
+// ---------------------------------------------------------------- progress shared by tabs
+
+// Opens a numeric exercise and submits the engine's own answer.
+async function solveNumeric(page, id) {
+  await openExercise(page, id);
+  const ans = engineAnswer(id);
+  for (const p of ans.parts) await typeInto(page, `part-${p.id}`, String(p.value));
+  const s = await submit(page);
+  eq(s.verdict, 'correct', `${id}: verdict for the engine's answer (${s.message})`);
+  return s;
+}
+
+const storedProgress = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('dtx.progress') || 'null'));
+
+test('progress: two tabs solve different exercises; both solves are kept and shown in both', async () => {
+  const a = await newPage();
+  // Same context: the two pages share localStorage, as two tabs of one browser do.
+  const b = await a.context().newPage();
+  b.errors = [];
+  b.on('pageerror', (e) => b.errors.push(e.message));
+  await a.goto(server.url);
+  await b.goto(server.url);
+  await ready(a);
+  await ready(b);
+  // Interleaved: each tab opens its exercise (a save), then each solves it (another save).
+  await openExercise(a, 'ring.volume');
+  await openExercise(b, 'ring.time-bandwidth');
+  await solveNumeric(a, 'ring.volume');
+  await solveNumeric(b, 'ring.time-bandwidth');
+  let stored = await storedProgress(a);
+  eq(stored.version, 2, 'document version');
+  assert(stored.exercises['ring.volume']?.solved_at > 0, "tab A's solve kept after tab B saved: " + JSON.stringify(stored.exercises));
+  assert(stored.exercises['ring.time-bandwidth']?.solved_at > 0, "tab B's solve stored");
+  eq(stored.exercises['ring.volume'].attempts, 1, 'A: attempts');
+  eq(stored.exercises['ring.time-bandwidth'].attempts, 1, 'B: attempts');
+  // Each page shows the other's solve without a reload (the storage event).
+  const sa = await waitFor(a, "s.progress.exercises['ring.time-bandwidth'] && s.progress.exercises['ring.time-bandwidth'].solved");
+  const sb = await waitFor(b, "s.progress.exercises['ring.volume'] && s.progress.exercises['ring.volume'].solved");
+  assert(sa.progress.exercises['ring.volume'].solved && sb.progress.exercises['ring.time-bandwidth'].solved, 'own solves');
+  assert(sa.progress.writer !== sb.progress.writer, 'each tab counts under its own writer id');
+  // A's next save keeps B's solve, and the two tabs' attempts on one exercise add up.
+  await solveNumeric(a, 'ring.time-bandwidth');
+  stored = await storedProgress(a);
+  eq(stored.exercises['ring.time-bandwidth'].attempts, 2, 'attempts of both tabs on one exercise');
+  eq(Object.keys(stored.exercises['ring.time-bandwidth'].by_writer).length, 2, 'two writers');
+  eq(stored.exercises['ring.volume'].attempts, 1, 'no attempt counted twice');
+  await waitFor(b, "s.progress.exercises['ring.time-bandwidth'].attempts === 2");
+  // the course map of B lists the solves made in A
+  await click(b, 'nav-course');
+  const map = await waitFor(b, "s.screen === 'course'");
+  assert(map.progress.exercises['ring.volume'].solved, "B's course map knows A's solve");
+  await shot(b, 'progress-two-tabs');
+  eq(a.errors.length + b.errors.length, 0, 'page errors: ' + a.errors.concat(b.errors).join('; '));
+  await a.context().close();
+});
+
+test('progress: a full storage loses nothing, says so, and the next save writes everything', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await ready(page);
+  await solveNumeric(page, 'ring.volume');
+  const before = await storedProgress(page);
+  assert(before.exercises['ring.volume'].solved_at > 0, 'first solve stored');
+  // Fill the origin's storage to the last character (halving filler sizes down to one).
+  const fillers = await page.evaluate(() => {
+    let n = 0;
+    for (let size = 1 << 22; size >= 1; ) {
+      try { localStorage.setItem('filler-' + n, 'x'.repeat(size)); n++; } catch (e) { size >>= 1; }
+    }
+    return n;
+  });
+  assert(fillers > 0, 'storage filled');
+  await solveNumeric(page, 'ring.time-bandwidth');
+  let s = await waitFor(page, 's.progress.saved === false');
+  const notice = s.notices.find((n) => /Progress could not be saved: browser storage is full/.test(n));
+  assert(notice, 'the page says the save failed: ' + JSON.stringify(s.notices));
+  assert(s.progress.exercises['ring.time-bandwidth'].solved, 'the page keeps the unsaved solve');
+  let stored = await storedProgress(page);
+  eq(JSON.stringify(stored.exercises), JSON.stringify(before.exercises), 'what was stored before is unchanged');
+  await shot(page, 'progress-storage-full-exercise');
+  await click(page, 'nav-course');
+  await waitFor(page, "s.screen === 'course'");
+  await shot(page, 'progress-storage-full');
+  // Room again: the next save (opening an exercise records where the student is) writes all.
+  await page.evaluate((n) => { for (let i = 0; i < n; i++) localStorage.removeItem('filler-' + i); }, fillers);
+  await openExercise(page, 'ring.latency');
+  s = await waitFor(page, 's.progress.saved === true');
+  assert(!s.notices.some((n) => /could not be saved/.test(n)), 'the notice is gone: ' + JSON.stringify(s.notices));
+  stored = await storedProgress(page);
+  assert(stored.exercises['ring.volume'].solved_at > 0, 'first solve still stored');
+  assert(stored.exercises['ring.time-bandwidth']?.solved_at > 0, 'the solve made while full is stored now: ' + JSON.stringify(stored.exercises));
+  eq(stored.last_exercise, 'ring.latency', 'last exercise');
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
+});
+
+test('progress: a stored record with absurd numbers is clamped, listed and kept aside once', async () => {
+  const page = await newPage();
+  const record = JSON.stringify({ format: 'dtx-progress', version: 1,
+    exercises: { 'ring.volume': { attempts: 1e300, best: 1, solved_at: 1763700000, last_at: 1763700000 },
+                 'ring.latency': { attempts: 2147483647, best: 0.5, solved_at: 0, last_at: 1763700000 } } });
+  await page.addInitScript((r) => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('dtx.progress', r);
+    }
+  }, record);
+  await page.goto(server.url);
+  let s = await ready(page);
+  const notice = s.notices.find((n) => /attempts = 1e\+300 is above 1000000000; read as 1000000000/.test(n));
+  assert(notice && /attempts = 2147483647 is above 1000000000/.test(notice), 'numbers listed: ' + JSON.stringify(s.notices));
+  eq(s.progress.exercises['ring.volume'].attempts, 1000000000, 'clamped, not undefined');
+  eq(s.progress.exercises['ring.latency'].attempts, 1000000000, 'clamped, not wrapped to a negative count and dropped');
+  eq(await page.evaluate(() => localStorage.getItem('dtx.progress.unreadable')), record, 'the record as it was is kept aside');
+  await shot(page, 'progress-clamped');
+  await page.reload();
+  s = await ready(page);
+  eq(JSON.stringify(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('dtx.progress.')))),
+    '["dtx.progress.unreadable"]', 'one backup after a reload');
+  await page.context().close();
 });
 
 // ---------------------------------------------------------------- runner

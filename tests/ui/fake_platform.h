@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -26,9 +28,10 @@ class FakePlatform : public dtx::web::Platform {
     std::string body;
   };
 
-  // storage (localStorage)
+  // storage (localStorage); keys "another tab" wrote (the test sets them with the new value)
   std::map<std::string, std::string> storage;
   bool storage_full = false;
+  std::set<std::string> changed_elsewhere;
   // fetches not answered yet: request id -> url
   std::vector<std::pair<int, std::string>> fetches;
   // answers by URL that replace the repository's file (e.g. a broken pack)
@@ -57,6 +60,13 @@ class FakePlatform : public dtx::web::Platform {
     if (storage_full) return false;
     storage[key] = value;
     return true;
+  }
+  bool storage_changed_elsewhere(const std::string& key) override { return changed_elsewhere.erase(key) > 0; }
+  std::string random_token() override {
+    static int next = 0;  // distinct across the fakes of one test, as two tabs' ids are
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016x", ++next);
+    return buf;
   }
   void fetch(int request_id, const std::string& url) override { fetches.emplace_back(request_id, url); }
   void run_code(int request_id, const std::string& request_json) override {

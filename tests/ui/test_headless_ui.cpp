@@ -592,7 +592,7 @@ TEST_F(HeadlessUi, ProgressIsSavedAfterACorrectSubmission) {
   ProgressRead r = read_progress(stored);
   EXPECT_FALSE(r.unreadable);
   ASSERT_TRUE(r.progress.exercises.count(ex->id)) << stored;
-  EXPECT_EQ(r.progress.exercises.at(ex->id).attempts, 1);
+  EXPECT_EQ(r.progress.exercises.at(ex->id).attempts(), 1);
   EXPECT_NE(r.progress.exercises.at(ex->id).solved_at, 0);
 
   // A second app on the same storage starts where the first left off.
@@ -610,10 +610,8 @@ TEST_F(HeadlessUi, ProgressIsSavedAfterACorrectSubmission) {
 TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
   pf.storage["dtx.progress"] = "{not json";
   start();
-  std::string backup_key;
-  for (const auto& [k, v] : pf.storage)
-    if (k.rfind("dtx.progress.unreadable-", 0) == 0) backup_key = k;
-  ASSERT_FALSE(backup_key.empty()) << "the unreadable record was not kept aside";
+  const std::string backup_key = "dtx.progress.unreadable";
+  ASSERT_TRUE(pf.storage.count(backup_key)) << "the unreadable record was not kept aside";
   EXPECT_EQ(pf.storage[backup_key], "{not json");
   bool mentioned = false;
   for (const auto& n : app.notices) mentioned |= n.find(backup_key) != std::string::npos;
@@ -642,6 +640,175 @@ TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
   EXPECT_FALSE(read_progress(pf.storage["dtx.progress"]).unreadable);
   EXPECT_NE(pf.storage["dtx.progress"].find("\"" + ex->id + "\""), std::string::npos);
   EXPECT_EQ(pf.storage[backup_key], "{not json");
+}
+
+std::vector<std::string> keys_starting(const FakePlatform& pf, const std::string& prefix) {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : pf.storage)
+    if (k.rfind(prefix, 0) == 0) keys.push_back(k);
+  return keys;
+}
+
+TEST_F(HeadlessUi, OneBackupOfAnUnreadableRecordHoweverOftenThePageLoads) {
+  pf.storage["dtx.progress"] = "{not json";
+  start();
+  for (int load = 0; load < 3; ++load) {  // the same record at every load: one copy
+    FakePlatform again;
+    again.storage = pf.storage;
+    App next;
+    app_init(next, &again);
+    EXPECT_EQ(keys_starting(again, "dtx.progress."), std::vector<std::string>{"dtx.progress.unreadable"});
+    EXPECT_NE(join(next.notices).find("kept unchanged"), std::string::npos) << join(next.notices);
+    EXPECT_EQ(join(next.notices).find("replaced"), std::string::npos) << join(next.notices);
+  }
+  // another unreadable record replaces the kept one, and the page says so
+  pf.storage["dtx.progress"] = "[1, 2";
+  FakePlatform later;
+  later.storage = pf.storage;
+  App next;
+  app_init(next, &later);
+  EXPECT_EQ(keys_starting(later, "dtx.progress."), std::vector<std::string>{"dtx.progress.unreadable"});
+  EXPECT_EQ(later.storage["dtx.progress.unreadable"], "[1, 2");
+  EXPECT_NE(join(next.notices).find("replaced an older record"), std::string::npos) << join(next.notices);
+}
+
+TEST_F(HeadlessUi, OutOfRangeNumbersInTheStoredRecordAreClampedAndListed) {
+  pf.storage["dtx.progress"] =
+      R"({"version": 1, "exercises": {"ring.volume": {"attempts": 1e300, "best": 1, "solved_at": 1763700000}}})";
+  start();
+  ASSERT_TRUE(app.progress.exercises.count("ring.volume"));
+  EXPECT_EQ(app.progress.exercises.at("ring.volume").attempts(), kMaxAttempts);
+  std::string notices = join(app.notices);
+  EXPECT_NE(notices.find("attempts = 1e+300 is above 1000000000; read as 1000000000"), std::string::npos) << notices;
+  EXPECT_EQ(pf.storage["dtx.progress.unreadable"], pf.storage["dtx.progress"]);
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "course map listing a clamped number");
+  }
+}
+
+TEST_F(HeadlessUi, AnotherTabsSaveIsMergedAndKept) {
+  start();
+  const Exercise* ex = first_non_code(app.lib);
+  ASSERT_TRUE(ex);
+  // the other tab, on the same storage, solved something else and saved
+  Progress other = read_progress(pf.storage.count("dtx.progress") ? pf.storage["dtx.progress"] : "{}").progress;
+  Feedback right;
+  right.verdict = Verdict::Correct;
+  right.score = 1;
+  record_attempt(other, "1715680000-othertab", "other.exercise", right, pf.unix_time, pf.date);
+  pf.storage["dtx.progress"] = write_progress(other);
+  pf.changed_elsewhere.insert("dtx.progress");
+  frames_n(2, "course map after another tab saved");
+  ASSERT_TRUE(app.progress.exercises.count("other.exercise")) << "the storage event was not merged";
+  auto state = nlohmann::json::parse(pf.state_json);
+  EXPECT_TRUE(state["progress"]["exercises"]["other.exercise"]["solved"].get<bool>()) << pf.state_json;
+  // this tab's solve is saved next to it
+  open_exercise(app, ex->id, 0);
+  frames_n(2, ex->id);
+  fill_correct();
+  submit(app);
+  ASSERT_EQ(verdict(), Verdict::Correct) << feedback_text();
+  ProgressRead stored = read_progress(pf.storage["dtx.progress"]);
+  EXPECT_TRUE(stored.progress.exercises.count("other.exercise")) << pf.storage["dtx.progress"];
+  ASSERT_TRUE(stored.progress.exercises.count(ex->id)) << pf.storage["dtx.progress"];
+  EXPECT_EQ(stored.progress.exercises.at(ex->id).attempts_by_writer.count(app.writer_id), 1u);
+  // an older write by the other tab (its save raced ours) is merged, and ours written back
+  pf.storage["dtx.progress"] = write_progress(other);
+  pf.changed_elsewhere.insert("dtx.progress");
+  frame("after a stale write by another tab");
+  stored = read_progress(pf.storage["dtx.progress"]);
+  EXPECT_TRUE(stored.progress.exercises.count(ex->id)) << "not written back: " << pf.storage["dtx.progress"];
+  EXPECT_EQ(stored.progress.exercises.at(ex->id).attempts(), 1);
+}
+
+TEST_F(HeadlessUi, AFullStorageLosesNothingAndSaysSo) {
+  start();
+  std::vector<const Exercise*> picks;
+  for (const auto& p : app.lib.packs)
+    for (const auto& e : p.exercises)
+      if (!e.spec_as<CodeSpec>() && picks.size() < 2) picks.push_back(&e);
+  ASSERT_EQ(picks.size(), 2u);
+  open_exercise(app, picks[0]->id, 0);
+  fill_correct();
+  submit(app);
+  const std::string before = pf.storage["dtx.progress"];
+  ASSERT_NE(before.find(picks[0]->id), std::string::npos);
+
+  pf.storage_full = true;
+  open_exercise(app, picks[1]->id, 0);
+  frames_n(2, picks[1]->id);
+  fill_correct();
+  submit(app);
+  EXPECT_EQ(pf.storage["dtx.progress"], before) << "what was stored changed";
+  EXPECT_TRUE(app.progress.exercises.count(picks[1]->id)) << "the page forgot the new solve";
+  EXPECT_NE(join(app.notices).find("Progress could not be saved: browser storage is full"), std::string::npos)
+      << join(app.notices);
+  submit(app);  // a second failure: still one notice
+  EXPECT_EQ(std::count_if(app.notices.begin(), app.notices.end(),
+                          [](const std::string& n) { return n.find("could not be saved") != std::string::npos; }),
+            1);
+  for (ImVec2 size : {kWide, kPhone}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames_n(3, "exercise with the storage-full notice");
+    app.screen = Screen::CourseMap;
+    frames_n(3, "course map with the storage-full notice");
+    app.screen = Screen::Exercise;
+  }
+  auto state = nlohmann::json::parse(pf.state_json);
+  EXPECT_FALSE(state["progress"]["saved"].get<bool>());
+
+  pf.storage_full = false;
+  fill_correct();
+  submit(app);  // the next save writes everything
+  ASSERT_EQ(app.ex.graded, 3) << app.ex.id;
+  ProgressRead stored = read_progress(pf.storage["dtx.progress"]);
+  ASSERT_TRUE(stored.progress.exercises.count(picks[0]->id));
+  ASSERT_TRUE(stored.progress.exercises.count(picks[1]->id)) << pf.storage["dtx.progress"] << join(app.notices);
+  EXPECT_EQ(stored.progress.exercises.at(picks[1]->id).attempts(), 3);
+  EXPECT_EQ(join(app.notices).find("could not be saved"), std::string::npos) << join(app.notices);
+  EXPECT_TRUE(app.save_error.empty());
+}
+
+TEST_F(HeadlessUi, ImportMergesAndKeepsOneBackup) {
+  start();
+  const Exercise* ex = first_non_code(app.lib);
+  ASSERT_TRUE(ex);
+  open_exercise(app, ex->id, 0);
+  fill_correct();
+  submit(app);
+  Progress file;
+  Feedback wrong;
+  record_attempt(file, "1600000000-elsewhere", "imported.one", wrong, 1600000000, "2020-09-13");
+  std::string text = write_progress(file);
+  app_on_file(app, "a.json", text);
+  EXPECT_NE(app.import_message.find("merged"), std::string::npos) << app.import_message;
+  EXPECT_TRUE(app.progress.exercises.count(ex->id)) << "the import replaced this browser's progress";
+  EXPECT_TRUE(app.progress.exercises.count("imported.one"));
+  EXPECT_TRUE(pf.storage.count("dtx.progress.before-import"));
+  // the same file again: nothing counted twice, still one backup
+  app_on_file(app, "a.json", text);
+  EXPECT_NE(app.import_message.find("replacing the one kept at the previous import"), std::string::npos)
+      << app.import_message;
+  app_on_file(app, "a.json", text);  // the backup already holds the current record
+  EXPECT_EQ(app.import_message.find("before-import"), std::string::npos) << app.import_message;
+  EXPECT_EQ(app.progress.exercises.at("imported.one").attempts(), 1);
+  EXPECT_EQ(keys_starting(pf, "dtx.progress."), std::vector<std::string>{"dtx.progress.before-import"});
+  // a file with absurd numbers: clamped, and the message lists them
+  app_on_file(app, "b.json", R"({"version": 2, "exercises": {"imported.two": {"attempts": 2147483647, "best": 7}}})");
+  EXPECT_EQ(app.progress.exercises.at("imported.two").attempts(), kMaxAttempts);
+  EXPECT_DOUBLE_EQ(app.progress.exercises.at("imported.two").best_score, 1);
+  EXPECT_NE(app.import_message.find("attempts = 2147483647 is above"), std::string::npos) << app.import_message;
+  EXPECT_NE(app.import_message.find("best = 7 is above 1; read as 1"), std::string::npos) << app.import_message;
+  // a full storage: nothing imported, nothing changed
+  pf.storage_full = true;
+  auto before = pf.storage;
+  Progress before_progress = app.progress;
+  record_attempt(file, "1600000000-elsewhere", "imported.three", wrong, 1600000001, "2020-09-13");
+  app_on_file(app, "c.json", write_progress(file));
+  EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
+  EXPECT_EQ(pf.storage, before);
+  EXPECT_EQ(app.progress, before_progress);
 }
 
 }  // namespace

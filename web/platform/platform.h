@@ -13,9 +13,15 @@ class Platform {
  public:
   virtual ~Platform() = default;
 
-  // localStorage: progress and settings.
+  // localStorage: progress and settings. storage_set is false when nothing was written
+  // (storage full or turned off); the key then keeps what it held.
   virtual std::optional<std::string> storage_get(const std::string& key) = 0;
   virtual bool storage_set(const std::string& key, const std::string& value) = 0;
+  // Whether another tab or window of this site wrote `key` since the last call (the window's
+  // `storage` event, which never fires for the page's own writes).
+  virtual bool storage_changed_elsewhere(const std::string& key) = 0;
+  // 16 random hex digits, for this page load's writer id in the progress record.
+  virtual std::string random_token() = 0;
 
   // A GET relative to the page; the answer arrives as App::on_fetched(request_id, ...).
   virtual void fetch(int request_id, const std::string& url) = 0;

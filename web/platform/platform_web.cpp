@@ -11,6 +11,10 @@ EM_JS(char*, js_storage_get, (const char* key), {
 EM_JS(int, js_storage_set, (const char* key, const char* value), {
   return dtxGlue.storageSet(UTF8ToString(key), UTF8ToString(value)) ? 1 : 0;
 });
+EM_JS(int, js_storage_changed, (const char* key), {
+  return dtxGlue.storageChanged(UTF8ToString(key)) ? 1 : 0;
+});
+EM_JS(char*, js_random_token, (), { return dtxGlue.randomToken(); });
 EM_JS(void, js_fetch, (int id, const char* url), { dtxGlue.fetch(id, UTF8ToString(url)); });
 EM_JS(void, js_run_code, (int id, const char* json), { dtxGlue.runCode(id, UTF8ToString(json)); });
 EM_JS(void, js_download, (const char* name, const char* text), { dtxGlue.download(UTF8ToString(name), UTF8ToString(text)); });
@@ -37,6 +41,8 @@ std::optional<std::string> WebPlatform::storage_get(const std::string& key) { re
 bool WebPlatform::storage_set(const std::string& key, const std::string& value) {
   return js_storage_set(key.c_str(), value.c_str()) != 0;
 }
+bool WebPlatform::storage_changed_elsewhere(const std::string& key) { return js_storage_changed(key.c_str()) != 0; }
+std::string WebPlatform::random_token() { return take(js_random_token()).value_or("0"); }
 void WebPlatform::fetch(int id, const std::string& url) { js_fetch(id, url.c_str()); }
 void WebPlatform::run_code(int id, const std::string& json) { js_run_code(id, json.c_str()); }
 void WebPlatform::download(const std::string& name, const std::string& text) { js_download(name.c_str(), text.c_str()); }

@@ -9,6 +9,8 @@ class WebPlatform : public Platform {
  public:
   std::optional<std::string> storage_get(const std::string& key) override;
   bool storage_set(const std::string& key, const std::string& value) override;
+  bool storage_changed_elsewhere(const std::string& key) override;
+  std::string random_token() override;
   void fetch(int request_id, const std::string& url) override;
   void run_code(int request_id, const std::string& request_json) override;
   void download(const std::string& filename, const std::string& text) override;

@@ -49,7 +49,7 @@ static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
     ImVec2 pos = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddText(pos, mark_col, mark);
-    std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts) + (ep->attempts == 1 ? " try" : " tries") : "");
+    std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts()) + (ep->attempts() == 1 ? " try" : " tries") : "");
     float rw = ImGui::CalcTextSize(right.c_str()).x;
     float title_w = ImGui::CalcTextSize(ex.title.c_str()).x;
     bool show_right = e * 1.4f + title_w + rw + e < app.content_width;

@@ -184,9 +184,11 @@ void draw_exercise_screen(App& app) {
   auto pit = app.progress.exercises.find(ex.id);
   if (pit != app.progress.exercises.end()) {
     const ExerciseProgress& ep = pit->second;
-    ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts, ep.attempts == 1 ? "" : "s", ep.best_score * 100,
-                        ep.solved_at ? " · solved" : "");
+    ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts(), ep.attempts() == 1 ? "" : "s",
+                        ep.best_score * 100, ep.solved_at ? " · solved" : "");
   }
+  // Saves happen here (after each answer): a failed one is said where the student is.
+  if (!app.save_error.empty()) text_colored(color::kWrong, app.save_error.c_str());
   if (!st.inst) {
     text_colored(color::kWrong, ("This exercise could not be set up: " + st.instance_error).c_str());
     return;

@@ -32,9 +32,10 @@ void draw_settings(App& app) {
   ImGui::PushFont(app.fonts.bold);
   ImGui::TextUnformatted("Your progress");
   ImGui::PopFont();
-  markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document. Export it to "
-                "keep a copy or to move to another browser; importing replaces the progress here (the current record "
-                "is kept aside in storage first).");
+  markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document, and tabs "
+                "open on this site share it. Export it to keep a copy or to move to another browser; importing "
+                "merges the file into the progress here (attempts already counted are not counted twice; the "
+                "record before the import is kept aside in storage first).");
   char buf[128];
   std::snprintf(buf, sizeof buf, "%zu exercises with attempts, best streak %d days", app.progress.exercises.size(),
                 app.progress.best_streak_days);

@@ -196,6 +196,15 @@
   const CSP_FETCH_ERROR = "blocked by this site's Content-Security-Policy: connect-src allows only the site's own " +
     'address; to preview a pack from another origin, add that origin to connect-src, see README.md, Self-hosting';
 
+  // ---- other tabs' writes to localStorage (the storage event fires only in the other tabs):
+  // remembered until the next frame asks for them (the progress record is merged then).
+  const changedKeys = new Set();
+  window.addEventListener('storage', (e) => {
+    if (e.storageArea !== localStorage) return;
+    changedKeys.add(e.key === null ? '*' : e.key);  // null: the storage was cleared
+    wake();
+  });
+
   // ---- what C++ calls (web/platform/platform_web.cpp)
   window.dtxGlue = {
     cssSize,
@@ -215,7 +224,18 @@
       return v === null ? 0 : allocString(v);
     },
     storageSet(key, value) {
+      // A full storage (QuotaExceededError) throws and leaves the key as it was.
       try { localStorage.setItem(key, value); return true; } catch (e) { return false; }
+    },
+    storageChanged(key) {
+      const hit = changedKeys.has(key) || changedKeys.has('*');
+      changedKeys.delete(key);
+      changedKeys.delete('*');
+      return hit;
+    },
+    randomToken() {
+      const a = crypto.getRandomValues(new Uint32Array(2));
+      return allocString(Array.from(a, (x) => x.toString(16).padStart(8, '0')).join(''));
     },
     fetch(id, url) {
       // no-cache: revalidate, so a pack an instructor just edited is picked up
