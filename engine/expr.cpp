@@ -44,6 +44,7 @@ class Parser {
   Parser(std::string_view text, bool allow_names) : s_(text), allow_names_(allow_names) {}
 
   NodeP parse_all(ExprError* err) {
+    if (!check_length()) return fail(err);
     NodeP n = parse_or();
     if (!n) return fail(err);
     skip_ws();
@@ -56,6 +57,7 @@ class Parser {
   }
 
   NodeP parse_prefix(size_t* consumed, ExprError* err) {
+    if (!check_length()) return fail(err);
     NodeP n = parse_or();
     if (!n) return fail(err);
     *consumed = end_of_last_token_;
@@ -67,6 +69,24 @@ class Parser {
     if (err) *err = error_;
     return nullptr;
   }
+
+  bool check_length() {
+    if (s_.size() <= kMaxExprLength) return true;
+    // Point at the first character past the limit; a UTF-8 sequence is not split.
+    size_t at = kMaxExprLength;
+    while (at > 0 && (static_cast<unsigned char>(s_[at]) & 0xC0) == 0x80) --at;
+    error_at(at, "the expression is longer than " + std::to_string(kMaxExprLength) +
+                     " characters; split it into derived values");
+    return false;
+  }
+
+  // Every recursive cycle of the grammar passes through parse_unary, so counting there
+  // bounds the depth of the parser, of the tree and of everything that walks the tree.
+  struct Level {
+    Parser& p;
+    explicit Level(Parser& parser) : p(parser) { ++p.depth_; }
+    ~Level() { --p.depth_; }
+  };
 
   void error_at(size_t byte_pos, std::string msg) {
     if (!error_.message.empty()) return;  // keep the first, most specific error
@@ -202,6 +222,13 @@ class Parser {
 
   NodeP parse_unary() {
     skip_ws();
+    Level level(*this);
+    if (depth_ > kMaxExprNesting) {
+      // The caller names the column ("invalid expression at column 130: nested ...").
+      error_at(pos_, "nested deeper than " + std::to_string(kMaxExprNesting) +
+                         " levels (each parenthesis, function call, sign and power opens one)");
+      return nullptr;
+    }
     int col = utf8_column(s_, pos_);
     if (match_minus()) {
       NodeP x = parse_unary();
@@ -398,6 +425,7 @@ class Parser {
   size_t pos_ = 0;
   size_t end_of_last_token_ = 0;
   bool last_was_number_ = false;
+  int depth_ = 0;
   ExprError error_;
 };
 

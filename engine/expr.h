@@ -21,6 +21,14 @@ struct ExprError {
   std::string message;
 };
 
+// Limits that keep the recursive parser and evaluator far from the bottom of the stack
+// (64 KB..5 MB in the browser). Shipped packs nest 4 levels and write at most 124
+// characters; the limits are an order of magnitude above anything an author needs.
+//  - nesting: every '(', function call, sign ('-', '+') and '^' opens a level;
+//  - length: bounds the chains a flat "1+1+1+..." builds (each '+' is one more node deep).
+constexpr int kMaxExprNesting = 64;
+constexpr size_t kMaxExprLength = 1000;  // bytes of expression text
+
 // Looks a name up; returns nullopt when the name is unknown.
 using ExprScope = std::function<std::optional<double>(std::string_view)>;
 

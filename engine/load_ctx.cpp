@@ -12,11 +12,7 @@ std::string describe_json(const Json& j) {
   switch (j.type()) {
     case Json::value_t::null: return "null";
     case Json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case Json::value_t::string: {
-      std::string s = j.get<std::string>();
-      if (s.size() > 30) s = s.substr(0, 27) + "...";
-      return "the string \"" + s + "\"";
-    }
+    case Json::value_t::string: return "the string \"" + excerpt(j.get_ref<const std::string&>(), 30) + "\"";
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned:
     case Json::value_t::number_float: return "the number " + format_number(j.get<double>(), 6);
@@ -25,6 +21,17 @@ std::string describe_json(const Json& j) {
     case Json::value_t::object: return "an object";
     default: return "a value of another kind";
   }
+}
+
+std::string excerpt(std::string_view s, size_t max_chars) {
+  max_chars = std::max<size_t>(max_chars, 4);
+  size_t chars = 0, cut = std::string_view::npos;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+    if (chars == max_chars - 3) cut = i;  // room for the "..."
+    if (++chars > max_chars) return std::string(s.substr(0, cut)) + "...";
+  }
+  return std::string(s);
 }
 
 // Byte offset of the `column`-th character (1-based) of the JSON string whose opening quote
@@ -54,13 +61,18 @@ size_t offset_inside_string(const std::string& text, size_t quote, int column) {
 void Reporter::report(Severity sev, const std::string& pointer, const std::string& message,
                       bool at_key, int column_in_string) const {
   if (!out) return;
+  if (sev == Severity::Error) ++errors;
+  if (out->size() >= max_stored) {
+    ++dropped;
+    return;
+  }
   Diagnostic d;
   d.file = file;
   d.pointer = pointer;
   d.message = message;
   d.severity = sev;
   if (positions && text) {
-    size_t off = positions->offset_of(pointer, at_key);
+    size_t off = positions->offset_of(*text, pointer, at_key);
     if (column_in_string > 0) off = offset_inside_string(*text, off, column_in_string);
     TextPos p = positions->at_offset(*text, off);
     d.line = p.line;
@@ -69,12 +81,7 @@ void Reporter::report(Severity sev, const std::string& pointer, const std::strin
   out->push_back(std::move(d));
 }
 
-bool LoadContext::failed() const {
-  if (!out) return false;
-  for (size_t i = error_count_at_start; i < out->size(); ++i)
-    if ((*out)[i].severity == Severity::Error) return true;
-  return false;
-}
+bool LoadContext::failed() const { return errors > error_count_at_start; }
 
 bool LoadContext::expect_object(const Json& j, const std::string& ptr, const char* what) {
   if (j.is_object()) return true;

@@ -16,6 +16,9 @@ using Json = nlohmann::ordered_json;
 
 // "a string", "the number 3", "an array of 2 items": for "expected X, got Y" messages.
 std::string describe_json(const Json& j);
+// The first `max_chars` characters of `s`, never cutting a UTF-8 sequence (a cut one makes
+// `dtx lint --json` throw), with "..." when something was left out.
+std::string excerpt(std::string_view s, size_t max_chars);
 
 // Turns pointers into file positions and collects diagnostics.
 struct Reporter {
@@ -23,6 +26,11 @@ struct Reporter {
   std::shared_ptr<const std::string> text;
   std::shared_ptr<const JsonPosIndex> positions;
   std::vector<Diagnostic>* out = nullptr;
+  // Past this many diagnostics in `out` the rest are only counted: a 10 MB pack can hold
+  // a million small mistakes, and each stored one costs a position lookup and a line.
+  size_t max_stored = static_cast<size_t>(-1);
+  mutable size_t errors = 0;   // errors reported, stored or not
+  mutable size_t dropped = 0;  // diagnostics not stored because of max_stored
 
   // `at_key` points at a member's name instead of its value (unknown fields);
   // `column_in_string` > 0 points inside a string value (an expression's column).
@@ -35,6 +43,7 @@ struct Reporter {
 };
 
 struct LoadContext : Reporter {
+  // True when an error was reported since `error_count_at_start` (a value of `errors`).
   bool failed() const;
   size_t error_count_at_start = 0;
 

@@ -252,7 +252,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
 // Loads one exercise, judging failure by this exercise's errors only.
 void load_exercise_scoped(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
   size_t saved = ctx.error_count_at_start;
-  ctx.error_count_at_start = ctx.out->size();
+  ctx.error_count_at_start = ctx.errors;
   load_exercise(j, ptr, ctx, ex);
   ctx.error_count_at_start = saved;
 }
@@ -288,10 +288,80 @@ struct SyntaxErrorCatcher : nlohmann::json_sax<Json> {
   }
 };
 
+size_t utf8_length(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string with_thousands(size_t n) { return format_number(static_cast<double>(n)); }
+
+// Every string of the document against the text limits, without recursion (the depth is
+// already bounded, but nothing here should depend on that). Titles and ids have their own
+// limits: they are drawn on one line and put in addresses.
+void check_string_sizes(const Json& doc, LoadContext& ctx) {
+  struct Open {
+    const Json* value;
+    std::string pointer;
+    size_t depth;
+    Json::const_iterator it;
+    size_t index = 0;
+  };
+  auto check = [&](const Json& v, const std::string& ptr, size_t depth) {
+    if (!v.is_string()) return;
+    const std::string& s = v.get_ref<const std::string&>();
+    // "/title", "/exercises/3/title": the pack's own fields and each exercise's.
+    bool top = depth == 1 || (depth == 3 && ptr.rfind("/exercises/", 0) == 0);
+    std::string last = ptr.substr(ptr.rfind('/') + 1);
+    if (s.size() > kMaxTextBytes) {
+      ctx.error(ptr, "this text is " + with_thousands(s.size()) + " bytes long; a text may be at most " +
+                         with_thousands(kMaxTextBytes) + " bytes (64 KB)");
+    } else if (top && last == "title" && utf8_length(s) > kMaxTitleChars) {
+      ctx.error(ptr, "this title is " + with_thousands(utf8_length(s)) + " characters long; a title may be at most " +
+                         std::to_string(kMaxTitleChars) + " (put the rest in the prompt)");
+    } else if (top && last == "id" && utf8_length(s) > kMaxIdChars) {
+      ctx.error(ptr, "this id is " + with_thousands(utf8_length(s)) + " characters long; an id may be at most " +
+                         std::to_string(kMaxIdChars));
+    }
+  };
+  check(doc, "", 0);
+  std::vector<Open> open;
+  if (doc.is_structured()) open.push_back({&doc, "", 0, doc.cbegin()});
+  while (!open.empty()) {
+    Open& o = open.back();
+    if (o.it == o.value->cend()) {
+      open.pop_back();
+      continue;
+    }
+    const Json& v = *o.it;
+    std::string ptr = o.pointer + "/" +
+                      (o.value->is_object() ? json_pointer_escape(o.it.key()) : std::to_string(o.index));
+    size_t depth = o.depth + 1;
+    ++o.it;
+    ++o.index;
+    if (v.is_structured())
+      open.push_back({&v, std::move(ptr), depth, v.cbegin()});  // `o` is not used after this
+    else
+      check(v, ptr, depth);
+  }
+}
+
 }  // namespace
 
 LoadResult load_pack(const std::string& text, const std::string& file) {
   LoadResult res;
+  // Before anything reads the text: the size, for the CLI and the page alike.
+  if (text.size() > kMaxPackBytes) {
+    Diagnostic d;
+    d.file = file;
+    d.line = 1;
+    d.column = 1;
+    d.message = "the file is " + format_number(static_cast<double>(text.size()) / (1024 * 1024), 3) +
+                " MB; a pack may be at most 10 MB (" + with_thousands(kMaxPackBytes) +
+                " bytes): split it into several packs";
+    res.diagnostics.push_back(d);
+    return res;
+  }
   auto src = std::make_shared<const std::string>(text);
   SyntaxErrorCatcher catcher;
   Json::sax_parse(text, &catcher, nlohmann::detail::input_format_t::json, true, false);
@@ -299,10 +369,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     Diagnostic d;
     d.file = file;
     // nlohmann reports the position just after the offending token.
-    JsonPosIndex lines;
-    lines.line_starts.push_back(0);
-    for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') lines.line_starts.push_back(i + 1);
+    JsonPosIndex lines = JsonPosIndex::lines_of(text);
     size_t off = catcher.byte > 0 ? catcher.byte - 1 : 0;
     off = std::min(off, text.size());
     // A bad word (an unquoted key, `True`) is reported after its last character read: point
@@ -330,6 +397,18 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     res.diagnostics.push_back(d);
     return res;
   }
+  // The text is JSON. Nesting and object sizes next, on the text: nothing that recurses, and
+  // no DOM (whose objects insert in linear time), has seen it yet.
+  if (auto excess = check_json_limits(text)) {
+    Diagnostic d;
+    d.file = file;
+    TextPos p = JsonPosIndex::lines_of(text).at_offset(text, excess->offset);
+    d.line = p.line;
+    d.column = p.column;
+    d.message = excess->message;
+    res.diagnostics.push_back(d);
+    return res;
+  }
   Json doc = Json::parse(text, nullptr, false);
   auto pos = std::make_shared<JsonPosIndex>(JsonPosIndex::build(text));
   LoadContext ctx;
@@ -337,61 +416,76 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   ctx.text = src;
   ctx.positions = pos;
   ctx.out = &res.diagnostics;
-  for (const auto& dup : pos->duplicate_keys)
-    ctx.error(dup, "this field appears a second time in the same object (the later value would silently win); keep one", true);
+  ctx.max_stored = kMaxDiagnosticsPerPack;
+  auto load_document = [&] {
+    // Too long a text refuses the pack: every later message or screen could repeat it.
+    check_string_sizes(doc, ctx);
+    if (ctx.failed()) return;
+    for (uint32_t dup : pos->duplicate_keys)
+      ctx.error(pos->pointer_of(text, dup),
+                "this field appears a second time in the same object (the later value would silently win); keep one",
+                true);
 
-  Pack pack;
-  pack.file = file;
-  if (!ctx.expect_object(doc, "", "a pack")) return res;
-  ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "exercises"},
-                   {"format", "chapter", "id", "title", "exercises"});
-  if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
-    ctx.error("/format", "this engine reads pack format 1, got " + std::to_string(*f));
-  if (auto c = ctx.int_field(doc, "", "chapter", true, 0, 999)) pack.chapter = static_cast<int>(*c);
-  if (auto id = ctx.string_field(doc, "", "id", true)) {
-    if (!valid_id(*id, false))
-      ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"" +
-                           suggest_id(*id, false));
-    pack.id = *id;
-  }
-  if (auto t = ctx.string_field(doc, "", "title", true)) pack.title = *t;
-  if (auto t = ctx.string_field(doc, "", "intro", false)) pack.intro = *t;
-  ctx.string_field(doc, "", "$schema", false);
-  if (doc.contains("exercises")) {
-    const Json& exs = doc["exercises"];
-    if (!exs.is_array()) {
-      ctx.error("/exercises", "expected an array of exercises, got " + describe_json(exs));
-    } else {
-      std::map<std::string, std::string> seen;
-      res.authored = static_cast<int>(exs.size());
-      for (size_t i = 0; i < exs.size(); ++i) {
-        std::string p = "/exercises/" + std::to_string(i);
-        if (!ctx.expect_object(exs[i], p, "an exercise")) continue;
-        Exercise ex;
-        ex.file = file;
-        ex.pointer = p;
-        ex.source = src;
-        ex.positions = pos;
-        ex.pack_id = pack.id;
-        ex.chapter = pack.chapter;
-        size_t before = res.diagnostics.size();
-        load_exercise_scoped(exs[i], p, ctx, ex);
-        if (!ex.id.empty()) {
-          auto it = seen.find(ex.id);
-          if (it != seen.end())
-            ctx.error(p + "/id", "duplicate exercise id \"" + ex.id + "\" (first used at " + it->second + ")");
-          else
-            seen[ex.id] = p;
+    Pack pack;
+    pack.file = file;
+    if (!ctx.expect_object(doc, "", "a pack")) return;
+    ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "exercises"},
+                     {"format", "chapter", "id", "title", "exercises"});
+    if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
+      ctx.error("/format", "this engine reads pack format 1, got " + std::to_string(*f));
+    if (auto c = ctx.int_field(doc, "", "chapter", true, 0, 999)) pack.chapter = static_cast<int>(*c);
+    if (auto id = ctx.string_field(doc, "", "id", true)) {
+      if (!valid_id(*id, false))
+        ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"" +
+                             suggest_id(*id, false));
+      pack.id = *id;
+    }
+    if (auto t = ctx.string_field(doc, "", "title", true)) pack.title = *t;
+    if (auto t = ctx.string_field(doc, "", "intro", false)) pack.intro = *t;
+    ctx.string_field(doc, "", "$schema", false);
+    if (doc.contains("exercises")) {
+      const Json& exs = doc["exercises"];
+      if (!exs.is_array()) {
+        ctx.error("/exercises", "expected an array of exercises, got " + describe_json(exs));
+      } else {
+        std::map<std::string, std::string> seen;
+        res.authored = static_cast<int>(exs.size());
+        for (size_t i = 0; i < exs.size(); ++i) {
+          std::string p = "/exercises/" + std::to_string(i);
+          if (!ctx.expect_object(exs[i], p, "an exercise")) continue;
+          Exercise ex;
+          ex.file = file;
+          ex.pointer = p;
+          ex.source = src;
+          ex.positions = pos;
+          ex.pack_id = pack.id;
+          ex.chapter = pack.chapter;
+          size_t before = ctx.errors;
+          load_exercise_scoped(exs[i], p, ctx, ex);
+          if (!ex.id.empty()) {
+            auto it = seen.find(ex.id);
+            if (it != seen.end())
+              ctx.error(p + "/id", "duplicate exercise id \"" + ex.id + "\" (first used at " + it->second + ")");
+            else
+              seen[ex.id] = p;
+          }
+          if (ctx.errors == before) pack.exercises.push_back(std::move(ex));
         }
-        bool ok = true;
-        for (size_t k = before; k < res.diagnostics.size(); ++k)
-          ok &= res.diagnostics[k].severity != Severity::Error;
-        if (ok) pack.exercises.push_back(std::move(ex));
       }
     }
+    if (!ctx.failed()) res.pack = pack;
+    res.partial = std::move(pack);
+  };
+  load_document();
+  // Once, after everything else: how many problems were not listed.
+  if (ctx.dropped) {
+    Diagnostic d;
+    d.file = file;
+    d.line = d.column = 1;
+    d.message = "... and " + with_thousands(ctx.dropped) + " more problems not listed (the first " +
+                std::to_string(kMaxDiagnosticsPerPack) + " are)";
+    res.diagnostics.push_back(d);
   }
-  if (!ctx.failed()) res.pack = pack;
-  res.partial = std::move(pack);
   return res;
 }
 

@@ -92,6 +92,16 @@ struct LoadResult {
   bool ok() const { return pack.has_value(); }
 };
 
+// What a pack may hold, checked before anything else reads it (docs/AUTHORING.md, "Limits").
+// Shipped packs are at most 100 KB, nest 8 levels, and their longest title is 51 characters
+// and longest text 4.2 KB; each limit is at least ten times what they use.
+constexpr size_t kMaxPackBytes = 10 * 1024 * 1024;  // the whole file
+constexpr size_t kMaxTextBytes = 64 * 1024;         // any one string (prompt, explanation, code)
+constexpr size_t kMaxTitleChars = 200;              // pack and exercise titles: one line
+constexpr size_t kMaxIdChars = 100;                 // pack and exercise ids: in addresses
+constexpr size_t kMaxDiagnosticsPerPack = 200;      // further errors are counted, not listed
+// (Nesting and object sizes: JsonLimits in json_pos.h; expressions: expr.h; answers: units.h.)
+
 // Parses and checks the shape of one pack. `file` is used in diagnostics only.
 LoadResult load_pack(const std::string& text, const std::string& file);
 

@@ -215,6 +215,16 @@ std::string describe_dim(const Dim& d) {
 }
 
 std::optional<QuantityInput> parse_quantity(std::string_view raw, std::string* error) {
+  // Checked before anything else: every later message quotes the answer.
+  size_t chars = 0;
+  for (unsigned char c : raw) chars += (c & 0xC0) != 0x80;
+  if (chars > kMaxAnswerLength) {
+    if (error)
+      *error = "the answer is " + format_number(static_cast<double>(chars)) +
+               " characters long; answers are limited to " + std::to_string(kMaxAnswerLength) +
+               " characters";
+    return std::nullopt;
+  }
   std::string t = trim(raw);
   if (t.empty()) {
     if (error) *error = "the answer is empty";

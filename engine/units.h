@@ -38,8 +38,13 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error);
 // Plain-language name of a dimension for messages: "data size", "time", "bandwidth".
 std::string describe_dim(const Dim& d);
 
+// Longest answer a student may type into one field, in characters. The longest shipped
+// answer is 16 characters ("6.1 × 10^-5 GB/s"); 200 leaves room for arithmetic such as
+// "2*7/8*(1 + 3/4) GB" while keeping messages that quote the answer short.
+constexpr size_t kMaxAnswerLength = 200;
+
 // Student input: a number (plain, 6.1e-5, 6.1 × 10^-5, 6.1x10^-5, 1,024, 2*7/8) followed
-// by an optional unit.
+// by an optional unit. Longer than kMaxAnswerLength is an error (a format error to graders).
 struct QuantityInput {
   double value = 0;              // in `unit` (or in the question's unit when none given)
   std::optional<Unit> unit;      // nullopt: the student gave no unit

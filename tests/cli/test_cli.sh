@@ -152,6 +152,35 @@ printf 'function ringAllReduceTime(M_gb, N, bw_gbs, latency_us) {\n  return M_gb
 check "code syntax error" 3 "$DTX" grade ring.code-time "$tmp/syntax.js"
 contains "code syntax error line" "$tmp/out" "Syntax error \(line 2\)"
 
+# ---- hostile input: deep nesting and huge files are errors with a place, never a crash
+# (these used to end in a segfault, exit 139). Inputs are generated, not committed.
+parens=$(printf '%*s' 10000 '' | tr ' ' '(')1$(printf '%*s' 10000 '' | tr ' ' ')')
+check "grade: 10,000 nested parentheses" 3 "$DTX" grade ring.volume "$parens" "$v2"
+contains "grade: long answer refused" "$tmp/out" "20,001 characters long; answers are limited to 200 characters"
+nest70=$(printf '%*s' 70 '' | tr ' ' '(')1$(printf '%*s' 70 '' | tr ' ' ')')
+check "grade: 70 nested parentheses" 3 "$DTX" grade ring.volume "$nest70" "$v2"
+contains "grade: nesting named" "$tmp/out" "nested deeper than 64 levels"
+hostile_pack() {  # hostile_pack FILE ANSWER
+  printf '{"format": 1, "chapter": 0, "id": "h", "title": "H", "exercises": [\n {"id": "h.x", "type": "numeric", "title": "T", "prompt": "p",\n  "parts": [{"id": "a", "answer": "%s", "unit": "GB"}]}]}\n' "$2" >"$1"
+}
+# The answer's opening quote is at column 35 of line 3: errors inside it are at 35 + their column.
+hostile_pack "$tmp/parens.json" "$parens"
+check "lint: 10,000 nested parentheses" 1 "$DTX" lint --no-run "$tmp/parens.json"
+contains "lint: long expression placed" "$tmp/out" "parens.json:3:1036: error: /exercises/0/parts/0/answer: invalid expression at column 1001: the expression is longer than 1000 characters"
+check "grade from a pack with 10,000 nested parentheses" 2 "$DTX" grade h.x --packs "$tmp/parens.json" 1
+contains "grade: the pack's error is shown" "$tmp/err" "parens.json:3:1036: error"
+hostile_pack "$tmp/nest70.json" "$nest70"
+check "lint: 70 nested parentheses" 1 "$DTX" lint --no-run "$tmp/nest70.json"
+contains "lint: nesting placed" "$tmp/out" "nest70.json:3:100: error: /exercises/0/parts/0/answer: invalid expression at column 65: nested deeper than 64 levels"
+{ printf '{"format": 1, "chapter": 0, "id": "h", "title": "H",\n"exercises": '
+  printf '%*s' 30000 '' | tr ' ' '['; printf '%*s' 30000 '' | tr ' ' ']'; printf '}\n'; } >"$tmp/deep.json"
+check "lint: JSON nested 30,000 deep" 1 "$DTX" lint --no-run "$tmp/deep.json"
+contains "lint: JSON depth placed" "$tmp/out" "deep.json:2:269: error: nested deeper than 256 levels of arrays and objects"
+{ printf '{"format": 1, "chapter": 0, "id": "h", "title": "H", "exercises": []'
+  head -c 11000000 /dev/zero | tr '\0' ' '; printf '}\n'; } >"$tmp/huge.json"
+check "lint: an 11 MB pack" 1 "$DTX" lint --no-run "$tmp/huge.json"
+contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error: the file is 10.5 MB; a pack may be at most 10 MB \(10,485,760 bytes\)"
+
 if [[ $fails -gt 0 ]]; then
   echo "$fails CLI check(s) failed"
   exit 1

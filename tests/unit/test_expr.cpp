@@ -129,3 +129,60 @@ TEST(Expr, PrefixParsingStopsBeforeAUnit) {
   ASSERT_TRUE(e.valid());
   EXPECT_EQ(used, 1u);
 }
+
+// ---- limits: the parser and evaluator recurse, so depth and length are bounded (expr.h)
+
+namespace {
+std::string nested(int levels, const std::string& inner = "1") {
+  return std::string(levels, '(') + inner + std::string(levels, ')');
+}
+}  // namespace
+
+TEST(ExprLimits, NestingUpToTheLimitWorks) {
+  // The whole expression is the first level, so 63 parentheses reach 64.
+  EXPECT_DOUBLE_EQ(ev(nested(kMaxExprNesting - 1)), 1);
+  EXPECT_DOUBLE_EQ(ev(std::string(kMaxExprNesting - 1, '-') + "1"), -1);
+}
+
+TEST(ExprLimits, NestingPastTheLimitIsAPositionedError) {
+  ExprError e = fails(nested(kMaxExprNesting));
+  EXPECT_NE(e.message.find("nested deeper than 64 levels"), std::string::npos) << e.message;
+  EXPECT_EQ(e.column, 65);  // the 65th level opens after the 64th '('
+  // Signs, powers and calls open levels too.
+  EXPECT_NE(fails(std::string(100, '-') + "1").message.find("nested deeper"), std::string::npos);
+  std::string powers;
+  for (int i = 0; i < 100; ++i) powers += "2^";
+  EXPECT_NE(fails(powers + "1").message.find("nested deeper"), std::string::npos);
+  std::string calls;
+  for (int i = 0; i < 100; ++i) calls += "abs(";
+  EXPECT_NE(fails(calls + "1" + std::string(100, ')')).message.find("nested deeper"), std::string::npos);
+}
+
+TEST(ExprLimits, TenThousandParenthesesFailWithoutCrashing) {
+  ExprError e = fails(nested(10000));
+  EXPECT_NE(e.message.find("longer than 1000 characters"), std::string::npos) << e.message;
+  EXPECT_EQ(e.column, 1001);
+  size_t used = 0;
+  ExprError pe;
+  EXPECT_FALSE(Expr::parse_prefix(nested(10000), false, &used, &pe).valid());
+  EXPECT_EQ(used, 0u);
+  EXPECT_EQ(pe.column, 1001);
+}
+
+TEST(ExprLimits, LengthUpToTheLimitWorks) {
+  std::string sum = "1";
+  while (sum.size() + 2 <= kMaxExprLength) sum += "+1";
+  ASSERT_LE(sum.size(), kMaxExprLength);
+  EXPECT_DOUBLE_EQ(ev(sum), static_cast<double>((sum.size() + 1) / 2));
+  ExprError e = fails(sum + "+1+1");
+  EXPECT_NE(e.message.find("longer than 1000"), std::string::npos) << e.message;
+}
+
+TEST(ExprLimits, TheLimitNeverSplitsACharacter) {
+  // "×" is two bytes: the error column counts characters, and the cut is on a boundary.
+  std::string s = "1";
+  while (s.size() < 2000) s += "\xC3\x97" "1";
+  ExprError e = fails(s);
+  EXPECT_GT(e.column, 600);
+  EXPECT_LE(e.column, 1001);
+}

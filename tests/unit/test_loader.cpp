@@ -151,3 +151,157 @@ TEST(Loader, BareNumbersAreConstantExpressions) {
   EXPECT_DOUBLE_EQ(i.part_values[0], 16384);
   EXPECT_EQ(grade_parts(i, {"12,345.5"}).message, "m");
 }
+
+// ---- limits (model.h, json_pos.h): checked before anything recursive reads the document,
+// each reported once with its place.
+
+namespace {
+
+// `levels` nested arrays as the first exercise; the brackets start at column 17 of line 2.
+std::string deep_pack(int levels) {
+  return "{\"format\": 1, \"chapter\": 0, \"id\": \"t\", \"title\": \"T\",\n"
+         "  \"exercises\": [" + std::string(levels, '[') + std::string(levels, ']') + "]}";
+}
+
+}  // namespace
+
+TEST(LoaderLimits, APackLargerThan10MBIsRefusedByName) {
+  std::string text = pack_with(kNumeric);
+  text.append(kMaxPackBytes + 1 - text.size(), ' ');
+  LoadResult r = load_pack(text, "exercises/huge.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(format_diagnostic(d).rfind("exercises/huge.json:1:1: error: the file is 10 MB; a pack may be at most 10 MB "
+                                       "(10,485,760 bytes)", 0), 0u)
+      << format_diagnostic(d);
+  // Exactly at the limit it loads.
+  text.pop_back();
+  EXPECT_TRUE(load_pack(text, "exercises/huge.json").ok());
+}
+
+TEST(LoaderLimits, JsonNestedDeeperThan256LevelsIsAPositionedError) {
+  // "exercises" is level 2 of the document, so 254 more levels are still fine ...
+  LoadResult ok = load_pack(deep_pack(254), "deep.json");
+  for (const auto& d : ok.diagnostics) EXPECT_EQ(d.message.find("nested deeper"), std::string::npos) << d.message;
+  // ... and the 255th opens level 257, at line 2, column 16 + 255.
+  for (int levels : {255, 5000, 30000}) {
+    LoadResult r = load_pack(deep_pack(levels), "deep.json");
+    ASSERT_EQ(r.diagnostics.size(), 1u) << levels;
+    EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+              "deep.json:2:271: error: nested deeper than 256 levels of arrays and objects");
+  }
+}
+
+TEST(LoaderLimits, DeepObjectsTooAndNoCrashOnMillionsOfLevels) {
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(100000, '}');
+  LoadResult r = load_pack(deep, "objects.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].column, 5 * 256 + 1);
+  // Unbalanced and deep: the syntax error is found first, still without recursion.
+  r = load_pack(std::string(1000000, '['), "open.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("invalid JSON"), std::string::npos) << r.diagnostics[0].message;
+}
+
+TEST(LoaderLimits, ObjectsWithTooManyMembersAndLongNames) {
+  std::string params;
+  for (int i = 0; i < 300; ++i) params += (i ? ", \"p" : "\"p") + std::to_string(i) + "\": {\"default\": 1}";
+  LoadResult r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "params": {)J" + params + R"J(}, "parts": [{"id": "v", "answer": "1", "unit": ""}]})J"), "wide.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, "this object has more than 256 members");
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  std::string text = pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "params": {)J" + params + "}}");
+  size_t key = text.find("\"p256\"");
+  EXPECT_EQ(r.diagnostics[0].column, static_cast<int>(key - text.rfind('\n', key)));
+  std::string name(201, 'n');
+  r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "params": {")J" + name + R"J(": {"default": 1}}, "parts": [{"id": "v", "answer": "1", "unit": ""}]})J"), "name.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, "a member name of 201 characters; names are limited to 200");
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  EXPECT_EQ(r.diagnostics[0].column, 16);
+}
+
+TEST(LoaderLimits, LongTextsTitlesAndIdsAreErrorsAtTheirPlace) {
+  auto ex = [](const std::string& title, const std::string& prompt, const std::string& id) {
+    return pack_with("{\"id\": \"" + id + "\", \"type\": \"numeric\", \"title\": \"" + title +
+                     "\",\n \"prompt\": \"" + prompt + "\", \"parts\": [{\"id\": \"v\", \"answer\": \"1\", \"unit\": \"\"}]}");
+  };
+  EXPECT_TRUE(load_pack(ex(std::string(kMaxTitleChars, 't'), std::string(kMaxTextBytes, 'p'), std::string(kMaxIdChars, 'i')),
+                        "ok.json").ok());
+  LoadResult r = load_pack(ex(std::string(kMaxTitleChars + 1, 't'), "p", "a"), "title.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+            "title.json:1:111: error: /exercises/0/title: this title is 201 characters long; a title may be at most 200 "
+            "(put the rest in the prompt)");
+  EXPECT_FALSE(r.partial.has_value());  // nothing of the pack is used, not even in a preview
+  r = load_pack(ex("T", std::string(kMaxTextBytes + 1, 'p'), "a"), "prompt.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+            "prompt.json:2:12: error: /exercises/0/prompt: this text is 65,537 bytes long; a text may be at most 65,536 "
+            "bytes (64 KB)");
+  r = load_pack(ex("T", "p", std::string(kMaxIdChars + 1, 'i')), "id.json");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("this id is 101 characters long"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[0].pointer, "/exercises/0/id");
+  // A pack's own title, and any other string of the document (a hint, a code line).
+  std::string t = R"({"format": 1, "chapter": 0, "id": "t", "title": ")" + std::string(300, 'T') + R"(", "exercises": []})";
+  EXPECT_EQ(load_pack(t, "pt.json").diagnostics.at(0).pointer, "/title");
+  r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p", "hints": ["h", ")J" +
+                          std::string(kMaxTextBytes + 1, 'h') + R"J("], "parts": [{"id": "v", "answer": "1", "unit": ""}]})J"),
+                "hint.json");
+  EXPECT_EQ(r.diagnostics.at(0).pointer, "/exercises/0/hints/1");
+  // "title" elsewhere (a part's label named title would be another field) is only a text.
+  EXPECT_TRUE(load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "widget": {"$comment": ")J" + std::string(300, 'c') + R"J("}, "parts": [{"id": "v", "answer": "1", "unit": ""}]})J"),
+                        "x.json").diagnostics.at(0).message.find("characters long") == std::string::npos);
+}
+
+TEST(LoaderLimits, AMillionMistakesListTheFirst200AndCountTheRest) {
+  std::string many;
+  for (int i = 0; i < 100000; ++i) many += i ? ",1" : "1";
+  std::string text = R"({"format": 1, "chapter": 0, "id": "t", "title": "T", "exercises": [)" + many + "]}";
+  LoadResult r = load_pack(text, "many.json");
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), kMaxDiagnosticsPerPack + 1);
+  EXPECT_EQ(r.diagnostics[0].pointer, "/exercises/0");
+  EXPECT_EQ(r.diagnostics.back().message, "... and 99,800 more problems not listed (the first 200 are)");
+  EXPECT_EQ(r.authored, 100000);
+  EXPECT_TRUE(r.partial && r.partial->exercises.empty());
+}
+
+TEST(JsonPos, ColumnsOnAMegabyteLineMatchCountingFromTheLineStart) {
+  std::string text = "[\n";
+  while (text.size() < 1000000) text += "\"\xC3\xA9t\xC3\xA9\", ";
+  text += "1]";
+  JsonPosIndex idx = JsonPosIndex::build(text);
+  for (size_t off : {size_t{2}, size_t{4095}, size_t{4096}, size_t{4097}, size_t{70001}, text.size() - 1, text.size()}) {
+    TextPos p = idx.at_offset(text, off);
+    EXPECT_EQ(p.line, 2) << off;
+    int naive = 1;
+    for (size_t i = 2; i < off; ++i) naive += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+    EXPECT_EQ(p.column, naive) << off;
+  }
+}
+
+TEST(JsonPos, PointersFindEscapedKeysDuplicatesAndArrayItems) {
+  std::string text = R"({"a/b": {"x": [10, 20, {"~k": 3}]}, "\u00e9": 1, "d": 1, "d": [2]})";
+  JsonPosIndex idx = JsonPosIndex::build(text);
+  EXPECT_EQ(idx.offset_of(text, "/a~1b/x/1"), text.find("20"));
+  EXPECT_EQ(idx.offset_of(text, "/a~1b/x/2/~0k"), text.find("3}"));
+  EXPECT_EQ(idx.offset_of(text, "/a~1b/x/2/~0k", true), text.find("\"~k\""));
+  EXPECT_EQ(idx.offset_of(text, "/\xC3\xA9"), text.find("1,"));
+  EXPECT_EQ(idx.offset_of(text, "/d"), text.find("[2]"));  // the later of two, as nlohmann keeps
+  EXPECT_EQ(idx.offset_of(text, "/a~1b/x/7"), text.find("[10"));  // nearest ancestor
+  EXPECT_EQ(idx.offset_of(text, "/nothing"), 0u);
+  ASSERT_EQ(idx.duplicate_keys.size(), 1u);
+  EXPECT_EQ(idx.pointer_of(text, idx.duplicate_keys[0]), "/d");
+  for (uint32_t i = 0; i < idx.nodes.size(); ++i)
+    if (idx.nodes[i].value_offset == text.find("3}")) EXPECT_EQ(idx.pointer_of(text, i), "/a~1b/x/2/~0k");
+  EXPECT_EQ(idx.pointer_of(text, static_cast<uint32_t>(idx.nodes.size() - 1)), "/d/0");
+}

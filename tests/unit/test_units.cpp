@@ -125,3 +125,29 @@ TEST(QuantityInput, MalformedInputExplains) {
   EXPECT_NE(qty_error("1/0").find("division by zero"), std::string::npos);
   EXPECT_NE(qty_error("$5 GB").find("not both"), std::string::npos);
 }
+
+// ---- limits: a student's answer is refused past kMaxAnswerLength characters (units.h)
+
+TEST(QuantityLimits, LongAnswersAreRefusedBeforeParsing) {
+  std::string ok = "1";
+  while (ok.size() + 2 <= kMaxAnswerLength) ok += "+1";
+  EXPECT_DOUBLE_EQ(qty(ok).value, static_cast<double>((ok.size() + 1) / 2));
+  std::string err = qty_error(std::string(kMaxAnswerLength + 1, '1'));
+  EXPECT_NE(err.find("201 characters long; answers are limited to 200 characters"), std::string::npos) << err;
+  // The message does not repeat a huge answer back.
+  std::string huge = std::string(10000, '(') + "1" + std::string(10000, ')');
+  err = qty_error(huge);
+  EXPECT_LT(err.size(), 200u) << err;
+  EXPECT_NE(err.find("20,001 characters"), std::string::npos) << err;
+  // Characters, not bytes: 200 "×" signs are 400 bytes and still within the limit's count.
+  std::string times;
+  for (size_t i = 0; i < kMaxAnswerLength; ++i) times += "\xC3\x97";
+  EXPECT_EQ(qty_error(times).find("characters long"), std::string::npos);
+}
+
+TEST(QuantityLimits, DeepAnswersWithinTheLengthAreAFormatError) {
+  std::string deep = std::string(70, '(') + "1" + std::string(70, ')');
+  std::string err = qty_error(deep);
+  EXPECT_NE(err.find("nested deeper than 64 levels"), std::string::npos) << err;
+  EXPECT_NE(err.find("at character 65"), std::string::npos) << err;
+}
