@@ -7,6 +7,8 @@
 #   make test    everything builds, every test runs (native, engine under node, browser), ctest summary
 #   make lint    build/native/dtx lint exercises/
 #   make bench   load/lint/grade timings, native and wasm, and their ratio
+#   make fuzz    libFuzzer + ASan + UBSan on the pack loader, expressions, answers and progress,
+#                FUZZ_SECONDS each (default 60; FUZZ_TARGETS="pack expr" for some); not in `make test`
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 export NODE_PATH := /usr/share/nodejs
@@ -63,3 +65,10 @@ bench: native wasm-engine dist
 
 clean:
 	rm -rf build dist
+
+# Fuzzing (scripts/fuzz.sh): clang builds into build/fuzz; crashes go to build/fuzz/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+.PHONY: fuzz
+fuzz:
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

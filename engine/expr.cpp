@@ -352,9 +352,14 @@ class Parser {
       }
     }
     std::string num(s_.substr(start, pos_ - start));
+    double value = std::strtod(num.c_str(), nullptr);
+    if (!std::isfinite(value)) {  // 1e400: strtod gives infinity, which no answer can be
+      error_at(start, "the number " + num + " is too large for a double (at most about 1.8e308)");
+      return nullptr;
+    }
     auto n = std::make_shared<ExprNode>();
     n->kind = ExprNode::Num;
-    n->value = std::strtod(num.c_str(), nullptr);
+    n->value = value;
     n->column = col;
     end_of_last_token_ = pos_;
     last_was_number_ = true;

@@ -34,6 +34,31 @@ std::string excerpt(std::string_view s, size_t max_chars) {
   return std::string(s);
 }
 
+std::string utf8_escaped(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    unsigned char c = b(i);
+    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) ok = (b(i + k) & 0xC0) == 0x80;
+    // Overlong forms, surrogates and code points past U+10FFFF are invalid too.
+    if (ok && len == 3) ok = !(c == 0xE0 && b(i + 1) < 0xA0) && !(c == 0xED && b(i + 1) >= 0xA0);
+    if (ok && len == 4) ok = !(c == 0xF0 && b(i + 1) < 0x90) && !(c == 0xF4 && b(i + 1) >= 0x90);
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+
 // Byte offset of the `column`-th character (1-based) of the JSON string whose opening quote
 // is at `quote`: escapes such as \n or \u00d7 are one character of the decoded string but
 // several bytes of the file.

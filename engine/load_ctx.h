@@ -19,6 +19,9 @@ std::string describe_json(const Json& j);
 // The first `max_chars` characters of `s`, never cutting a UTF-8 sequence (a cut one makes
 // `dtx lint --json` throw), with "..." when something was left out.
 std::string excerpt(std::string_view s, size_t max_chars);
+// `s` with every byte that is not part of valid UTF-8 written as \xNN: nlohmann quotes the
+// raw bytes of a bad string in its syntax errors, and a message must stay valid UTF-8.
+std::string utf8_escaped(std::string_view s);
 
 // Turns pointers into file positions and collects diagnostics.
 struct Reporter {

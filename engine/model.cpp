@@ -393,7 +393,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
         msg = msg.substr(0, a + lr.size()) + msg.substr(from);
       }
     }
-    d.message = "invalid JSON: " + msg;
+    d.message = "invalid JSON: " + utf8_escaped(msg);
     res.diagnostics.push_back(d);
     return res;
   }

@@ -186,3 +186,11 @@ TEST(ExprLimits, TheLimitNeverSplitsACharacter) {
   EXPECT_GT(e.column, 600);
   EXPECT_LE(e.column, 1001);
 }
+
+TEST(ExprLimits, NumbersTooLargeForADoubleAreErrors) {
+  // Found by fuzzing: strtod turns 1e400 into infinity, which was accepted as an answer.
+  ExprError e = fails("2*1e400");
+  EXPECT_EQ(e.column, 3);
+  EXPECT_NE(e.message.find("too large"), std::string::npos) << e.message;
+  EXPECT_DOUBLE_EQ(ev("1.7e308"), 1.7e308);
+}

@@ -1,0 +1,15 @@
+// libFuzzer target: dtx::fuzz::answer (see fuzz_entry.h). Built and run by `make fuzz`.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "fuzz_entry.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string why = dtx::fuzz::answer({reinterpret_cast<const char*>(data), size});
+  if (!why.empty()) {
+    std::fprintf(stderr, "dtx fuzz answer: property failed: %s\n", why.c_str());
+    std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,137 @@
+#include "fuzz_entry.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "expr.h"
+#include "lint.h"
+#include "model.h"
+#include "preview.h"
+#include "progress.h"
+#include "units.h"
+
+namespace dtx::fuzz {
+
+namespace {
+
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump();
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+std::string check_messages(const std::vector<Diagnostic>& ds, bool positioned) {
+  for (const auto& d : ds) {
+    std::string line = format_diagnostic(d);
+    if (!valid_utf8(line)) return "a message is not valid UTF-8: " + line.substr(0, 200);
+    if (positioned && (d.line < 1 || d.column < 1)) return "a load diagnostic has no position: " + line.substr(0, 200);
+  }
+  return "";
+}
+
+// Exercises what a student and an instructor can reach from a loaded exercise.
+void play(const Exercise& ex) {
+  for (uint64_t seed : {uint64_t{0}, uint64_t{1}}) {
+    std::string err;
+    auto inst = make_instance(ex, seed, &err);
+    if (!inst) continue;
+    (void)inst->render(ex.prompt);
+    (void)inst->render(ex.explanation);
+    for (const auto& h : ex.hints) (void)inst->render(h);
+    (void)instance_answer_lines(*inst);
+    Answer a;
+    a.parts = {"1", "2 GB"};
+    a.picks = {0, 1};
+    (void)grade(*inst, a);
+    (void)grade(*inst, Answer{});
+  }
+}
+
+}  // namespace
+
+std::string pack(std::string_view bytes) {
+  std::string text(bytes);
+  LoadResult r = load_pack(text, "fuzz.json");
+  if (auto why = check_messages(r.diagnostics, true); !why.empty()) return why;
+  if (r.pack) {
+    Library lib;
+    lib.packs.push_back(*r.pack);
+    LintOptions opt;
+    opt.warnings = true;
+    if (auto why = check_messages(lint_library(lib, opt), false); !why.empty()) return why;
+  }
+  PreviewPack pv = load_preview(text, "fuzz.json", Library{});
+  if (auto why = check_messages(pv.errors, false); !why.empty()) return why;
+  if (pv.pack)
+    for (const auto& ex : pv.pack->exercises) play(ex);
+  return "";
+}
+
+std::string expr(std::string_view bytes) {
+  ExprScope scope = [](std::string_view n) -> std::optional<double> {
+    if (n == "N") return 8;
+    if (n == "M") return 0.5;
+    if (n == "zero") return 0;
+    if (n == "answer.time") return 70;
+    return std::nullopt;
+  };
+  size_t chars = 0;
+  for (unsigned char c : bytes) chars += (c & 0xC0) != 0x80;
+  ExprError err;
+  Expr e = Expr::parse(bytes, &err);
+  if (!e.valid()) {
+    if (err.column < 1 || static_cast<size_t>(err.column) > chars + 1)
+      return "parse error column " + std::to_string(err.column) + " outside 1.." + std::to_string(chars + 1);
+    if (err.message.empty()) return "parse error without a message";
+  } else {
+    ExprError ev;
+    auto v = e.eval(scope, &ev);
+    if (v && !std::isfinite(*v)) return "a non-finite value was returned";
+    if (!v && ev.message.empty()) return "evaluation error without a message";
+    for (const auto& n : e.names())
+      if (e.column_of(n) < 1) return "name '" + n + "' has no column";
+  }
+  for (bool names : {false, true}) {
+    size_t used = 0;
+    ExprError pe;
+    Expr p = Expr::parse_prefix(bytes, names, &used, &pe);
+    if (used > bytes.size()) return "a prefix longer than the text";
+    if (p.valid()) (void)p.eval(scope, &pe);
+  }
+  Instance inst;
+  inst.values = {{"N", 8}, {"M", 0.5}};
+  (void)inst.render(std::string(bytes));
+  return "";
+}
+
+std::string answer(std::string_view bytes) {
+  std::string err;
+  auto q = parse_quantity(bytes, &err);
+  if (q) {
+    if (!std::isfinite(q->value)) return "a non-finite answer was accepted";
+    if (q->unit) (void)describe_dim(q->unit->dim);
+  } else {
+    if (err.empty()) return "an answer was refused without a message";
+    // The longest message quotes a 200-character answer (up to 800 bytes) and explains.
+    if (err.size() > 2000) return "a " + std::to_string(err.size()) + "-byte message for one answer";
+  }
+  std::string uerr;
+  if (auto u = parse_unit(bytes, &uerr)) (void)describe_dim(u->dim);
+  return "";
+}
+
+std::string progress(std::string_view bytes) {
+  ProgressRead first = read_progress(std::string(bytes));
+  std::string written = write_progress(first.progress);
+  ProgressRead again = read_progress(written);
+  if (again.unreadable || !again.problems.empty())
+    return "dtx cannot read what it wrote: " + (again.problems.empty() ? std::string("unreadable") : again.problems[0]);
+  std::string rewritten = write_progress(again.progress);
+  if (rewritten != written) return "writing what was read back changed it";
+  return "";
+}
+
+}  // namespace dtx::fuzz
