@@ -88,9 +88,21 @@ class Parser {
     ~Level() { --p.depth_; }
   };
 
+  // utf8_column, counted on from the last position asked for: the parser asks at every
+  // token, and counting from the start each time made a 1,000-character sum quadratic.
+  int column_at(size_t byte_pos) {
+    if (byte_pos < col_byte_) {
+      col_byte_ = 0;
+      col_ = 1;
+    }
+    for (; col_byte_ < byte_pos && col_byte_ < s_.size(); ++col_byte_)
+      if ((static_cast<unsigned char>(s_[col_byte_]) & 0xC0) != 0x80) ++col_;
+    return col_;
+  }
+
   void error_at(size_t byte_pos, std::string msg) {
     if (!error_.message.empty()) return;  // keep the first, most specific error
-    error_.column = utf8_column(s_, byte_pos);
+    error_.column = column_at(byte_pos);
     error_.message = std::move(msg);
   }
 
@@ -148,7 +160,7 @@ class Parser {
   NodeP parse_or() {
     NodeP a = parse_and();
     while (a && peek_str("||")) {
-      int col = utf8_column(s_, pos_);
+      int col = column_at(pos_);
       pos_ += 2;
       NodeP b = parse_and();
       if (!b) return nullptr;
@@ -160,7 +172,7 @@ class Parser {
   NodeP parse_and() {
     NodeP a = parse_cmp();
     while (a && peek_str("&&")) {
-      int col = utf8_column(s_, pos_);
+      int col = column_at(pos_);
       pos_ += 2;
       NodeP b = parse_cmp();
       if (!b) return nullptr;
@@ -176,7 +188,7 @@ class Parser {
     skip_ws();
     for (const char* op : ops) {
       if (peek_str(op)) {
-        int col = utf8_column(s_, pos_);
+        int col = column_at(pos_);
         pos_ += std::strlen(op);
         NodeP b = parse_add();
         if (!b) return nullptr;
@@ -190,7 +202,7 @@ class Parser {
     NodeP a = parse_mul();
     while (a) {
       size_t save = pos_;
-      int col = utf8_column(s_, pos_);
+      int col = column_at(pos_);
       std::string op;
       skip_ws();
       if (match_str("+")) op = "+";
@@ -208,7 +220,7 @@ class Parser {
     while (a) {
       size_t save = pos_;
       skip_ws();
-      int col = utf8_column(s_, pos_);
+      int col = column_at(pos_);
       std::string op;
       if (match_times()) op = "*";
       else if (match_str("/")) op = "/";
@@ -229,7 +241,7 @@ class Parser {
                          " levels (each parenthesis, function call, sign and power opens one)");
       return nullptr;
     }
-    int col = utf8_column(s_, pos_);
+    int col = column_at(pos_);
     if (match_minus()) {
       NodeP x = parse_unary();
       if (!x) return nullptr;
@@ -249,7 +261,7 @@ class Parser {
     size_t save = pos_;
     skip_ws();
     if (pos_ < s_.size() && s_[pos_] == '^') {
-      int col = utf8_column(s_, pos_);
+      int col = column_at(pos_);
       ++pos_;
       NodeP b = parse_unary();  // right-associative, allows 10^-5
       if (!b) return nullptr;
@@ -267,7 +279,7 @@ class Parser {
                                 : "expected a number, a name or '(' at the end");
       return nullptr;
     }
-    int col = utf8_column(s_, pos_);
+    int col = column_at(pos_);
     char c = s_[pos_];
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return parse_number();
     if (c == '(') {
@@ -325,7 +337,7 @@ class Parser {
 
   NodeP parse_number() {
     size_t start = pos_;
-    int col = utf8_column(s_, pos_);
+    int col = column_at(pos_);
     bool digits = false;
     while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
       ++pos_;
@@ -431,6 +443,8 @@ class Parser {
   size_t end_of_last_token_ = 0;
   bool last_was_number_ = false;
   int depth_ = 0;
+  size_t col_byte_ = 0;  // column_at's cache: col_ is the column of byte col_byte_
+  int col_ = 1;
   ExprError error_;
 };
 

@@ -549,6 +549,9 @@ ExprScope Instance::scope() const {
 std::string Instance::render(const std::string& text) const {
   std::string out;
   auto sc = scope();
+  // The next '}' and line end after i, found again only once i has passed them: looking
+  // from every '{' made "{a{a{a...}" in a 64 KB prompt cost a second a frame.
+  size_t next_close = 0, next_nl = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
@@ -562,9 +565,12 @@ std::string Instance::render(const std::string& text) const {
       continue;
     }
     if (c == '{') {
-      size_t close = text.find('}', i + 1);
-      size_t nl = text.find('\n', i + 1);
-      if (close != std::string::npos && (nl == std::string::npos || nl > close)) {
+      if (next_close != std::string::npos && next_close <= i) next_close = text.find('}', i + 1);
+      if (next_nl != std::string::npos && next_nl <= i) next_nl = text.find('\n', i + 1);
+      size_t close = next_close, nl = next_nl;
+      // ":NN" may follow the expression; anything longer cannot parse (kMaxExprLength).
+      bool fits = close != std::string::npos && close - i - 1 <= kMaxExprLength + 3;
+      if (fits && (nl == std::string::npos || nl > close)) {
         std::string inner = text.substr(i + 1, close - i - 1);
         int sig = 4;
         size_t colon = inner.rfind(':');

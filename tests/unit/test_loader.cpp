@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "helpers.h"
@@ -304,4 +305,22 @@ TEST(JsonPos, PointersFindEscapedKeysDuplicatesAndArrayItems) {
   for (uint32_t i = 0; i < idx.nodes.size(); ++i)
     if (idx.nodes[i].value_offset == text.find("3}")) EXPECT_EQ(idx.pointer_of(text, i), "/a~1b/x/2/~0k");
   EXPECT_EQ(idx.pointer_of(text, static_cast<uint32_t>(idx.nodes.size() - 1)), "/d/0");
+}
+
+TEST(RenderLimits, A64KBPromptOfOpenBracesRendersInLinearTime) {
+  // Drawn every frame: each '{' used to search to the far '}' and copy everything between,
+  // 1.2 s for this prompt.
+  Instance inst;
+  inst.values = {{"N", 8}};
+  std::string braces;
+  while (braces.size() < kMaxTextBytes - 8) braces += "{a";
+  std::string text = braces + "{N}";
+  auto t0 = std::chrono::steady_clock::now();
+  std::string out = inst.render(text);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(out, braces + "8");
+  EXPECT_LT(ms, 100) << ms << " ms";
+  // A placeholder longer than any expression is left as written.
+  std::string long_one = "{" + std::string(kMaxExprLength + 10, '1') + "}";
+  EXPECT_EQ(inst.render(long_one), long_one);
 }
