@@ -247,6 +247,12 @@ test('worker sandbox: no network, no storage, lines of errors', async () => {
   eq(r.student[0].value, 'undefined,undefined,undefined,undefined,undefined,undefined,undefined,undefined', 'globals in the worker');
   const rt = await page.evaluate(() => window.dtxCodeRunner.run({ function: 'f', cases: [[1]], source: 'function f(x) {\n  const y = null;\n  return y.z;\n}' }));
   assert(/line 3/.test(rt.student[0].error), 'runtime error line: ' + rt.student[0].error);
+  // the memory cap: a 400 MB array is refused inside the interpreter, and the next program
+  // gets a fresh one
+  const mem = await page.evaluate(() => window.dtxCodeRunner.run({ function: 'f', cases: [[1]], source: 'function f() { return new Float64Array(5e7).length; }' }));
+  eq(mem.kind, 'memory', 'memory limit: ' + JSON.stringify(mem));
+  const after = await page.evaluate(() => window.dtxCodeRunner.run({ function: 'f', cases: [[2]], source: 'function f(x) { return x * 21; }' }));
+  eq(after.student[0].value, 42, 'after the memory limit');
   await page.context().close();
 });
 
