@@ -1,7 +1,9 @@
 // Browser end-to-end tests: the built site (dist/) in headless Chromium (SwiftShader WebGL),
 // driven through the real mouse, touch and keyboard. Screenshots go to build/e2e/.
 //
-//   node tests/e2e/run.mjs [DIST_DIR] [--only NAME]
+//   node tests/e2e/run.mjs [DIST_DIR] [--only NAME] [--shard K/N]
+// --shard K/N runs every Nth test starting at the Kth, so ctest can run the suite as N
+// entries side by side (each with its own server and browser).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +12,8 @@ import { execFileSync } from 'node:child_process';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
-const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--only');
+const shard = argv.includes('--shard') ? argv[argv.indexOf('--shard') + 1].split('/').map(Number) : [1, 1];
+const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--only' && argv[i - 1] !== '--shard');
 const dist = path.resolve(positional[0] || path.join(ROOT, 'dist'));
 fs.mkdirSync(path.join(ROOT, 'build/e2e'), { recursive: true });
 
@@ -901,9 +904,11 @@ test('progress: a stored record with absurd numbers is clamped, listed and kept 
 
 server = await serve(dist);
 browser = await launch();
-let failed = 0;
-for (const t of tests) {
+let failed = 0, ran = 0;
+for (const [i, t] of tests.entries()) {
   if (only && !t.name.includes(only)) continue;
+  if (i % shard[1] !== shard[0] - 1) continue;
+  ran++;
   const t0 = Date.now();
   pagesOfTest = [];
   try {
@@ -918,5 +923,5 @@ for (const t of tests) {
 }
 await browser.close();
 server.stop();
-console.log(failed ? `${failed} of ${tests.length} browser tests failed` : `all ${tests.length} browser tests passed; screenshots in build/e2e/`);
+console.log(failed ? `${failed} of ${ran} browser tests failed` : `all ${ran} browser tests run passed (of ${tests.length}); screenshots in build/e2e/`);
 process.exit(failed ? 1 : 0);
