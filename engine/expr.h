@@ -22,8 +22,8 @@ struct ExprError {
 };
 
 // Limits that keep the recursive parser and evaluator far from the bottom of the stack
-// (64 KB..5 MB in the browser). Shipped packs nest 4 levels and write at most 124
-// characters; the limits are an order of magnitude above anything an author needs.
+// (5 MB in the browser). Shipped packs nest at most 6 levels (2^ceil(log2(ceil(16*P/(H-A)))))
+// and write at most 124 characters; the limits leave room for far more.
 //  - nesting: every '(', function call, sign ('-', '+') and '^' opens a level;
 //  - length: bounds the chains a flat "1+1+1+..." builds (each '+' is one more node deep).
 constexpr int kMaxExprNesting = 64;

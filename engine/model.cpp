@@ -313,15 +313,16 @@ void check_string_sizes(const Json& doc, LoadContext& ctx) {
     // "/title", "/exercises/3/title": the pack's own fields and each exercise's.
     bool top = depth == 1 || (depth == 3 && ptr.rfind("/exercises/", 0) == 0);
     std::string last = ptr.substr(ptr.rfind('/') + 1);
-    if (s.size() > kMaxTextBytes) {
-      ctx.error(ptr, "this text is " + with_thousands(s.size()) + " bytes long; a text may be at most " +
-                         with_thousands(kMaxTextBytes) + " bytes (64 KB)");
-    } else if (top && last == "title" && utf8_length(s) > kMaxTitleChars) {
+    // Titles and ids first: their own limit is the one an author needs to hear about.
+    if (top && last == "title" && utf8_length(s) > kMaxTitleChars) {
       ctx.error(ptr, "this title is " + with_thousands(utf8_length(s)) + " characters long; a title may be at most " +
                          std::to_string(kMaxTitleChars) + " (put the rest in the prompt)");
     } else if (top && last == "id" && utf8_length(s) > kMaxIdChars) {
       ctx.error(ptr, "this id is " + with_thousands(utf8_length(s)) + " characters long; an id may be at most " +
                          std::to_string(kMaxIdChars));
+    } else if (s.size() > kMaxTextBytes) {
+      ctx.error(ptr, "this text is " + with_thousands(s.size()) + " bytes long; a text may be at most " +
+                         with_thousands(kMaxTextBytes) + " bytes (64 KB)");
     }
   };
   check(doc, "", 0);
@@ -356,9 +357,9 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     d.file = file;
     d.line = 1;
     d.column = 1;
-    d.message = "the file is " + format_number(static_cast<double>(text.size()) / (1024 * 1024), 3) +
-                " MB; a pack may be at most 10 MB (" + with_thousands(kMaxPackBytes) +
-                " bytes): split it into several packs";
+    // Not the exact size: the page reads only the first 10 MB + 1 byte of a larger file.
+    d.message = "the file is larger than 10 MB (" + with_thousands(kMaxPackBytes) +
+                " bytes), the most a pack may be: split it into several packs";
     res.diagnostics.push_back(d);
     return res;
   }

@@ -93,8 +93,8 @@ struct LoadResult {
 };
 
 // What a pack may hold, checked before anything else reads it (docs/AUTHORING.md, "Limits").
-// Shipped packs are at most 100 KB, nest 8 levels, and their longest title is 51 characters
-// and longest text 4.2 KB; each limit is at least ten times what they use.
+// Shipped packs are at most 100 KB, nest 8 levels, and their longest title is 51 characters,
+// id 27 and text 4.2 KB; each limit is well above what they use.
 constexpr size_t kMaxPackBytes = 10 * 1024 * 1024;  // the whole file
 constexpr size_t kMaxTextBytes = 64 * 1024;         // any one string (prompt, explanation, code)
 constexpr size_t kMaxTitleChars = 200;              // pack and exercise titles: one line

@@ -38,9 +38,9 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error);
 // Plain-language name of a dimension for messages: "data size", "time", "bandwidth".
 std::string describe_dim(const Dim& d);
 
-// Longest answer a student may type into one field, in characters. The longest shipped
-// answer is 16 characters ("6.1 × 10^-5 GB/s"); 200 leaves room for arithmetic such as
-// "2*7/8*(1 + 3/4) GB" while keeping messages that quote the answer short.
+// Longest answer a student may type into one field, in characters. An answer is a number,
+// perhaps some arithmetic, and a unit ("6.1 × 10^-5 GB/s" is 16 characters); 200 leaves room
+// for "2*7/8*(1 + 3/4) GB" and more, while keeping messages that quote the answer short.
 constexpr size_t kMaxAnswerLength = 200;
 
 // Student input: a number (plain, 6.1e-5, 6.1 × 10^-5, 6.1x10^-5, 1,024, 2*7/8) followed

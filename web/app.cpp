@@ -86,6 +86,14 @@ bool keep_bad_record(App& app, const std::string& text, const ProgressRead& r) {
   return k != Kept::Failed;
 }
 
+// Why a fetch failed. No status but a body: the glue knows why (the page's
+// Content-Security-Policy, or a file too large for the page's memory).
+std::string fetch_failure(int status, const std::string& body) {
+  if (status) return "HTTP " + std::to_string(status);
+  if (!body.empty()) return body;
+  return "network error, or the server does not allow this page to read it (CORS)";
+}
+
 void load_stored_progress(App& app) {
   auto text = app.platform->storage_get(kProgressKey);
   if (!text) return;
@@ -269,12 +277,7 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
         p->fetched = true;
         if (repoint_after_preview(app, *p)) ++app.reloads;
       } else {
-        // No status but a body: the glue knows why (the page's Content-Security-Policy).
-        p->fetch_error = source + ": could not be fetched (" +
-                         (status ? "HTTP " + std::to_string(status)
-                          : !body.empty() ? body
-                                          : std::string("network error, or the server does not allow this page to read it (CORS)")) +
-                         ")";
+        p->fetch_error = source + ": could not be fetched (" + fetch_failure(status, body) + ")";
       }
     }
     return;
@@ -310,7 +313,7 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     app.fetch_failed.erase(file);
   } else {
     app.pack_texts.erase(file);
-    app.fetch_failed[file] = app.base_url + file + ": could not be fetched (HTTP " + std::to_string(status) +
+    app.fetch_failed[file] = app.base_url + file + ": could not be fetched (" + fetch_failure(status, body) +
                              "); check that the file exists next to index.json.";
   }
   maybe_finish_loading(app);

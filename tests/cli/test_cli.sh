@@ -179,7 +179,7 @@ contains "lint: JSON depth placed" "$tmp/out" "deep.json:2:269: error: nested de
 { printf '{"format": 1, "chapter": 0, "id": "h", "title": "H", "exercises": []'
   head -c 11000000 /dev/zero | tr '\0' ' '; printf '}\n'; } >"$tmp/huge.json"
 check "lint: an 11 MB pack" 1 "$DTX" lint --no-run "$tmp/huge.json"
-contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error: the file is 10.5 MB; a pack may be at most 10 MB \(10,485,760 bytes\)"
+contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error: the file is larger than 10 MB \(10,485,760 bytes\), the most a pack may be"
 
 if [[ $fails -gt 0 ]]; then
   echo "$fails CLI check(s) failed"

@@ -900,6 +900,123 @@ test('progress: a stored record with absurd numbers is clamped, listed and kept 
   await page.context().close();
 });
 
+// Limits (docs/AUTHORING.md "Limits"): hostile or oversized packs are refused with their
+// place, quickly, and the course goes on working. Inputs are generated here, not committed.
+function limitPack(chapter, exercisesJson) {
+  return `{\n  "format": 1, "chapter": ${chapter}, "id": "limit-${chapter}", "title": "Limit ${chapter}",\n  "exercises": ${exercisesJson}\n}\n`;
+}
+function numericWith(id, answer, extra = '') {
+  return `[{"id": "${id}", "type": "numeric", "title": "T", "prompt": "p"${extra},\n   "parts": [{"id": "a", "answer": "${answer}", "unit": "GB"}]}]`;
+}
+
+test('limits: ?pack= too deep, over 10 MB, with 2,000 nested parentheses, a 5 MB title or bad JSON shows its error within 2 s; the course still works', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    const files = {
+      // 10 KB nested 5,000 deep: used to leave the page on "Loading dtx…" for good
+      'deep.json': limitPack(60, '['.repeat(5000) + ']'.repeat(5000)),
+      // 4 KB with 2,000 nested parentheses in an answer: the same
+      'parens.json': limitPack(61, numericWith('l.parens', '('.repeat(2000) + '1' + ')'.repeat(2000))),
+      // 11 MB: refused by its size alone
+      'huge.json': limitPack(62, '[]') + ' '.repeat(11 * 1024 * 1024),
+      // a 5 MB title froze the page for 90 s when the exercise was opened
+      'title.json': limitPack(63, `[{"id": "l.title", "type": "numeric", "title": "${'T'.repeat(5 * 1024 * 1024)}", "prompt": "p",\n   "parts": [{"id": "a", "answer": "1", "unit": "GB"}]}]`),
+      'bad.json': limitPack(64, '[1, 2,]'),
+    };
+    for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), text);
+    const sources = [...Object.keys(files), 'nowhere.json'].map((f) => 'exercises/' + f);
+    // Tall enough for the six previews and the first chapter without scrolling.
+    const page = await newPage({ viewport: { width: 1280, height: 1800 } });
+    await page.goto(srv.url + '?' + sources.map((u) => 'pack=' + u).join('&'));
+    const s = await waitFor(page, `s.screen === 'course' && s.previews.length === ${sources.length} && s.previews.every((p) => !p.loading && (p.errors.length || p.fetch_error))`, 20000);
+    // From the page's first frame: the packs were fetched and refused within 2 s.
+    const firstFrame = await page.evaluate(() => window.dtx.firstFrameMs);
+    const shown = await page.evaluate(() => performance.now());
+    console.log(`      errors of ${sources.length} packs shown ${Math.round(shown - firstFrame)} ms after the first frame`);
+    assert(shown - firstFrame < 2000, `took ${Math.round(shown - firstFrame)} ms`);
+    const errors = (f) => s.previews.find((p) => p.source === 'exercises/' + f).errors.join('\n');
+    assert(/^exercises\/deep\.json:3:\d+: error: nested deeper than 256 levels of arrays and objects$/.test(errors('deep.json')), 'deep: ' + errors('deep.json'));
+    assert(/^exercises\/parens\.json:4:\d+: error: \/exercises\/0\/parts\/0\/answer: invalid expression at column 1001: the expression is longer than 1000 characters/.test(errors('parens.json')), 'parens: ' + errors('parens.json'));
+    assert(/^exercises\/huge\.json:1:1: error: the file is larger than 10 MB \(10,485,760 bytes\)/.test(errors('huge.json')), 'huge: ' + errors('huge.json'));
+    assert(/^exercises\/title\.json:3:\d+: error: \/exercises\/0\/title: this title is 5,242,880 characters long; a title may be at most 200/.test(errors('title.json')), 'title: ' + errors('title.json'));
+    assert(/^exercises\/bad\.json:3:\d+: error: invalid JSON/.test(errors('bad.json')), 'bad: ' + errors('bad.json'));
+    assert(/could not be fetched \(HTTP 404\)/.test(s.previews.find((p) => p.source === 'exercises/nowhere.json').fetch_error), 'missing pack');
+    for (const p of s.previews) eq(p.exercises.length, 0, p.source + ': nothing playable');
+    eq(s.packs, JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')).packs.length, 'the course still loads');
+    await shot(page, 'limits-preview-errors');
+    // and works: an exercise opens and grades
+    await openExercise(page, 'ring.volume');
+    const ans = engineAnswer('ring.volume');
+    await typeInto(page, 'part-phase', String(ans.parts[0].value));
+    await typeInto(page, 'part-total', String(ans.parts[1].value));
+    eq((await submit(page)).verdict, 'correct', 'a course exercise after the refused packs');
+    eq(page.errors.filter((e) => !/HTTP 404/.test(e)).join('; '), '', 'page errors');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
+test('limits: a course pack nested too deep is listed with its place; the other packs work', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-limits-'));
+  fs.cpSync(dist, dir, { recursive: true });
+  const index = JSON.parse(fs.readFileSync(path.join(dir, 'exercises/index.json'), 'utf8'));
+  index.packs.push('97-deep.json');
+  fs.writeFileSync(path.join(dir, 'exercises/index.json'), JSON.stringify(index));
+  const text = limitPack(97, '[{"id": "l.deep", "widget": ' + '{"a": '.repeat(30000) + '1' + '}'.repeat(30000) + '}]');
+  fs.writeFileSync(path.join(dir, 'exercises/97-deep.json'), text);
+  // Level 1 opens on line 1; level 257 is the 256th bracket of line 3.
+  let col = 0;
+  for (let n = 0; n < 256; col++) if ('[{'.includes(text.split('\n')[2][col])) n++;
+  const srv = await serve(dir);
+  try {
+    const page = await newPage();
+    await page.goto(srv.url);
+    const s = await ready(page);
+    const deep = s.problems.find((p) => p.file === '97-deep.json');
+    assert(deep, 'deep pack listed: ' + JSON.stringify(s.problems));
+    eq(deep.messages.join('\n'), `97-deep.json:3:${col}: error: nested deeper than 256 levels of arrays and objects`, 'message');
+    eq(s.packs, index.packs.length - 1, 'the other packs loaded');
+    await openExercise(page, 'ring.volume');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
+test('limits: an exercise with the longest title and a 64 KB prompt opens within 2 s', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    const title = 'Long title '.repeat(20).slice(0, 200);
+    const prompt = ('A paragraph of prose with **bold**, `code` and {N} GPUs. '.repeat(12) + '\\n\\n').repeat(90).slice(0, 64000);
+    fs.writeFileSync(path.join(dir, 'long.json'), limitPack(65, `[{"id": "l.long", "type": "numeric", "title": "${title}", "prompt": "${prompt}",
+   "params": {"N": {"default": 8}}, "parts": [{"id": "a", "answer": "N", "unit": "GB"}]}]`));
+    const page = await newPage();
+    await page.goto(srv.url + '?pack=exercises/long.json');
+    let s = await waitFor(page, "s.screen === 'course' && s.previews.length === 1 && !s.previews[0].loading", 20000);
+    eq(s.previews[0].errors.join('\n'), '', 'the longest allowed texts load');
+    const t0 = Date.now();
+    await click(page, 'ex-l.long');
+    s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'l.long'", 10000);
+    const ms = Date.now() - t0;
+    // and each scroll through the prompt is drawn (every frame renders all of it)
+    const scrolls = [];
+    for (let i = 0; i < 3; i++) {
+      const f0 = s.frame, t1 = Date.now();
+      await page.mouse.wheel(0, 2000);
+      s = await waitFor(page, `s.frame > ${f0}`);
+      scrolls.push(Date.now() - t1);
+    }
+    console.log(`      64 KB prompt opened in ${ms} ms; a scroll drawn in ${scrolls.join(', ')} ms`);
+    assert(ms < 2000, `took ${ms} ms to open`);
+    assert(Math.max(...scrolls) < 1000, `a scroll took ${Math.max(...scrolls)} ms`);
+    await shot(page, 'limits-long-prompt');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
 // ---------------------------------------------------------------- runner
 
 server = await serve(dist);

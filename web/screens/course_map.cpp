@@ -68,11 +68,11 @@ static void preview_section(App& app, const Exercise* last) {
     const PreviewPack& r = pv.result;
     ImGui::PushID(static_cast<int>(i));
     std::string title = r.pack && !r.pack->title.empty() ? r.pack->title : pv.source;
-    char head[600];
-    std::snprintf(head, sizeof head, "PREVIEW · %s###preview-%zu", title.c_str(), i);
+    // Not a fixed buffer: a long title or URL would cut off the "###preview-N" id.
+    std::string head = "PREVIEW · " + title + "###preview-" + std::to_string(i);
     ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kPreview));
     ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-    bool open = ImGui::CollapsingHeader(head);
+    bool open = ImGui::CollapsingHeader(head.c_str());
     ImGui::PopStyleColor();
     if (open) {
       std::string where = pv.from_url ? "opened from " + pv.source : "dropped file " + pv.source;
@@ -156,12 +156,11 @@ void draw_course_map(App& app) {
   const Exercise* last = find_exercise(app, app.progress.last_exercise);
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
-    char head[512];
-    std::snprintf(head, sizeof head, "Chapter %d: %s   %d/%d solved###chapter-%d", p->chapter, p->title.c_str(), cp.solved,
-                  cp.total, p->chapter);
+    std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
+                       "/" + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
     bool open_default = last ? last->pack_id == p->id : p == packs.front();
     ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
-    bool open = ImGui::CollapsingHeader(head);
+    bool open = ImGui::CollapsingHeader(head.c_str());
     // mastery bar under the header
     ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),

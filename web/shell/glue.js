@@ -21,6 +21,7 @@
   let pasteByShortcut = 0;
   const t0 = performance.now();
 
+  const PACK_LIMIT = 10 * 1024 * 1024;  // engine/model.h kMaxPackBytes
   function M() { return window.Module; }
   function call(name, ...args) { if (ready && M()[name]) return M()[name](...args); }
   function wake() { call('_dtx_wake'); }
@@ -242,9 +243,17 @@
       fetch(url, { cache: 'no-cache' }).then(async (r) => {
         // `make serve` marks its answers: then listen for changed packs (never on a plain host).
         if (r.headers.get('X-Dtx-Dev') && /index\.json$/.test(url)) listenForChanges();
-        const buf = new Uint8Array(await r.arrayBuffer());
+        let buf = new Uint8Array(await r.arrayBuffer());
         if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
+        // The engine refuses packs over 10 MB (kMaxPackBytes) by their size alone: one byte
+        // more than that tells it so, and a huge file never has to fit in the wasm heap.
+        if (buf.length > PACK_LIMIT + 1) buf = buf.subarray(0, PACK_LIMIT + 1);
         const p = M()._malloc(Math.max(buf.length, 1));
+        if (!p) {  // status 0 with a body: the body is the reason (web/app.cpp)
+          const why = 'the file does not fit in the memory of this page';
+          call('_dtx_on_fetch', id, 0, 0, allocString(why), M().lengthBytesUTF8(why));
+          return;
+        }
         HEAPU8.set(buf, p);
         call('_dtx_on_fetch', id, 1, r.status, p, buf.length);
       }).catch(() => {
