@@ -77,6 +77,15 @@ std::optional<std::string_view> plain_string_at(std::string_view s, size_t quote
   return inner;
 }
 
+std::string grouped(size_t n) {  // 1000 -> "1,000"
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 bool key_equals(std::string_view text, size_t quote, std::string_view name) {
   if (auto plain = plain_string_at(text, quote)) return *plain == name;
   return json_string_at(text, quote) == name;
@@ -123,8 +132,11 @@ std::string json_string_at(std::string_view s, size_t quote) {
 }
 
 std::optional<JsonLimitError> check_json_limits(std::string_view text, const JsonLimits& limits) {
-  // One entry per open container: members so far for an object, -1 for an array.
-  std::vector<long long> open;
+  struct Open {
+    bool object;
+    size_t count;  // members so far, or commas so far in an array
+  };
+  std::vector<Open> open;
   size_t p = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (p < text.size()) {
     char c = text[p];
@@ -132,17 +144,17 @@ std::optional<JsonLimitError> check_json_limits(std::string_view text, const Jso
       if (static_cast<int>(open.size()) >= limits.max_depth)
         return JsonLimitError{p, "nested deeper than " + std::to_string(limits.max_depth) +
                                      " levels of arrays and objects"};
-      open.push_back(c == '{' ? 0 : -1);
+      open.push_back({c == '{', 0});
       ++p;
     } else if (c == '}' || c == ']') {
       if (!open.empty()) open.pop_back();
       ++p;
     } else if (c == '"') {
       size_t end = skip_string(text, p);
-      bool is_key = !open.empty() && open.back() >= 0 && skip_ws(text, end) < text.size() &&
+      bool is_key = !open.empty() && open.back().object && skip_ws(text, end) < text.size() &&
                     text[skip_ws(text, end)] == ':';
       if (is_key) {
-        if (static_cast<size_t>(++open.back()) > limits.max_members)
+        if (++open.back().count > limits.max_members)
           return JsonLimitError{p, "this object has more than " + std::to_string(limits.max_members) +
                                        " members"};
         // Raw bytes bound the characters from above: decode only the long ones.
@@ -157,6 +169,12 @@ std::optional<JsonLimitError> check_json_limits(std::string_view text, const Jso
         }
       }
       p = end;
+    } else if (c == ',' && !open.empty() && !open.back().object) {
+      // The comma before item n + 1 (the text is JSON: no trailing commas).
+      if (++open.back().count + 1 > limits.max_items)
+        return JsonLimitError{skip_ws(text, p + 1), "this array has more than " +
+                                                         grouped(limits.max_items) + " items"};
+      ++p;
     } else {
       ++p;
     }
