@@ -9,6 +9,7 @@
 # then a table of the two medians per operation and their ratio wasm/native.
 # 4. scripts/bench-web.mjs             the web build (dist/): transfer size, page load in
 #                                      headless Chromium, idle frames, wasm heap
+#    scripts/bench-limits.mjs          hostile ?pack= errors shown, a 64 KB prompt opened
 # 5. scripts/bench-sandbox.sh          code sandbox: 1,000 submissions graded in one run,
 #                                      dtx lint with code run, one time-out
 set -euo pipefail
@@ -85,6 +86,9 @@ echo "== web build (dist/) =="
 node scripts/bench-web.mjs dist
 echo
 node scripts/bench-widgets.mjs dist
+echo
+echo "== hostile and oversized packs in the page =="
+node scripts/bench-limits.mjs dist
 echo
 scripts/bench-sandbox.sh "$native_dir/dtx"
 echo

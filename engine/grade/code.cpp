@@ -469,6 +469,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
   if (!ctx.runner || !names_ok) return;
   bool ref_reported = false;
   std::vector<bool> wrong_reported(wrong.size(), false);
+  std::set<std::string> tried;  // the cases of each seed run so far
   for (uint64_t seed : {0ull, 1ull, 2ull}) {
     std::string err;
     auto inst = make_instance(ex, seed, &err);
@@ -476,6 +477,15 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
       ctx.error(pointer, "cannot make an instance: " + err);
       return;
     }
+    // A seed whose cases (arguments and expected values) are those of a seed already run
+    // would give the same verdicts: an exercise without parameters or generated cases runs
+    // once, not three times (a wrong implementation that loops costs its time limit each run).
+    std::string key;
+    for (const auto& c : inst->cases) {
+      for (const auto& a : c.args_json) key += a + '\x1f';
+      key += (c.expected_json ? *c.expected_json : std::string("\x1e")) + '\x1d';
+    }
+    if (!tried.insert(key).second) continue;
     if (!reference.empty() && !ref_reported) {
       Feedback f = grade_code(*inst, reference, *ctx.runner);
       if (f.verdict != Verdict::Correct) {

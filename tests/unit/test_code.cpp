@@ -4,6 +4,7 @@
 
 #include "grade/code.h"
 #include "helpers.h"
+#include "lint.h"
 
 using namespace dtx;
 using namespace dtx::testing;
@@ -119,6 +120,40 @@ TEST(Code, ReferenceSolutionProvidesExpectations) {
   EXPECT_EQ(f.verdict, Verdict::Partial);
   EXPECT_TRUE(f.cases[0].pass);
   EXPECT_FALSE(f.cases[1].pass);
+}
+
+// Lint runs the reference and each wrong implementation on seeds 0, 1 and 2 to catch a case
+// list that only some instances get right, but only where the cases differ: an exercise with
+// fixed cases runs each program once (a wrong implementation that loops costs its whole time
+// limit on every run: `dtx lint` of 19 such programs took 20 s instead of 7).
+TEST(Code, LintRunsEachProgramOncePerDistinctSetOfCases) {
+  struct CountingRunner : CodeRunner {
+    int runs = 0;
+    CodeRunResult run(const CodeRunRequest& r) override {
+      ++runs;
+      CodeRunResult res;  // every case returns 0: wrong for both exercises below
+      for (size_t i = 0; i < r.cases.size(); ++i) res.student.push_back({true, "0", ""});
+      return res;
+    }
+  };
+  auto lint_runs = [](const std::string& exercise) {
+    Library lib;
+    lib.packs.push_back(must_load(pack_with(exercise)));
+    CountingRunner runner;
+    LintOptions options;
+    options.runner = &runner;
+    lint_library(lib, options);
+    return runner.runs;
+  };
+  // fixed cases, two wrong implementations: one run each
+  EXPECT_EQ(lint_runs(R"J({"id": "f", "type": "code", "title": "F", "prompt": "p", "function": "f", "args": ["x"],
+    "expected": "x + 1", "cases": [{"args": [1]}, {"args": [2]}],
+    "wrong": [{"note": "a", "code": "function f(x) { return 0; }"}, {"note": "b", "code": "function f(x) { while (true) {} }"}]})J"), 2);
+  // generated cases differ by seed: three runs each
+  EXPECT_EQ(lint_runs(R"J({"id": "g", "type": "code", "title": "G", "prompt": "p", "function": "f", "args": ["x"],
+    "expected": "x + 1", "cases": [{"args": [1]}],
+    "generate": {"count": 3, "ranges": {"x": {"min": 1, "max": 1000, "step": 1}}},
+    "wrong": [{"note": "a", "code": "function f(x) { return 0; }"}, {"note": "b", "code": "function f(x) { while (true) {} }"}]})J"), 6);
 }
 
 TEST(Code, ValueComparison) {
