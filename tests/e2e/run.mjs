@@ -798,15 +798,18 @@ test('progress: two tabs solve different exercises; both solves are kept and sho
   const b = await a.context().newPage();
   b.errors = [];
   b.on('pageerror', (e) => b.errors.push(e.message));
+  // A tab the student is not looking at draws no frames (Chromium pauses its animation
+  // frames), as in any browser: each step brings its tab to the front first, as a click would.
+  const front = async (p) => { await p.bringToFront(); return p; };
   await a.goto(server.url);
   await b.goto(server.url);
-  await ready(a);
-  await ready(b);
+  await ready(await front(a));
+  await ready(await front(b));
   // Interleaved: each tab opens its exercise (a save), then each solves it (another save).
-  await openExercise(a, 'ring.volume');
-  await openExercise(b, 'ring.time-bandwidth');
-  await solveNumeric(a, 'ring.volume');
-  await solveNumeric(b, 'ring.time-bandwidth');
+  await openExercise(await front(a), 'ring.volume');
+  await openExercise(await front(b), 'ring.time-bandwidth');
+  await solveNumeric(await front(a), 'ring.volume');
+  await solveNumeric(await front(b), 'ring.time-bandwidth');
   let stored = await storedProgress(a);
   eq(stored.version, 2, 'document version');
   assert(stored.exercises['ring.volume']?.solved_at > 0, "tab A's solve kept after tab B saved: " + JSON.stringify(stored.exercises));
@@ -814,17 +817,17 @@ test('progress: two tabs solve different exercises; both solves are kept and sho
   eq(stored.exercises['ring.volume'].attempts, 1, 'A: attempts');
   eq(stored.exercises['ring.time-bandwidth'].attempts, 1, 'B: attempts');
   // Each page shows the other's solve without a reload (the storage event).
-  const sa = await waitFor(a, "s.progress.exercises['ring.time-bandwidth'] && s.progress.exercises['ring.time-bandwidth'].solved");
-  const sb = await waitFor(b, "s.progress.exercises['ring.volume'] && s.progress.exercises['ring.volume'].solved");
+  const sa = await waitFor(await front(a), "s.progress.exercises['ring.time-bandwidth'] && s.progress.exercises['ring.time-bandwidth'].solved");
+  const sb = await waitFor(await front(b), "s.progress.exercises['ring.volume'] && s.progress.exercises['ring.volume'].solved");
   assert(sa.progress.exercises['ring.volume'].solved && sb.progress.exercises['ring.time-bandwidth'].solved, 'own solves');
   assert(sa.progress.writer !== sb.progress.writer, 'each tab counts under its own writer id');
   // A's next save keeps B's solve, and the two tabs' attempts on one exercise add up.
-  await solveNumeric(a, 'ring.time-bandwidth');
+  await solveNumeric(await front(a), 'ring.time-bandwidth');
   stored = await storedProgress(a);
   eq(stored.exercises['ring.time-bandwidth'].attempts, 2, 'attempts of both tabs on one exercise');
   eq(Object.keys(stored.exercises['ring.time-bandwidth'].by_writer).length, 2, 'two writers');
   eq(stored.exercises['ring.volume'].attempts, 1, 'no attempt counted twice');
-  await waitFor(b, "s.progress.exercises['ring.time-bandwidth'].attempts === 2");
+  await waitFor(await front(b), "s.progress.exercises['ring.time-bandwidth'].attempts === 2");
   // the course map of B lists the solves made in A
   await click(b, 'nav-course');
   const map = await waitFor(b, "s.screen === 'course'");
