@@ -214,7 +214,7 @@ test('code: wrong, infinite loop, syntax error, clipboard both ways, right', asy
   assert(mid.frame > f0, 'page responsive while the code runs');
   // The bound only catches a limit that does not hold (a hang); the time is a figure, not a test.
   s = await waitFor(page, `s.graded >= 2`, 3000 + 12000);
-  console.log(`      a 3 s limit stopped the loop after ${Date.now() - t0} ms`);
+  console.log(`      the loop was stopped ${Date.now() - t0} ms after the click`);
   assert(/time limit/i.test(s.message + JSON.stringify(s.details)), 'time limit reported: ' + s.message);
   // a syntax error names the student's line and is not an attempt
   await typeInto(page, 'code', `${head}\n  return 1 +* 2;\n}`);
@@ -578,10 +578,9 @@ test('lab: every widget plays from the engine, sliders re-run the simulation', a
       const f0 = s.frame;
       await click(page, `${kind}-play`);
       s = await waitFor(page, 's.widget.playing === true');
-      await page.waitForTimeout(2500);
-      s = await state(page);
-      assert(s.widget.step > 0, `${kind}: no step played in 2.5 s: ${JSON.stringify(s.widget)}`);
-      assert(s.frame - f0 > 30, `${kind}: only ${s.frame - f0} frames drawn while playing`);
+      // Playing keeps the page drawing (an idle page draws nothing) and moves the steps on. How
+      // many frames a second a loaded machine draws is not the test: 20 s only catches a stop.
+      s = await waitFor(page, `s.frame > ${f0 + 30} && s.widget.step > 0`, 20000);
     }
     await shot(page, `lab-${kind}`);
   }
