@@ -129,7 +129,7 @@ cp "$tmp/out" "$tmp/a"
 cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: same seed, different instance"; fails=$((fails + 1)); }
 
 # ---- grade: every exercise, default and two other seeds, answered from show --answer
-node "$(dirname "$0")/grade_own_answers.mjs" "$DTX" >"$tmp/own.txt" 2>&1 || fails=$((fails + 1))
+node "$(dirname "$0")/grade_own_answers.mjs" "$DTX" "$ROOT/exercises" >"$tmp/own.txt" 2>&1 || fails=$((fails + 1))
 grep -E "^FAIL|^    |^graded" "$tmp/own.txt"
 
 # ---- grade: verdicts and exit codes for each kind of input
