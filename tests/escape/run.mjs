@@ -25,7 +25,7 @@ const dist = path.resolve(positional[1] || path.join(ROOT, 'dist'));
 const packFile = path.join(ROOT, 'tests/escape/pack.json');
 const pack = JSON.parse(fs.readFileSync(packFile, 'utf8'));
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-escape-'));
-const TIME_LIMIT_MS = 500;  // the limits are the same at any value; a short one keeps the suite quick
+const TIME_LIMIT_MS = 250;  // the limits are the same at any value; a short one keeps the suite quick
 // Student + reference each get the limit, then the hard stop's grace and a host restart.
 const BOUND_MS = 2 * TIME_LIMIT_MS + 1500 + 5000;
 
