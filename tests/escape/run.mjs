@@ -1,12 +1,17 @@
 // The escape suite: every attack in payloads.mjs, run the three ways untrusted code reaches
 // dtx, against the real runners:
-//   1. a student's file through `dtx grade` (on an exercise with expected values, and on one
-//      whose cases are decided by the pack's reference, so the reference runs alongside);
-//   2. pack code through `dtx lint`, as a wrong implementation and as the reference;
-//   3. the page's runner (window.dtxCodeRunner: the worker with QuickJS) in headless Chromium.
-// After each: no file was written ({{MARK}}), no connection reached the listener on another
-// port ({{URL}}), the result is not "correct" (nothing was forged), and it ended within its
-// limits (generous bounds: this is not a timing test).
+//   1. students' files through `dtx grade`, all attacks in one run per exercise as when an
+//      instructor grades a class (on an exercise with expected values, and on one whose cases
+//      are decided by the pack's reference, so the reference runs alongside), with an honest
+//      file last that must still grade correct;
+//   2. pack code through `dtx lint`, one run with every attack as a wrong implementation and
+//      one with each as the reference of its own exercise;
+//   3. the page's runner (window.dtxCodeRunner: the worker with QuickJS) in headless Chromium,
+//      one attack at a time.
+// After each run: no file was written ({{MARK}}), no connection reached the listener on
+// another port ({{URL}}), no attack's result is "correct" (nothing was forged), and it ended
+// within its limits (generous bounds: this is not a timing test). `--only NAME` runs one
+// attack alone, to pin a connection on it.
 //
 //   node tests/escape/run.mjs DTX_BINARY DIST_DIR [--only TEXT] [--no-browser]
 import fs from 'node:fs';
