@@ -409,4 +409,21 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
   return fb;
 }
 
+std::string part_input_hint(const NumericPart& part) {
+  const Unit& u = part.unit;
+  const Dim& d = u.dim;
+  if (u.symbol == "%") return "a percentage";
+  if (d.money == 1 && d.data == 0 && d.time == 0 && d.flop == 0) return "an amount in " + u.symbol;
+  const bool only_data = d.data != 0 && d.time == 0 && d.flop == 0 && d.money == 0 && d.count == 0;
+  const bool only_flop = d.flop != 0 && d.data == 0 && d.money == 0 && d.count == 0;
+  std::string others;  // which other units the engine converts from
+  if (only_data && d.data == 1) others = "size";
+  if (d.data == 1 && d.time == -1 && d.flop == 0 && d.money == 0 && d.count == 0) others = "bandwidth";
+  if (d.time == 1 && d.data == 0 && d.flop == 0 && d.money == 0 && d.count == 0) others = "time";
+  if (only_flop && d.flop == 1 && d.time == 0) others = "FLOP";
+  if (only_flop && d.flop == 1 && d.time == -1) others = "FLOP/s";
+  if (u.symbol.empty() || (d == Dim{})) return "a plain number";
+  return "in " + u.symbol + (others.empty() ? "" : " or any " + others + " unit");
+}
+
 }  // namespace dtx

@@ -30,6 +30,11 @@ struct NumericSpec : TypeSpec {
   Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
 };
 
+// The greyed hint in a part's empty field, from the part's own unit: what to type, never a
+// number (an example number can be the answer, as "1.75" was in ring.volume).
+// "in GB or any size unit", "a percentage", "a plain number" (the field is 16 em wide).
+std::string part_input_hint(const NumericPart& part);
+
 // Part ids of a numeric exercise (empty for other types), for {answer.<id>} placeholders.
 std::vector<std::string> numeric_part_ids(const Exercise& ex);
 

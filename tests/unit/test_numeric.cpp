@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "grade/numeric.h"
 #include "helpers.h"
 
 using namespace dtx;
@@ -149,4 +150,24 @@ TEST(Numeric, PercentAnswers) {
   EXPECT_EQ(grade_parts(i, {"17.95"}).verdict, Verdict::Correct);
   Feedback f = grade_parts(i, {"0.1795"});
   EXPECT_NE(f.message.find("percent vs fraction"), std::string::npos) << f.message;
+}
+
+// The empty field's hint names what to type from the part's own unit and holds no number: the
+// old fixed hint "e.g. 1.75 or 1.75 GB" was the answer to ring.volume's second part.
+TEST(Numeric, InputHintComesFromThePartsUnitAndHasNoNumber) {
+  auto hint_for = [](const std::string& unit) {
+    Pack p = must_load(pack_with(R"J({"id": "h.x", "type": "numeric", "title": "T", "prompt": "p",
+      "parts": [{"id": "a", "answer": "1.75", "unit": ")J" + unit + R"J("}]})J"));
+    return part_input_hint(p.exercises[0].spec_as<NumericSpec>()->parts[0]);
+  };
+  EXPECT_EQ(hint_for("GB"), "in GB or any size unit");
+  EXPECT_EQ(hint_for("GB/s"), "in GB/s or any bandwidth unit");
+  EXPECT_EQ(hint_for("ms"), "in ms or any time unit");
+  EXPECT_EQ(hint_for("TFLOP/s"), "in TFLOP/s or any FLOP/s unit");
+  EXPECT_EQ(hint_for("EFLOP"), "in EFLOP or any FLOP unit");
+  EXPECT_EQ(hint_for("%"), "a percentage");
+  EXPECT_EQ(hint_for("$"), "an amount in $");
+  EXPECT_EQ(hint_for(""), "a plain number");
+  for (const char* u : {"GB", "GB/s", "ms", "TFLOP/s", "EFLOP", "%", "$", "", "MB", "h", "day", "us", "TB", "FLOP"})
+    EXPECT_EQ(hint_for(u).find_first_of("0123456789"), std::string::npos) << u;
 }

@@ -29,7 +29,8 @@ void draw(App& app, ExerciseState& st) {
       st.focus_first = false;
     }
     std::string id = "##part-" + part.id;
-    if (ImGui::InputTextWithHint(id.c_str(), "e.g. 1.75 or 1.75 GB", &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
+    const std::string hint = part_input_hint(part);
+    if (ImGui::InputTextWithHint(id.c_str(), hint.c_str(), &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
       submit(app);
     if (!unit.empty()) {
       ImGui::SameLine();
