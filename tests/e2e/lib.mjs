@@ -35,9 +35,16 @@ export function serve(dir, base = '/', extraArgs = []) {
 }
 
 // The engine's own answer for an instance, from the CLI (same engine as the page).
+// Asked once per instance and run (openExercise asks for every exercise it opens); each
+// caller gets its own copy.
+const answers = new Map();
 export function engineAnswer(id, seed = 0) {
-  const dtx = path.join(ROOT, 'build/native/dtx');
-  return JSON.parse(execFileSync(dtx, ['show', id, '--seed', String(seed), '--answer', '--json'], { cwd: ROOT }).toString());
+  const key = `${id}#${seed}`;
+  if (!answers.has(key)) {
+    const dtx = path.join(ROOT, 'build/native/dtx');
+    answers.set(key, execFileSync(dtx, ['show', id, '--seed', String(seed), '--answer', '--json'], { cwd: ROOT }).toString());
+  }
+  return JSON.parse(answers.get(key));
 }
 
 export async function state(page) { return page.evaluate(() => window.dtx.state); }
