@@ -134,8 +134,13 @@ Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answe
   if (judged_right == n) {
     fb.message = "Correct: you found all " + std::to_string(correct_total) + " right options.";
   } else {
-    fb.message = std::to_string(correct_picked) + " of your " + std::to_string(picked.size()) +
-                 " choices are right";
+    // Read aloud: the verb agrees with how many are right, and one choice is not "1 of 1".
+    const int n_picked = static_cast<int>(picked.size());
+    if (n_picked == 1) fb.message = correct_picked ? "Your choice is right" : "Your choice is not right";
+    else if (correct_picked == 0) fb.message = "None of your " + std::to_string(n_picked) + " choices is right";
+    else
+      fb.message = std::to_string(correct_picked) + " of your " + std::to_string(n_picked) + " choices " +
+                   (correct_picked == 1 ? "is" : "are") + " right";
     int missed = correct_total - correct_picked;
     if (missed > 0)
       fb.message += ", and " + std::to_string(missed) + " correct option" + (missed == 1 ? " was" : "s were") +

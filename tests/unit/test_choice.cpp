@@ -48,8 +48,12 @@ TEST(Choice, MultipleAnswersScoreEachOption) {
   EXPECT_EQ(f.verdict, Verdict::Partial);
   EXPECT_DOUBLE_EQ(f.score, 0.75);  // 3 of 4 options judged rightly
   EXPECT_NE(f.message.find("1 correct option was left out"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.rfind("Your choice is right, and", 0), 0u) << f.message;
   f = grade_picks(i, {0, 2});
   EXPECT_DOUBLE_EQ(f.score, 0.5);
+  EXPECT_EQ(f.message.rfind("1 of your 2 choices is right", 0), 0u) << f.message;
+  EXPECT_EQ(grade_picks(i, {2}).message.rfind("Your choice is not right", 0), 0u);
+  EXPECT_EQ(grade_picks(i, {2, 3}).message.rfind("None of your 2 choices is right", 0), 0u);
   ASSERT_EQ(f.details.size(), 2u);  // per-option feedback for each chosen option
   EXPECT_EQ(grade_picks(i, {0, 0}).verdict, Verdict::FormatError);
 }

@@ -37,8 +37,10 @@ void draw_settings(App& app) {
                 "merges the file into the progress here (attempts already counted are not counted twice; the "
                 "record before the import is kept aside in storage first).");
   char buf[128];
-  std::snprintf(buf, sizeof buf, "%zu exercises with attempts, best streak %d days", app.progress.exercises.size(),
-                app.progress.best_streak_days);
+  const size_t tried = app.progress.exercises.size();
+  const int best = app.progress.best_streak_days;
+  std::snprintf(buf, sizeof buf, "%zu exercise%s with attempts, best streak %d day%s", tried, tried == 1 ? "" : "s",
+                best, best == 1 ? "" : "s");
   ImGui::TextDisabled("%s", buf);
   if (ImGui::Button("Export progress##export")) {
     app.platform->download("dtx-progress-" + app.platform->today() + ".json", write_progress(app.progress));
