@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "text.h"
+
 namespace dtx {
 
 namespace {
@@ -12,23 +14,11 @@ bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 bool is_ascii_punct(char c) { return c > 0x20 && c < 0x7f && !std::isalnum(static_cast<unsigned char>(c)); }
 bool is_space_or_control(char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; }
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;  // as HTML does
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+// A numeric character reference's code point, as HTML reads it: NUL, surrogates and values
+// past Unicode become U+FFFD.
+void append_reference_codepoint(std::string& out, uint32_t cp) {
+  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
+  append_utf8(out, cp);
 }
 
 // A character reference at s[i] ('&'): appends what it stands for and returns its length, or
@@ -45,7 +35,7 @@ size_t decode_reference(std::string_view s, size_t i, std::string& out) {
     if (digits.empty() || digits.size() > (hex ? 6u : 7u)) return 0;
     for (char c : digits)
       if (!(hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c)))) return 0;
-    append_utf8(out, static_cast<uint32_t>(std::strtoul(std::string(digits).c_str(), nullptr, hex ? 16 : 10)));
+    append_reference_codepoint(out, static_cast<uint32_t>(std::strtoul(std::string(digits).c_str(), nullptr, hex ? 16 : 10)));
     return semi - i + 1;
   }
   static const struct { const char* name; const char* text; } kNamed[] = {

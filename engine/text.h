@@ -2,6 +2,7 @@
 // bytes) and the number formatting used in prompts and feedback.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,8 @@ namespace dtx {
 int utf8_column(std::string_view s, size_t byte_pos);
 // The (possibly multi-byte) character starting at byte_pos, or "end of input".
 std::string_view utf8_char_at(std::string_view s, size_t byte_pos);
+// Appends code point `cp` (at most 0x10FFFF) encoded as UTF-8.
+void append_utf8(std::string& out, uint32_t cp);
 
 // Formats a number for prose: `sig` significant digits, trailing zeros trimmed, integers in
 // full with thousands separators ("16,384"), very large or very small magnitudes as
