@@ -19,6 +19,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+// The browser tests' flags (tests/e2e/lib.mjs): among them, no omnibox WebUI renderer per
+// context, which headless Debian Chromium starts and which would be counted in every load.
+import { CHROMIUM_ARGS } from '../tests/e2e/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,8 +38,6 @@ for (let i = 0; i < argv.length; i++) {
 const SETTLE_MS = 1000;       // after the map is usable, before the idle window opens
 const LOAD_TIMEOUT_MS = 30000;
 const VIEWPORT = { width: 1280, height: 800 };
-const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
-  '--force-device-scale-factor=1', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function fail(msg) {
   console.error(`bench-web: ${msg}`);

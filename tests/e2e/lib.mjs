@@ -10,8 +10,21 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const require = createRequire(path.join(ROOT, 'build/node/'));
 const { chromium } = require('playwright-core');
 
+// Debian's Chromium has no headless shell: `headless` is the whole browser, and every new
+// context opens a window whose omnibox popup (a WebUI page, chrome://omnibox-popup.top-chrome)
+// is preloaded in its own renderer. That renderer cost 1.5 CPU-s per context, a third of a
+// page start, on a 2-core machine that runs two browser suites side by side; these features
+// turn it off. Chromium keeps only the last --disable-features, so Playwright's own list
+// (chromiumSwitches.ts in playwright-core) is repeated here.
+const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
+  'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'OptimizationHints',
+  'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch'];
+const TOP_CHROME_WEBUI_FEATURES = ['PreloadTopChromeWebUI', 'WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+
 export const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-device-scale-factor=1'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-device-scale-factor=1',
+  '--disable-features=' + [...PLAYWRIGHT_DISABLED_FEATURES, ...TOP_CHROME_WEBUI_FEATURES].join(',')];
 
 export function launch(extraArgs = []) {
   const args = CHROMIUM_ARGS.filter((a) => !extraArgs.some((e) => e.split('=')[0] === a.split('=')[0])).concat(extraArgs);
