@@ -17,6 +17,8 @@ namespace dtx::web {
 
 namespace {
 
+void apply_route(App& app, const Route& r);
+
 constexpr const char* kProgressKey = "dtx.progress";
 const char* const kFontFiles[] = {"fonts/Inter-Regular.otf", "fonts/Inter-SemiBold.otf", "fonts/Inter-Italic.otf",
                                   "fonts/JetBrainsMono-Regular.ttf"};
@@ -194,6 +196,11 @@ void build_library(App& app) {
   app.rebuild_needed = false;
   if (app.screen == Screen::Loading) app.screen = Screen::CourseMap;
   repoint_open_exercise(app);
+  if (app.route_pending) {
+    Route r = std::move(*app.route_pending);
+    app.route_pending.reset();
+    apply_route(app, r);
+  }
 }
 
 void maybe_finish_loading(App& app) {
@@ -230,6 +237,7 @@ const char* screen_name(Screen s) {
     case Screen::Exercise: return "exercise";
     case Screen::Settings: return "settings";
     case Screen::Lab: return "lab";
+    case Screen::NotFound: return "not-found";
   }
   return "?";
 }
@@ -244,7 +252,8 @@ void app_init(App& app, Platform* platform) {
 
 bool app_busy(const App& app) {
   return !app.library_ready || !app.font_requests.empty() || app.ex.code_request != 0 || app.fonts_dirty ||
-         app.widget_animating;
+         app.widget_animating || app.scroll_restore.has_value() || app.focus_chapter >= 0 ||
+         app.link_copied_ms >= 0;  // the "Copied" note goes after 4 s
 }
 
 static bool repoint_after_preview(App& app, Preview& p);
@@ -276,6 +285,11 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
         p->text = std::move(body);
         p->fetched = true;
         if (repoint_after_preview(app, *p)) ++app.reloads;
+        if (app.route_pending && app.library_ready && app.preview_requests.empty()) {
+          Route r = std::move(*app.route_pending);
+          app.route_pending.reset();
+          apply_route(app, r);
+        }
       } else {
         p->fetch_error = source + ": could not be fetched (" + fetch_failure(status, body) + ")";
       }
@@ -427,6 +441,190 @@ void open_exercise(App& app, const std::string& id, uint64_t seed) {
     app.progress.last_exercise_at = app.platform->now_unix();
     save_progress(app);
   }
+}
+
+// ------------------------------------------------------------------ addresses
+
+namespace {
+
+std::string widget_value_text(const sim::WidgetInput& in, double v) {
+  if (!in.options.empty()) {
+    size_t i = static_cast<size_t>(std::clamp(v, 0.0, static_cast<double>(in.options.size() - 1)));
+    return in.options[i];
+  }
+  char buf[32];
+  if (in.integer) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// The Lab's inputs as the address writes them: only those moved from their defaults, so the
+// plain widget's address stays "#/lab/ring".
+std::vector<std::pair<std::string, std::string>> lab_query(const App& app) {
+  std::vector<std::pair<std::string, std::string>> q;
+  if (!app.lab_widget) return q;
+  const sim::WidgetValues& v = app.lab_widget->inputs();
+  if (!v.kind) return q;
+  for (size_t i = 0; i < v.kind->inputs.size() && i < v.values.size(); ++i) {
+    const sim::WidgetInput& in = v.kind->inputs[i];
+    std::string now = widget_value_text(in, v.values[i]), def = widget_value_text(in, in.def);
+    if (now != def) q.emplace_back(in.name, now);
+  }
+  return q;
+}
+
+void apply_lab_route(App& app, const Route& r) {
+  app.screen = Screen::Lab;
+  app.lab_address_error.clear();
+  std::string kind = r.id.empty() ? "ring" : r.id;
+  const sim::WidgetKind* k = sim::find_widget_kind(kind);
+  if (!k) {
+    std::string names;
+    for (const sim::WidgetKind* w : sim::widget_kinds()) names += std::string(names.empty() ? "" : ", ") + w->kind;
+    app.lab_address_error = "The address names no Lab widget \"" + kind + "\" (there are: " + names + ").";
+    if (!app.lab_widget) select_lab_widget(app, "ring");
+    return;
+  }
+  if (!app.lab_widget || app.lab_kind != kind || !r.query.empty() || lab_query(app).size() != 0)
+    select_lab_widget(app, kind);
+  if (!app.lab_widget || r.query.empty()) return;
+  sim::WidgetValues v = app.lab_widget->inputs();
+  std::vector<std::string> problems;
+  for (const auto& [name, text] : r.query) {
+    const sim::WidgetInput* in = k->input(name);
+    if (!in) {
+      std::string names;
+      for (const auto& i : k->inputs) names += std::string(names.empty() ? "" : ", ") + i.name;
+      problems.push_back("no input \"" + name + "\" (this widget has " + names + ")");
+      continue;
+    }
+    std::string err;
+    if (auto val = sim::parse_widget_value(*in, text, &err)) v.set(name, *val);
+    else problems.push_back(name + "=" + text + ": " + err);
+  }
+  app.lab_widget->set_inputs(v);
+  if (!problems.empty()) {
+    app.lab_address_error = "Part of the address was not used: ";
+    for (size_t i = 0; i < problems.size(); ++i) app.lab_address_error += (i ? "; " : "") + problems[i];
+    app.lab_address_error += ".";
+  }
+}
+
+void apply_route(App& app, const Route& r) {
+  switch (r.kind) {
+    case Route::Invalid:
+      app.not_found = r;
+      app.screen = Screen::NotFound;
+      return;
+    case Route::Course:
+      app.screen = Screen::CourseMap;
+      app.course_chapter = r.chapter;
+      // Back/Forward restore the scroll instead; a link or a reload shows the chapter.
+      app.focus_chapter = app.scroll_restore ? -1 : r.chapter;
+      app.focus_frames = 0;
+      return;
+    case Route::Settings: app.screen = Screen::Settings; return;
+    case Route::Lab: apply_lab_route(app, r); return;
+    case Route::Exercise: {
+      // A deep link on a page still loading (or still fetching a ?pack= preview) waits for it.
+      if (!app.library_ready || (!find_exercise(app, r.id) && !app.preview_requests.empty())) {
+        app.route_pending = r;
+        return;
+      }
+      if (!find_exercise(app, r.id)) {
+        app.not_found = r;
+        app.screen = Screen::NotFound;
+        return;
+      }
+      if (app.screen == Screen::Exercise && app.ex.id == r.id && app.ex.inst && app.ex.inst->seed == r.seed) return;
+      open_exercise(app, r.id, r.seed);
+      return;
+    }
+  }
+}
+
+// Writes the address and title of what is on screen, once per change. Another screen is a
+// new history entry (Back returns); a change within a screen replaces the entry.
+void sync_address(App& app) {
+  if (app.screen == Screen::Loading) return;
+  std::string fragment = app.screen == Screen::NotFound ? app.address : format_route(current_route(app));
+  std::string title = page_title(app);
+  if (fragment == app.address && title == app.title_shown) return;
+  bool push = fragment != app.address && !parse_route(app.address).same_screen(parse_route(fragment));
+  app.platform->set_address(fragment, title, push);
+  app.address = fragment;
+  app.title_shown = title;
+}
+
+}  // namespace
+
+Route current_route(const App& app) {
+  Route r;
+  switch (app.screen) {
+    case Screen::Loading: return app.route_pending ? *app.route_pending : parse_route(app.address);
+    case Screen::CourseMap: r.chapter = app.course_chapter; break;
+    case Screen::Settings: r.kind = Route::Settings; break;
+    case Screen::NotFound: return app.not_found;
+    case Screen::Lab:
+      r.kind = Route::Lab;
+      r.id = app.lab_kind.empty() ? "ring" : app.lab_kind;
+      r.query = lab_query(app);
+      break;
+    case Screen::Exercise:
+      r.kind = Route::Exercise;
+      r.id = app.ex.id;
+      r.seed = app.ex.inst ? app.ex.inst->seed : 0;
+      break;
+  }
+  return r;
+}
+
+std::string page_title(const App& app) {
+  const std::string site = "dtx";
+  switch (app.screen) {
+    case Screen::Loading: return site;
+    case Screen::CourseMap: return "dtx: the arithmetic of distributed training";
+    case Screen::Settings: return "Settings · " + site;
+    case Screen::Lab: {
+      const sim::WidgetKind* k = sim::find_widget_kind(app.lab_kind);
+      return std::string(k ? k->title : "Lab") + " · Lab · " + site;
+    }
+    case Screen::NotFound:
+      return app.not_found.kind == Route::Exercise ? "No exercise " + app.not_found.id + " · " + site
+                                                   : "Address not found · " + site;
+    case Screen::Exercise: {
+      if (!app.ex.exercise) return site;
+      std::string t = app.ex.exercise->title;
+      const Pack* pack = nullptr;
+      for (const auto& p : app.lib.packs)
+        if (p.id == app.ex.exercise->pack_id) pack = &p;
+      if (pack) t += " · " + pack->title;
+      else if (const Preview* pv = preview_of(app, app.ex.exercise); pv && pv->result.pack)
+        t += " · " + pv->result.pack->title + " (preview)";
+      if (app.ex.inst && app.ex.inst->seed != 0) t += " · instance " + std::to_string(app.ex.inst->seed);
+      return t + " · " + site;
+    }
+  }
+  return site;
+}
+
+void app_on_address(App& app, const std::string& fragment) {
+  if (fragment == app.address && app.screen != Screen::Loading) return;  // the page's own write
+  Route r = parse_route(fragment);
+  app.address = r.kind == Route::Invalid ? fragment : format_route(r);
+  if (app.address != fragment && app.platform) {
+    // "#/ex/x/0" is written "#/ex/x": same entry, tidied (the title follows with the screen)
+    app.platform->set_address(app.address, "", false);
+  }
+  auto mem = app.scroll_memory.find(app.address);
+  if (mem != app.scroll_memory.end()) app.scroll_restore = mem->second;
+  if (r.kind == Route::Invalid) app.not_found = r;
+  if (app.screen == Screen::Loading && !app.library_ready && r.kind != Route::Exercise) {
+    // shown once the packs are in (build_library moves Loading to the course map first)
+    app.route_pending = r;
+    return;
+  }
+  apply_route(app, r);
 }
 
 static void record(App& app, const Feedback& fb) {
@@ -591,9 +789,17 @@ void app_frame(App& app) {
   // A new screen, exercise or instance starts at its top, not where the last one was scrolled.
   std::string place = std::string(screen_name(app.screen)) + "|" + app.ex.id + "|" +
                       std::to_string(app.ex.inst ? app.ex.inst->seed : 0);
+  // Back and Forward return to where that screen was scrolled. The target is set again for a
+  // few frames: ImGui clamps it to the previous frame's content height, which on the first
+  // frame of a new screen is the old screen's.
   if (place != app.last_place) {
-    ImGui::SetScrollY(0.0f);
     app.last_place = place;
+    app.scroll_frames = app.scroll_restore ? 4 : 0;
+    if (!app.scroll_restore) ImGui::SetScrollY(0.0f);
+  }
+  if (app.scroll_restore) {
+    if (app.scroll_frames-- > 0) ImGui::SetScrollY(*app.scroll_restore);
+    else app.scroll_restore.reset();
   }
   // In 1.86 a child without padding reports its scrollbar's width as content region: stop
   // before the scrollbar (with a small gap), or on a phone the right edge of every line is
@@ -625,14 +831,17 @@ void app_frame(App& app) {
     case Screen::Exercise: draw_exercise_screen(app); break;
     case Screen::Settings: draw_settings(app); break;
     case Screen::Lab: draw_lab(app); break;
+    case Screen::NotFound: draw_not_found(app); break;
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::PopItemWidth();
   if (margin > 0) ImGui::Unindent(margin);
   ImGui::Dummy(ImVec2(1, em(app) * 3));
+  if (!app.scroll_restore && app.screen != Screen::Loading) app.scroll_memory[app.address] = ImGui::GetScrollY();
   ImGui::EndChild();
   ImGui::End();
+  sync_address(app);
 }
 
 void app_after_frame(App& app) {

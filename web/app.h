@@ -13,13 +13,14 @@
 #include "preview.h"
 #include "platform/platform.h"
 #include "progress.h"
+#include "route.h"
 #include "ui/markdown.h"
 #include "ui/theme.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings, Lab };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -108,6 +109,21 @@ struct App {
   float content_width = 0;
   bool wants_frames = false;  // something animates or loads
 
+  // the address (route.h): what the address bar shows, kept in step with the screen
+  std::string address;                 // the fragment last written to or read from the address bar
+  std::string title_shown;             // document.title last written
+  std::optional<Route> route_pending;  // asked for before the exercise's pack was in
+  Route not_found;                     // Screen::NotFound: the address that leads nowhere
+  std::map<std::string, float> scroll_memory;  // fragment -> where that screen was scrolled
+  std::optional<float> scroll_restore;         // Back/Forward: scroll the new screen here
+  int scroll_frames = 0;                       // frames left to apply scroll_restore
+  int course_chapter = -1;             // course map: the chapter last opened (in the address)
+  int focus_chapter = -1;              // course map: open this chapter and scroll to it
+  int focus_frames = 0;
+  std::string lab_address_error;       // a Lab address named an input or value the widget lacks
+  double link_copied_ms = -1;          // "Copy link" was pressed then (the note fades)
+  std::string link_copied;
+
   // widgets: the Lab's, and the one embedded in the open exercise (rebuilt per instance)
   std::string lab_kind = "ring";
   std::unique_ptr<Widget> lab_widget;
@@ -148,6 +164,11 @@ std::string last_component(const std::string& url);
 
 // Navigation (also used by the headless-UI test).
 void open_exercise(App& app, const std::string& id, uint64_t seed);
+// The address bar changed (page load, Back, Forward, an edited address): show that screen.
+void app_on_address(App& app, const std::string& fragment);
+// What the current screen's address is, and the tab title that names it.
+Route current_route(const App& app);
+std::string page_title(const App& app);
 void submit(App& app);
 // Reads the stored record, merges this page's into it and writes the result; false when it
 // could not be written (the page keeps everything and says so).

@@ -77,9 +77,19 @@ void before_text() {
   if (!g_pressed_since_frame.empty()) flush_input();
 }
 
+bool is_modifier(int key) {
+  return key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL || key == GLFW_KEY_LEFT_SHIFT ||
+         key == GLFW_KEY_RIGHT_SHIFT || key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT ||
+         key == GLFW_KEY_LEFT_SUPER || key == GLFW_KEY_RIGHT_SUPER;
+}
+
 void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   if (key < 0) return;
-  if (action == GLFW_RELEASE && contains(g_pressed_since_frame, key)) {
+  // A modifier released before a frame saw the key it modified is deferred with that key: a
+  // frame drawn between Ctrl's and A's keydowns, then both released, read a plain "a" and
+  // lost Ctrl+A (a fast shortcut, or Playwright, whose events are separate tasks).
+  if (action == GLFW_RELEASE &&
+      (contains(g_pressed_since_frame, key) || (is_modifier(key) && !g_pressed_since_frame.empty()))) {
     g_deferred_release.push_back(key);
     return;
   }
@@ -253,6 +263,12 @@ EMSCRIPTEN_KEEPALIVE void dtx_preview_url(const char* url) {
 
 EMSCRIPTEN_KEEPALIVE void dtx_preview_text(const char* name, const char* text) {
   app_preview_text(g_app, name ? name : "dropped.json", text ? text : "");
+  dtx_wake();
+}
+
+// The address bar changed: at load, Back, Forward, or an address edited by hand.
+EMSCRIPTEN_KEEPALIVE void dtx_address(const char* fragment) {
+  app_on_address(g_app, fragment ? fragment : "");
   dtx_wake();
 }
 

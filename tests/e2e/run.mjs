@@ -162,9 +162,12 @@ test('ordering: by drag and by keyboard', async () => {
     if (pos === t) continue;
     await click(page, `order-${pos}`);
     await waitFor(page, 'true');
-    if (t === 0) await press(page, 'Home');
-    else for (let k = 0; k < pos - t; k++) await press(page, 'ArrowUp');
-    await waitFor(page, `s.order[${t}] === ${target[t]}`).catch(async (e) => { const st = await state(page); throw new Error(`keyboard move to ${t}: order ${st.order} target ${target} grabbed from ${pos} active ${st.active} grabbed ${st.grabbed}`); });
+    const seen = [];  // each key's frame and the order after it, for a failure's message
+    const after = async (key) => { const st = await state(page); seen.push(`${key}@${st.frame}: ${st.order} grabbed ${st.grabbed}`); };
+    await after('click');
+    if (t === 0) { await press(page, 'Home'); await after('Home'); }
+    else for (let k = 0; k < pos - t; k++) { await press(page, 'ArrowUp'); await after('ArrowUp'); }
+    await waitFor(page, `s.order[${t}] === ${target[t]}`).catch(async (e) => { const st = await state(page); throw new Error(`keyboard move to ${t}: order ${st.order} target ${target} grabbed from ${pos} active ${st.active} grabbed ${st.grabbed}; ${seen.join(' | ')}`); });
   }
   s = await submit(page);
   eq(s.verdict, 'correct', 'ordering after keyboard moves');
@@ -782,6 +785,56 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
 // ---------------------------------------------------------------- progress shared by tabs
 
 // Opens a numeric exercise and submits the engine's own answer.
+test('addresses: a link opens its instance; Back, Forward and reload keep the place; the title names the screen', async () => {
+  const page = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const hash = () => new URL(page.url()).hash;
+  const ring = engineAnswer('ring.volume', 3);
+  // a link to instance 3, opened in a new tab
+  await page.goto(server.url + '#/ex/ring.volume/3');
+  let s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
+  eq(s.exercise, 'ring.volume', 'deep link exercise');
+  eq(s.seed, 3, 'deep link instance');
+  eq(await page.title(), `${ring.title} · Ring AllReduce · instance 3 · dtx`, 'title of an exercise');
+  // Copy link: the address of exactly this instance
+  await click(page, 'copy-link');
+  eq(await page.evaluate(() => navigator.clipboard.readText()), server.url.replace(/#.*$/, '') + '#/ex/ring.volume/3', 'copied link');
+  // to the map with the top bar, then another exercise from the map: two history entries
+  await click(page, 'nav-course');
+  s = await waitFor(page, "s.screen === 'course'");
+  eq(hash(), '#/', 'course map address');
+  eq(await page.title(), 'dtx: the arithmetic of distributed training', 'title of the map');
+  s = await openExercise(page, 'pipe.bubble-basic');
+  eq(hash(), '#/ex/pipe.bubble-basic', 'exercise address');
+  // Back: the map; Back: instance 3; Forward: the map (the site is never left)
+  await page.goBack();
+  s = await waitFor(page, "s.screen === 'course'");
+  await page.goBack();
+  s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume'");
+  eq(s.seed, 3, 'Back returns to the instance');
+  await page.goForward();
+  s = await waitFor(page, "s.screen === 'course'");
+  // reload keeps the screen
+  await page.goForward();
+  s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'pipe.bubble-basic'");
+  await page.reload();
+  s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
+  eq(s.exercise, 'pipe.bubble-basic', 'reload keeps the exercise');
+  // an address edited by hand, to the Lab with inputs, and to an id no pack has
+  await page.evaluate(() => { location.hash = '#/lab/pipeline?schedule=1f1b&p=8&m=32'; });
+  s = await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.kind === 'pipeline'");
+  eq(s.widget.p, 8, 'lab p from the address');
+  eq(s.widget.m, 32, 'lab m from the address');
+  eq(await page.title(), 'Pipeline schedules · Lab · dtx', 'title of a Lab widget');
+  await page.evaluate(() => { location.hash = '#/ex/ring.volme'; });
+  s = await waitFor(page, "s.screen === 'not-found'");
+  eq(await page.title(), 'No exercise ring.volme · dtx', 'title of a missing exercise');
+  await shot(page, 'address-not-found');
+  await click(page, 'not-found-course');
+  await waitFor(page, "s.screen === 'course'");
+  eq(hash(), '#/', 'the way back');
+  await page.context().close();
+});
+
 async function solveNumeric(page, id) {
   await openExercise(page, id);
   const ans = engineAnswer(id);

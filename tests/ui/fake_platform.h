@@ -46,6 +46,12 @@ class FakePlatform : public dtx::web::Platform {
   std::vector<std::string> opened_urls;
   std::string state_json;
   int states_published = 0;
+  // the address bar: every write, in order (fragment, title, push)
+  struct AddressWrite {
+    std::string fragment, title;
+    bool push = false;
+  };
+  std::vector<AddressWrite> addresses;
   // clock
   std::string date = "2024-05-14";
   int64_t unix_time = 1715680000;
@@ -77,6 +83,10 @@ class FakePlatform : public dtx::web::Platform {
   void download(const std::string& filename, const std::string& text) override { downloads.emplace_back(filename, text); }
   void pick_file() override { ++file_picks; }
   void open_url(const std::string& url) override { opened_urls.push_back(url); }
+  void set_address(const std::string& fragment, const std::string& title, bool push) override {
+    addresses.push_back({fragment, title, push});
+  }
+  std::string link_to(const std::string& fragment) override { return "https://dtx.example/course/" + fragment; }
   void publish_state(const std::string& json) override {
     state_json = json;
     ++states_published;

@@ -1035,3 +1035,201 @@ TEST_F(HeadlessUi, ReloadingAPreviewWithFewerOptionsDropsPicksThatNoLongerExist)
   frames_n(2, "choice preview reloaded again");
   EXPECT_EQ(app.ex.picks, std::vector<int>{1}) << "a pick that still exists is kept";
 }
+
+// ---- addresses (web/route.h): links, Back, Forward, reload
+
+TEST(Route, ParsesAndWritesEveryAddressTheSiteUses) {
+  struct Case {
+    const char* in;
+    Route::Kind kind;
+    const char* id;
+    uint64_t seed;
+    int chapter;
+    const char* written;
+  } cases[] = {
+      {"", Route::Course, "", 0, -1, "#/"},
+      {"#", Route::Course, "", 0, -1, "#/"},
+      {"#/", Route::Course, "", 0, -1, "#/"},
+      {"#/chapter/5", Route::Course, "", 0, 5, "#/chapter/5"},
+      {"#/ex/ring.volume", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
+      {"#/ex/ring.volume/0", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
+      {"#/ex/ring.volume/4711", Route::Exercise, "ring.volume", 4711, -1, "#/ex/ring.volume/4711"},
+      {"#/ex/ring.volume/18446744073709551615", Route::Exercise, "ring.volume", 18446744073709551615ull, -1,
+       "#/ex/ring.volume/18446744073709551615"},
+      {"#/ex/a%20b", Route::Exercise, "a b", 0, -1, "#/ex/a%20b"},
+      {"#/settings", Route::Settings, "", 0, -1, "#/settings"},
+      {"#/settings/", Route::Settings, "", 0, -1, "#/settings"},
+      {"#/lab", Route::Lab, "", 0, -1, "#/lab"},
+      {"#/lab/pipeline", Route::Lab, "pipeline", 0, -1, "#/lab/pipeline"},
+  };
+  for (const auto& c : cases) {
+    Route r = parse_route(c.in);
+    EXPECT_EQ(r.kind, c.kind) << c.in << ": " << r.error;
+    EXPECT_EQ(r.id, c.id) << c.in;
+    EXPECT_EQ(r.seed, c.seed) << c.in;
+    EXPECT_EQ(r.chapter, c.chapter) << c.in;
+    EXPECT_EQ(format_route(r), c.written) << c.in;
+    EXPECT_EQ(parse_route(format_route(r)), r) << c.in << " does not survive a round trip";
+  }
+  Route lab = parse_route("#/lab/pipeline?schedule=1f1b&p=8&m=32");
+  ASSERT_EQ(lab.kind, Route::Lab);
+  ASSERT_EQ(lab.query.size(), 3u);
+  EXPECT_EQ(lab.query[0], (std::pair<std::string, std::string>{"schedule", "1f1b"}));
+  EXPECT_EQ(lab.query[2], (std::pair<std::string, std::string>{"m", "32"}));
+  EXPECT_EQ(format_route(lab), "#/lab/pipeline?schedule=1f1b&p=8&m=32");
+}
+
+TEST(Route, AnAddressThatCannotBeReadSaysWhy) {
+  struct Case {
+    std::string in, says;
+  } cases[] = {
+      {"#/ex/ring.volume/3x", "is not an instance number"},
+      {"#/ex/ring.volume/-3", "is not an instance number"},
+      {"#/ex/ring.volume/99999999999999999999999", "is not an instance number"},
+      {"#/ex/", "needs an exercise id"},
+      {"#/ex/a%G1", "broken %-escape"},
+      {"#/ex/a%4", "broken %-escape"},
+      {"#/ex/a%00", "broken %-escape"},
+      {"#/chapter/x", "a chapter is a number"},
+      {"#/nowhere", "is not an address of this site"},
+      {"#/ex/a/1/2", "is not an address of this site"},
+      {"#ex/a", "starts with '/'"},
+      {"#/ex/a?x=1", "only Lab addresses take ?inputs"},
+      {"#/" + std::string(3000, 'a'), "at most 2048 are read"},
+  };
+  for (const auto& c : cases) {
+    Route r = parse_route(c.in);
+    EXPECT_EQ(r.kind, Route::Invalid) << c.in.substr(0, 60);
+    EXPECT_NE(r.error.find(c.says), std::string::npos) << c.in.substr(0, 60) << " said: " << r.error;
+  }
+}
+
+TEST_F(HeadlessUi, ADeepLinkOpensItsInstanceOnceThePacksAreIn) {
+  app_init(app, &pf);
+  app_on_address(app, "#/ex/ring.volume/3");  // glue.js: at load, before any pack arrived
+  EXPECT_EQ(app.screen, Screen::Loading);
+  pf.answer_fetches(app);
+  rebuild_fonts();
+  frames_n(2, "deep link");
+  ASSERT_EQ(app.screen, Screen::Exercise);
+  EXPECT_EQ(app.ex.id, "ring.volume");
+  ASSERT_TRUE(app.ex.inst);
+  EXPECT_EQ(app.ex.inst->seed, 3u);
+  ASSERT_FALSE(pf.addresses.empty());
+  for (const auto& a : pf.addresses) EXPECT_FALSE(a.push) << a.fragment << ": a deep link adds no history entry";
+  EXPECT_EQ(pf.addresses.back().fragment, "#/ex/ring.volume/3");
+  EXPECT_EQ(pf.addresses.back().title, app.ex.exercise->title + " · Ring AllReduce · instance 3 · dtx");
+}
+
+TEST_F(HeadlessUi, NavigationMakesHistoryEntriesAndBackRestoresTheScreenAndItsScroll) {
+  app.screen = Screen::Loading;
+  start();
+  app_on_address(app, "");
+  frames_n(3, "course map");
+  ASSERT_EQ(app.screen, Screen::CourseMap);
+  EXPECT_EQ(app.address, "#/");
+  // scroll the course map down, then open an exercise from it
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 500);
+  open_visible_chapters();
+  frames_n(2, "course map, chapters open");
+  ImGuiWindow* page = page_window();
+  ASSERT_TRUE(page);
+  ASSERT_GT(page->ScrollMax.y, 200.0f);
+  ImGui::SetScrollY(page, 200.0f);
+  frames_n(2, "course map scrolled");
+  ASSERT_NEAR(page_window()->Scroll.y, 200.0f, 0.5f);
+  size_t writes = pf.addresses.size();
+  open_exercise(app, "ring.volume", 0);
+  frames_n(2, "exercise");
+  ASSERT_GT(pf.addresses.size(), writes);
+  EXPECT_EQ(pf.addresses.back().fragment, "#/ex/ring.volume");
+  EXPECT_TRUE(pf.addresses.back().push);
+  EXPECT_EQ(page_window()->Scroll.y, 0.0f) << "an exercise opens at its top";
+  // another instance: its own entry
+  open_exercise(app, "ring.volume", 12);
+  frames_n(2, "exercise, instance 12");
+  EXPECT_EQ(pf.addresses.back().fragment, "#/ex/ring.volume/12");
+  EXPECT_TRUE(pf.addresses.back().push);
+  // Back (the browser's popstate) twice: the first instance, then the map where it was
+  writes = pf.addresses.size();
+  app_on_address(app, "#/ex/ring.volume");
+  frames_n(2, "back");
+  EXPECT_EQ(app.screen, Screen::Exercise);
+  EXPECT_EQ(app.ex.inst->seed, 0u);
+  app_on_address(app, "#/");
+  frames_n(6, "back to the map");
+  EXPECT_EQ(app.screen, Screen::CourseMap);
+  EXPECT_NEAR(page_window()->Scroll.y, 200.0f, 0.5f) << "Back returns to where the map was scrolled";
+  for (size_t i = writes; i < pf.addresses.size(); ++i)
+    EXPECT_FALSE(pf.addresses[i].push) << "Back must not add entries: " << pf.addresses[i].fragment;
+  EXPECT_EQ(pf.addresses.back().title, "dtx: the arithmetic of distributed training");
+  // the top bar: Settings and Lab are screens with addresses
+  ASSERT_TRUE(click("nav-settings", "top bar"));
+  frame("settings");
+  EXPECT_EQ(pf.addresses.back().fragment, "#/settings");
+  EXPECT_EQ(pf.addresses.back().title, "Settings · dtx");
+}
+
+TEST_F(HeadlessUi, AnUnknownExerciseOrAddressSaysSoWithAWayBack) {
+  start();
+  app_on_address(app, "#/ex/ring.volme");
+  frames_n(2, "unknown exercise");
+  ASSERT_EQ(app.screen, Screen::NotFound);
+  EXPECT_EQ(pf.addresses.back().title, "No exercise ring.volme · dtx");
+  EXPECT_EQ(app.address, "#/ex/ring.volme") << "the address the student typed stays, to be corrected";
+  EXPECT_TRUE(item("near-ring.volume")) << "exercises with a similar id are offered";
+  ASSERT_TRUE(item("not-found-course"));
+  app_on_address(app, "#/nowhere/at/all");
+  frames_n(2, "unknown address");
+  EXPECT_EQ(app.screen, Screen::NotFound);
+  EXPECT_NE(app.not_found.error.find("not an address of this site"), std::string::npos);
+  ASSERT_TRUE(click("not-found-course", "not found"));
+  frame("course map");
+  EXPECT_EQ(app.screen, Screen::CourseMap);
+  EXPECT_EQ(pf.addresses.back().fragment, "#/");
+  EXPECT_TRUE(pf.addresses.back().push);
+}
+
+TEST_F(HeadlessUi, ALabAddressSetsTheWidgetsInputsAndFollowsTheSliders) {
+  start();
+  app_on_address(app, "#/lab/pipeline?schedule=1f1b&p=8&m=32");
+  frames_n(2, "lab");
+  ASSERT_EQ(app.screen, Screen::Lab);
+  ASSERT_EQ(app.lab_kind, "pipeline");
+  ASSERT_TRUE(app.lab_widget);
+  EXPECT_EQ(app.lab_widget->inputs().get_int("p"), 8);
+  EXPECT_EQ(app.lab_widget->inputs().get_int("m"), 32);
+  EXPECT_STREQ(app.lab_widget->inputs().option("schedule"), "1f1b");
+  EXPECT_TRUE(app.lab_address_error.empty()) << app.lab_address_error;
+  EXPECT_EQ(pf.addresses.back().title, "Pipeline schedules · Lab · dtx");
+  // a slider moved: the same entry, new inputs
+  sim::WidgetValues v = app.lab_widget->inputs();
+  v.set("m", 16);
+  app.lab_widget->set_inputs(v);
+  size_t writes = pf.addresses.size();
+  frame("lab, m moved");
+  ASSERT_GT(pf.addresses.size(), writes);
+  EXPECT_NE(pf.addresses.back().fragment.find("m=16"), std::string::npos) << pf.addresses.back().fragment;
+  EXPECT_FALSE(pf.addresses.back().push);
+  // what the widget lacks is said, and the rest is used
+  app_on_address(app, "#/lab/pipeline?p=4&speed=2&m=lots");
+  frames_n(2, "lab, bad inputs");
+  EXPECT_EQ(app.lab_widget->inputs().get_int("p"), 4);
+  EXPECT_NE(app.lab_address_error.find("no input \"speed\""), std::string::npos) << app.lab_address_error;
+  EXPECT_NE(app.lab_address_error.find("m=lots"), std::string::npos) << app.lab_address_error;
+  app_on_address(app, "#/lab/warp-drive");
+  frames_n(2, "lab, unknown widget");
+  EXPECT_NE(app.lab_address_error.find("no Lab widget \"warp-drive\""), std::string::npos) << app.lab_address_error;
+}
+
+TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
+  start();
+  app_on_address(app, "#/chapter/5");
+  frames_n(8, "chapter 5");
+  ASSERT_EQ(app.screen, Screen::CourseMap);
+  const HookItem* head = item("chapter-5");
+  ASSERT_TRUE(head);
+  EXPECT_NE(page_window()->StateStorage.GetInt(head->id, 0), 0) << "chapter 5 is open";
+  EXPECT_LT(head->min.y - page_window()->Pos.y, 60.0f) << "and at the top of the page";
+  EXPECT_EQ(app.focus_chapter, -1) << "then the page rests";
+}

@@ -36,6 +36,12 @@ class Platform {
   virtual void pick_file() = 0;
   virtual void open_url(const std::string& url) = 0;
 
+  // The address bar (route.h): `fragment` ("#/ex/ring.volume") and the tab's title. push: a
+  // new history entry (another screen); otherwise the current entry is replaced.
+  virtual void set_address(const std::string& fragment, const std::string& title, bool push) = 0;
+  // The page's own URL with `fragment` as its fragment (what "Copy link" copies).
+  virtual std::string link_to(const std::string& fragment) = 0;
+
   // The test hook: the state of the frame just drawn (JSON), for window.dtx.
   virtual void publish_state(const std::string& json) = 0;
 

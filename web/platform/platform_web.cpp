@@ -20,6 +20,10 @@ EM_JS(void, js_run_code, (int id, const char* json), { dtxGlue.runCode(id, UTF8T
 EM_JS(void, js_download, (const char* name, const char* text), { dtxGlue.download(UTF8ToString(name), UTF8ToString(text)); });
 EM_JS(void, js_pick_file, (), { dtxGlue.pickFile(); });
 EM_JS(void, js_open_url, (const char* url), { dtxGlue.openUrl(UTF8ToString(url)); });
+EM_JS(void, js_set_address, (const char* fragment, const char* title, int push), {
+  dtxGlue.setAddress(UTF8ToString(fragment), UTF8ToString(title), !!push);
+});
+EM_JS(char*, js_link_to, (const char* fragment), { return dtxGlue.linkTo(UTF8ToString(fragment)); });
 EM_JS(void, js_publish_state, (const char* json), { dtxGlue.publishState(UTF8ToString(json)); });
 EM_JS(char*, js_today, (), { return dtxGlue.today(); });
 EM_JS(double, js_now_unix, (), { return Math.floor(Date.now() / 1000); });
@@ -48,6 +52,10 @@ void WebPlatform::run_code(int id, const std::string& json) { js_run_code(id, js
 void WebPlatform::download(const std::string& name, const std::string& text) { js_download(name.c_str(), text.c_str()); }
 void WebPlatform::pick_file() { js_pick_file(); }
 void WebPlatform::open_url(const std::string& url) { js_open_url(url.c_str()); }
+void WebPlatform::set_address(const std::string& fragment, const std::string& title, bool push) {
+  js_set_address(fragment.c_str(), title.c_str(), push ? 1 : 0);
+}
+std::string WebPlatform::link_to(const std::string& fragment) { return take(js_link_to(fragment.c_str())).value_or(fragment); }
 void WebPlatform::publish_state(const std::string& json) { js_publish_state(json.c_str()); }
 std::string WebPlatform::today() { return take(js_today()).value_or("1970-01-01"); }
 int64_t WebPlatform::now_unix() { return static_cast<int64_t>(js_now_unix()); }

@@ -16,6 +16,8 @@ class WebPlatform : public Platform {
   void download(const std::string& filename, const std::string& text) override;
   void pick_file() override;
   void open_url(const std::string& url) override;
+  void set_address(const std::string& fragment, const std::string& title, bool push) override;
+  std::string link_to(const std::string& fragment) override;
   void publish_state(const std::string& json) override;
   std::string today() override;
   int64_t now_unix() override;

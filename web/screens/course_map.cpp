@@ -154,13 +154,27 @@ void draw_course_map(App& app) {
   for (const auto& p : app.lib.packs) packs.push_back(&p);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
   const Exercise* last = find_exercise(app, app.progress.last_exercise);
+  bool focus_seen = false;
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
     std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
                        "/" + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
     bool open_default = last ? last->pack_id == p->id : p == packs.front();
-    ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
+    // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
+    bool focus = app.focus_chapter == p->chapter;
+    focus_seen |= focus;
+    if (focus) ImGui::SetNextItemOpen(true);
+    else ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
     bool open = ImGui::CollapsingHeader(head.c_str());
+    if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
+    if (focus) {
+      ImGui::SetScrollHereY(0.0f);
+      // ImGui clamps the target to the last frame's height: hold it until the header is up.
+      if (ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y < em(app) || ++app.focus_frames > 5) {
+        app.focus_chapter = -1;
+        app.focus_frames = 0;
+      }
+    }
     // mastery bar under the header
     ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),
@@ -177,6 +191,7 @@ void draw_course_map(App& app) {
     ImGui::PopID();
     ImGui::Spacing();
   }
+  if (!focus_seen) app.focus_chapter = -1;  // no such chapter: the map from the top
   if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::kMuted,

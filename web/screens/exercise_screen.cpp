@@ -233,7 +233,25 @@ void draw_exercise_screen(App& app) {
     double secs = (app.platform->now_ms() - st.code_started_ms) / 1000.0;
     ImGui::TextDisabled("Running your code in a sandbox… %.1f s (stopped after 2 s)", secs);
   }
-  ImGui::TextDisabled("Instance %llu%s", static_cast<unsigned long long>(inst.seed), inst.seed == 0 ? " (the default numbers)" : "");
+  // Which numbers these are, and a link that opens exactly them (for a classmate, a forum
+  // post, an instructor).
+  if (inst.seed == 0) ImGui::TextDisabled("The default numbers");
+  else ImGui::TextDisabled("Numbers of instance %llu", static_cast<unsigned long long>(inst.seed));
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Copy link##copy-link")) {
+    Route r;
+    r.kind = Route::Exercise;
+    r.id = ex.id;
+    r.seed = inst.seed;
+    app.link_copied = app.platform->link_to(format_route(r));
+    ImGui::SetClipboardText(app.link_copied.c_str());
+    app.link_copied_ms = app.platform->now_ms();
+  }
+  if (app.link_copied_ms >= 0 && app.platform->now_ms() - app.link_copied_ms < 4000) {
+    text_colored(color::kMuted, ("Copied " + app.link_copied).c_str());
+  } else if (app.link_copied_ms >= 0) {
+    app.link_copied_ms = -1;
+  }
 
   for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
     ImGui::Spacing();

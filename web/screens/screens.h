@@ -9,6 +9,7 @@ void draw_course_map(App& app);
 void draw_exercise_screen(App& app);
 void draw_settings(App& app);
 void draw_lab(App& app);
+void draw_not_found(App& app);
 void select_lab_widget(App& app, const std::string& kind);
 
 }  // namespace dtx::web

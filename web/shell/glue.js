@@ -218,7 +218,23 @@
       // Reversed: each is put on top, so they end up in the address's order.
       for (const url of new URLSearchParams(location.search).getAll('pack').reverse())
         if (url) withCString(url, (u) => call('_dtx_preview_url', u));
+      // The address names the screen (web/route.h): the engine shows it, and hears of every
+      // change the browser makes (Back, Forward, an edited address). Its own writes
+      // (setAddress) fire neither event.
+      const address = () => withCString(location.hash, (h) => call('_dtx_address', h));
+      window.addEventListener('popstate', address);
+      window.addEventListener('hashchange', address);
+      address();
     },
+    setAddress(fragment, title, push) {
+      if (title) document.title = title;
+      const url = location.pathname + location.search + fragment;
+      try {
+        if (push) history.pushState(null, '', url);
+        else history.replaceState(null, '', url);
+      } catch (e) { /* a sandboxed frame may refuse history: the page works without it */ }
+    },
+    linkTo(fragment) { return allocString(location.href.split('#')[0] + fragment); },
     storageGet(key) {
       let v = null;
       try { v = localStorage.getItem(key); } catch (e) { v = null; }
