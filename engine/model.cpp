@@ -491,10 +491,18 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
 }
 
 Library load_library(const std::vector<PackSource>& sources) {
+  LoadCache cache;
+  return load_library(sources, cache);
+}
+
+Library load_library(const std::vector<PackSource>& sources, LoadCache& cache) {
   Library lib;
   std::map<std::string, std::string> owner;  // exercise id -> file
   for (const auto& s : sources) {
-    LoadResult r = load_pack(s.text, s.file);
+    auto hit = cache.find(s.file);
+    if (hit == cache.end() || hit->second.first != s.text)
+      hit = cache.insert_or_assign(s.file, std::make_pair(s.text, load_pack(s.text, s.file))).first;
+    const LoadResult& r = hit->second.second;
     lib.diagnostics.insert(lib.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
     if (!r.pack) continue;
     bool clash = false;
@@ -509,7 +517,7 @@ Library load_library(const std::vector<PackSource>& sources) {
     }
     if (clash) continue;  // the first pack keeps its ids; this one is left out whole
     for (const auto& ex : r.pack->exercises) owner[ex.id] = s.file;
-    lib.packs.push_back(std::move(*r.pack));
+    lib.packs.push_back(*r.pack);  // a copy: the library owns its packs
   }
   std::stable_sort(lib.packs.begin(), lib.packs.end(),
                    [](const Pack& a, const Pack& b) { return a.chapter < b.chapter; });

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,6 +117,11 @@ struct PackSource {
   std::string file, text;
 };
 Library load_library(const std::vector<PackSource>& sources);
+// The same, reusing what an earlier call loaded from the same file and text: a page that
+// rebuilds its library each time a pack arrives loads each pack once. The cache maps file
+// -> (text, result) and is updated.
+using LoadCache = std::map<std::string, std::pair<std::string, LoadResult>>;
+Library load_library(const std::vector<PackSource>& sources, LoadCache& cache);
 
 // ---------------------------------------------------------------- instances and answers
 

@@ -4,9 +4,11 @@
 //
 // 1. transfer size of dist/ per file, raw and gzip -9 (node's zlib), and totals;
 // 2. in headless Chromium, one fresh browser context (cold cache) per run: time from
-//    navigation start to the first drawn frame, to the first complete frame (fonts and
-//    library ready, the loading text hidden) and to the course map being usable
-//    (screen 'course', not busy, at least one "ex-" item): median, min and max of the runs;
+//    navigation start to the first paint (the loading line), the first drawn frame, the first
+//    complete frame (fonts and pack index ready, the loading text hidden), the course map
+//    usable (screen 'course', at least one "ex-" item) and every pack in; then as many cold
+//    loads of a link to an exercise of the last pack, to that exercise drawn with its Submit
+//    button: median, min and max of the runs;
 // 3. frames drawn in 5 s of idleness on the course map (the page should draw none);
 // 4. the wasm heap size once every pack is loaded.
 //
@@ -140,14 +142,30 @@ function pageProbe() {
         set(x) { if (B.firstComplete == null && x != null) B.firstComplete = performance.now(); ff = x; },
       });
       v.waitFor(() => true, 600000).then(() => { B.firstDrawn = performance.now(); }, () => {});
-      v.waitFor((s) => s.screen === 'course' && !s.busy && s.items.some((i) => i.id.startsWith('ex-')), 600000)
+      // usable: the map lists a chapter's exercises (others may still be loading)
+      v.waitFor((s) => s.screen === 'course' && s.items.some((i) => i.id.startsWith('ex-')), 600000)
         .then((s) => { B.usable = performance.now(); B.usableFrame = s.frame; }, () => {});
+      // a deep link: the exercise is drawn with its Submit button
+      v.waitFor((s) => s.screen === 'exercise' && s.items.some((i) => i.id === 'submit'), 600000)
+        .then(() => { B.exerciseUsable = performance.now(); }, () => {});
+      // every pack in, nothing loading
+      v.waitFor((s) => s.screen !== 'loading' && !s.busy && Array.isArray(s.loading) && s.loading.length === 0, 600000)
+        .then((s) => { B.allPacks = performance.now(); B.allPacksFrame = s.frame; }, () => {});
     },
   });
 }
 
+// The first exercise of the last pack in exercises/index.json.
+function lastPackExercise() {
+  try {
+    const index = JSON.parse(fs.readFileSync(path.join(distDir, 'exercises/index.json'), 'utf8'));
+    const pack = JSON.parse(fs.readFileSync(path.join(distDir, 'exercises', index.packs[index.packs.length - 1]), 'utf8'));
+    return pack.exercises[0].id;
+  } catch { return null; }
+}
+
 // One cold load; with `idle`, also the idle frame count and the heap size.
-async function oneRun(browser, url, packCount, idle) {
+async function oneRun(browser, url, packCount, idle, deepLink = false) {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const errors = [];
   try {
@@ -155,16 +173,18 @@ async function oneRun(browser, url, packCount, idle) {
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(String(e.message || e)));
     page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
-    // favicon.ico is not part of dist/: the browser's own request for it is not the page's
     page.on('response', (res) => {
-      if (res.status() >= 400 && !res.url().endsWith('/favicon.ico')) errors.push(`HTTP ${res.status()} for ${res.url()}`);
+      if (res.status() >= 400) errors.push(`HTTP ${res.status()} for ${res.url()}`);
     });
     const resp = await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
     if (!resp || !resp.ok()) throw new Error(`GET ${url}: HTTP ${resp ? resp.status() : 'no response'}`);
     try {
       // done when the map is usable, or as soon as the page shows its own error (onAbort, no WebGL 2)
-      await page.waitForFunction(() => (window.__dtxBench && window.__dtxBench.usable != null && window.__dtxBench.firstComplete != null) ||
-        (document.getElementById('loading') || {}).className === 'error', null, { timeout: LOAD_TIMEOUT_MS, polling: 50 });
+      await page.waitForFunction((deep) => {
+        const B = window.__dtxBench;
+        const done = B && B.firstComplete != null && (deep ? B.exerciseUsable != null : B.usable != null && B.allPacks != null);
+        return done || (document.getElementById('loading') || {}).className === 'error';
+      }, deepLink, { timeout: LOAD_TIMEOUT_MS, polling: 50 });
     } catch (e) {
       const s = await page.evaluate(() => window.dtx && window.dtx.state && { screen: window.dtx.state.screen, busy: window.dtx.state.busy, packs: window.dtx.state.packs, frame: window.dtx.state.frame }).catch(() => null);
       throw new Error(`the course map was not usable within ${LOAD_TIMEOUT_MS / 1000} s; last state: ${JSON.stringify(s)}`);
@@ -174,7 +194,10 @@ async function oneRun(browser, url, packCount, idle) {
       return l && l.className === 'error' ? l.textContent : null;
     });
     if (pageError) throw new Error(`the page reports: ${pageError}`);
-    const r = await page.evaluate(() => ({ ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs }));
+    const r = await page.evaluate(() => {
+      const fcp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
+      return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null };
+    });
     if (idle) {
       // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
       await page.waitForTimeout(SETTLE_MS);
@@ -233,8 +256,8 @@ async function main() {
       try {
         const r = await oneRun(browser, server.url, packCount, last);
         results.push(r);
-        console.log(`run ${i + 1}: first drawn frame ${ms(r.firstDrawn)} ms, first complete frame ${ms(r.firstComplete)} ms, ` +
-          `course map usable ${ms(r.usable)} ms`);
+        console.log(`run ${i + 1}: first paint ${ms(r.firstPaint)} ms, first drawn frame ${ms(r.firstDrawn)} ms, ` +
+          `course map usable ${ms(r.usable)} ms, every pack in ${ms(r.allPacks)} ms`);
         for (const pe of r.errors.slice(0, 3)) console.log(`    page console error: ${pe.split('\n')[0]}`);
       } catch (e) {
         failures.push(e);
@@ -247,15 +270,32 @@ async function main() {
       }
     }
     if (results.length === 0) throw new Fatal('no run loaded the page');
+    // A link to an exercise of the last pack listed: it opens as soon as that pack is in.
+    const deepId = lastPackExercise();
+    const deep = [];
+    if (deepId) {
+      for (let i = 0; i < runs; i++) {
+        try {
+          const r = await oneRun(browser, server.url + '#/ex/' + deepId, packCount, false, true);
+          deep.push(r);
+          console.log(`deep link #/ex/${deepId}, run ${i + 1}: first paint ${ms(r.firstPaint)} ms, exercise usable ${ms(r.exerciseUsable)} ms`);
+        } catch (e) {
+          console.log(`deep link run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
+        }
+      }
+    }
     console.log();
 
     const rows = [
+      ['first paint (the loading line)', (r) => r.firstPaint],
       ['first drawn frame (any screen)', (r) => r.firstDrawn],
       ['first complete frame (loading text hidden)', (r) => r.firstComplete],
-      ['course map usable', (r) => r.usable],
+      ['course map usable (a chapter listed)', (r) => r.usable],
+      ['every pack in', (r) => r.allPacks],
       ['  dtx.firstFrameMs (from glue.js start)', (r) => r.glueFirstFrameMs],
-    ].map(([name, get]) => {
-      const xs = results.map(get).filter((v) => typeof v === 'number');
+      [`exercise usable from a deep link (#/ex/${deepId || '-'})`, (r) => r.exerciseUsable, deep],
+    ].map(([name, get, from = results]) => {
+      const xs = from.map(get).filter((v) => typeof v === 'number');
       if (!xs.length) return [name, '-', '-', '-'];
       return [name, ms(median(xs)), ms(Math.min(...xs)), ms(Math.max(...xs))];
     });

@@ -166,13 +166,18 @@ void check_preview(App& app, Preview& p) {
   p.result = load_preview(p.text, p.source, app.lib);
 }
 
-void build_library(App& app) {
+// `complete`: every pack listed has arrived or failed. Until then the library holds the packs
+// that are in, so the course map and a deep link into them work while the others load.
+void build_library(App& app, bool complete) {
   std::vector<PackSource> sources;
   for (const auto& f : app.index_files) {
     auto it = app.pack_texts.find(f);
     if (it != app.pack_texts.end()) sources.push_back({f, it->second});
   }
-  app.lib = load_library(sources);
+  // The open exercise, to find again in the new library.
+  std::shared_ptr<const std::string> open_source = app.ex.exercise ? app.ex.exercise->source : nullptr;
+  std::string open_pointer = app.ex.exercise ? app.ex.exercise->pointer : "";
+  app.lib = load_library(sources, app.load_cache);
   app.problems.clear();
   std::map<std::string, size_t> by_file;
   for (const auto& f : app.index_files)
@@ -192,22 +197,44 @@ void build_library(App& app) {
   // Previews refuse ids the course owns: check them again against the new course.
   for (auto& p : app.previews)
     if (p->fetched) check_preview(app, *p);
-  app.library_ready = true;
-  app.rebuild_needed = false;
-  if (app.screen == Screen::Loading) app.screen = Screen::CourseMap;
-  repoint_open_exercise(app);
+  if (complete) {
+    app.library_ready = true;
+    app.rebuild_needed = false;
+  }
+  // The map as soon as the index is in; a link to an exercise keeps the loading line (and
+  // its progress) up until that exercise's pack is in, rather than flash the map first.
+  bool exercise_pending = app.route_pending && app.route_pending->kind == Route::Exercise;
+  if (app.screen == Screen::Loading && (!exercise_pending || complete)) app.screen = Screen::CourseMap;
+  // Another pack arrived and this one's text is the same: the student keeps everything
+  // (answers, feedback, hints); only the pointers move to the new library's copy.
+  const Exercise* same = nullptr;
+  if (open_source) {
+    const Exercise* now = app.lib.find(app.ex.id);
+    if (now && now->source == open_source && now->pointer == open_pointer) same = now;
+  }
+  if (same) {
+    app.ex.exercise = same;
+    if (app.ex.inst) app.ex.inst->exercise = same;
+  } else if (open_source) {
+    repoint_open_exercise(app);
+  }
   if (app.route_pending) {
     Route r = std::move(*app.route_pending);
     app.route_pending.reset();
-    apply_route(app, r);
+    apply_route(app, r);  // an exercise not in yet is pending again
   }
 }
 
 void maybe_finish_loading(App& app) {
-  if (!app.index_loaded || !app.pending.empty()) return;
-  if (app.library_ready && !app.rebuild_needed) return;
-  if (app.library_ready) ++app.reloads;
-  build_library(app);
+  if (!app.index_loaded) return;
+  bool all_in = app.pending.empty();
+  if (!app.library_ready) {
+    build_library(app, all_in);  // the first load: each pack is shown as it arrives
+    return;
+  }
+  if (!all_in || !app.rebuild_needed) return;  // a reload (make serve): once its fetches are in
+  ++app.reloads;
+  build_library(app, true);
 }
 
 Preview& preview_for(App& app, const std::string& source, bool from_url) {
@@ -526,8 +553,9 @@ void apply_route(App& app, const Route& r) {
     case Route::Settings: app.screen = Screen::Settings; return;
     case Route::Lab: apply_lab_route(app, r); return;
     case Route::Exercise: {
-      // A deep link on a page still loading (or still fetching a ?pack= preview) waits for it.
-      if (!app.library_ready || (!find_exercise(app, r.id) && !app.preview_requests.empty())) {
+      // A deep link opens as soon as its pack is in; until every pack (and ?pack= preview)
+      // has arrived, one not found yet may still come.
+      if (!find_exercise(app, r.id) && (!app.library_ready || !app.preview_requests.empty())) {
         app.route_pending = r;
         return;
       }
@@ -619,8 +647,9 @@ void app_on_address(App& app, const std::string& fragment) {
   auto mem = app.scroll_memory.find(app.address);
   if (mem != app.scroll_memory.end()) app.scroll_restore = mem->second;
   if (r.kind == Route::Invalid) app.not_found = r;
-  if (app.screen == Screen::Loading && !app.library_ready && r.kind != Route::Exercise) {
-    // shown once the packs are in (build_library moves Loading to the course map first)
+  app.route_pending.reset();  // the newest address wins over one still waiting
+  if (!app.index_loaded && r.kind != Route::Exercise) {
+    // shown once the pack index is in (build_library leaves Loading for the course map first)
     app.route_pending = r;
     return;
   }
@@ -898,6 +927,10 @@ void app_after_frame(App& app) {
     if (it.id == GImGui->ActiveId) active = it.key;
   j["active"] = active;
   j["packs"] = app.lib.packs.size();
+  nlohmann::json loading = nlohmann::json::array();  // packs still on their way
+  for (const auto& [id, file] : app.pending)
+    if (file != "index.json") loading.push_back(file);
+  j["loading"] = loading;
   j["reloads"] = app.reloads;
   nlohmann::json previews = nlohmann::json::array();
   for (const auto& p : app.previews) {

@@ -77,7 +77,8 @@ struct App {
   std::vector<PackProblem> problems;                // rebuilt with the library
   std::string index_error;
   Library lib;
-  bool library_ready = false;
+  LoadCache load_cache;       // each pack loaded once while the library is rebuilt per arrival
+  bool library_ready = false; // every listed pack has arrived or failed
   int next_request = 1;
 
   // fonts and scale (device pixel ratio x text size)
@@ -95,6 +96,7 @@ struct App {
   Screen screen = Screen::Loading;
   ExerciseState ex;
   std::string import_message;
+  bool explain_progress = false;  // the course map's "What do these mean?" is open
 
   // previews (instructors): unique_ptr so exercise pointers survive adding one
   std::vector<std::unique_ptr<Preview>> previews;

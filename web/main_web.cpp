@@ -211,7 +211,9 @@ void draw_frame() {
     g_text_focus = want;
     web_text_focus(want);
   }
-  if (!g_first_frame_sent && g_app.library_ready && !g_app.fonts_dirty && g_app.font_requests.empty()) {
+  // The loading line gives way once the course map can be drawn with its fonts; packs still
+  // on their way are shown loading in the map itself.
+  if (!g_first_frame_sent && g_app.screen != Screen::Loading && !g_app.fonts_dirty && g_app.font_requests.empty()) {
     g_first_frame_sent = true;
     web_first_frame();
   }

@@ -47,9 +47,9 @@ async function newPage(opts = {}) {
     }));
   });
   page.on('pageerror', (e) => page.errors.push(e.message));
-  // Failed loads are reported by URL (below), so the favicon Chromium asks for is not an error.
-  page.on('console', (m) => { if (m.type() === 'error' && !/favicon|Failed to load resource/.test(m.text())) page.errors.push(m.text()); });
-  page.on('response', (r) => { if (r.status() >= 400 && !/favicon/.test(r.url())) page.errors.push(`HTTP ${r.status()} ${r.url()}`); });
+  // Failed loads are reported by URL (below); the site's icon is one of its files like any other.
+  page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) page.errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400) page.errors.push(`HTTP ${r.status()} ${r.url()}`); });
   return page;
 }
 
@@ -99,12 +99,16 @@ test('numeric: wrong, unreadable, then right; progress survives a reload', async
   // hints one at a time
   await click(page, 'hint');
   s = await waitFor(page, 's.hints_shown === 1');
-  // reload: progress is still there
+  // reload: the same exercise (its address), and the progress is still there
   await page.reload();
-  s = await ready(page);
+  s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
+  eq(s.exercise, 'ring.volume', 'reload keeps the exercise');
   prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
   assert(prog.exercises['ring.volume'].solved_at > 0, 'solved after reload');
   eq(prog.exercises['ring.volume'].attempts, 2, 'attempts (format error not counted)');
+  // a new visit to the site's address: the map offers to continue
+  await page.goto(server.url.replace(/#.*$/, '') + '#/');
+  s = await ready(page);
   assert(s.items.some((i) => i.id === 'continue'), '"continue where you left off" offered');
   await page.context().close();
 });
@@ -635,7 +639,7 @@ test('an exercise drives its embedded widget with the instance numbers', async (
 // ---------------------------------------------------------------- the page's own policy
 
 const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
-  "style-src 'self'; font-src 'self'; img-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+  "style-src 'self'; font-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 test('security: the Content-Security-Policy is in the page and the headers; it refuses inline code and other origins', async () => {
   // The <meta>, the header scripts/serve.mjs sends (on the page and on the worker, whose
@@ -643,6 +647,7 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   assert(html.includes(`<meta http-equiv="Content-Security-Policy" content="${POLICY}">`), 'meta policy in index.html');
   assert(!/<style|style=/.test(html), 'no inline style left in index.html');
+  assert(html.includes('<link rel="icon" href="favicon.svg" type="image/svg+xml">'), 'the site names its icon');
   for (const file of ['', 'sandbox-worker.js']) {
     const r = await fetch(server.url + file);
     eq(r.headers.get('content-security-policy'), `${POLICY}; frame-ancestors 'none'`, `header on /${file}`);
@@ -832,6 +837,38 @@ test('addresses: a link opens its instance; Back, Forward and reload keep the pl
   await click(page, 'not-found-course');
   await waitFor(page, "s.screen === 'course'");
   eq(hash(), '#/', 'the way back');
+  await page.context().close();
+});
+
+test('start: the loading line counts bytes; a slow pack leaves the other chapters usable, and says it is loading', async () => {
+  const page = await newPage();
+  const details = [];
+  page.on('console', () => {});
+  // the engine and one pack come slowly (a poor network)
+  await page.route('**/dtx.wasm', async (route) => { await new Promise((r) => setTimeout(r, 800)); await route.continue(); });
+  await page.route('**/exercises/05-pipeline.json', async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.continue(); });
+  const t0 = Date.now();
+  await page.goto(server.url);
+  // the loading line, from the first paint, says what is loading and how much has arrived
+  for (let i = 0; i < 40 && !(await page.evaluate(() => window.dtx && window.dtx.state)); i++) {
+    const d = await page.evaluate(() => { const e = document.getElementById('loading-detail'); return e ? e.textContent : ''; });
+    if (d && !details.includes(d)) details.push(d);
+    await page.waitForTimeout(50);
+  }
+  assert(details.some((d) => /MB · .*fonts \d of 4/.test(d)), 'loading line with bytes and fonts: ' + JSON.stringify(details));
+  // the map comes without waiting for the slow pack
+  let s = await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id.startsWith('ex-'))", 20000);
+  const mapMs = Date.now() - t0;
+  assert(s.loading.includes('05-pipeline.json'), 'the slow pack is listed as loading: ' + JSON.stringify(s.loading));
+  assert(!s.items.some((i) => i.id === 'chapter-5'), 'chapter 5 is not drawn before its pack');
+  await shot(page, 'start-chapter-loading');
+  // meanwhile a chapter that is in works
+  await solveNumeric(page, 'ring.volume');
+  s = await waitFor(page, "s.loading.length === 0 && !s.busy", 20000);
+  const allMs = Date.now() - t0;
+  await click(page, 'nav-course');
+  s = await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'chapter-5')");
+  console.log(`     course map usable ${mapMs} ms after navigation with 05-pipeline.json delayed 3 s; every pack in at ${allMs} ms`);
   await page.context().close();
 });
 

@@ -1233,3 +1233,92 @@ TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
   EXPECT_LT(head->min.y - page_window()->Pos.y, 60.0f) << "and at the top of the page";
   EXPECT_EQ(app.focus_chapter, -1) << "then the page rests";
 }
+
+// ---- start: the course map as soon as the index is in, each chapter as its pack arrives
+
+TEST_F(HeadlessUi, ChaptersAppearAsTheirPacksArriveAndADeepLinkWaitsForItsOwn) {
+  app_init(app, &pf);
+  rebuild_fonts();
+  app_on_address(app, "#/ex/cap.bubble");  // in the capstone pack, which will come last
+  // the index first (fonts fail: the built-in font is used)
+  auto answer = [&](auto pred) {
+    auto batch = pf.fetches;
+    pf.fetches.clear();
+    for (const auto& [id, url] : batch) {
+      if (!pred(url)) {
+        pf.fetches.emplace_back(id, url);
+        continue;
+      }
+      FakePlatform::Response r = pf.respond(url);
+      app_on_fetched(app, id, r.ok, r.status, std::move(r.body));
+    }
+  };
+  answer([](const std::string& u) { return u.find("fonts/") == 0 || u == "exercises/index.json"; });
+  ASSERT_EQ(app.screen, Screen::Loading) << "no pack is in yet";
+  answer([](const std::string& u) { return u == "exercises/00-ring-allreduce.json"; });
+  frame("one pack in");
+  EXPECT_EQ(app.screen, Screen::Loading) << "the deep link waits for its own pack, not for the map";
+  EXPECT_EQ(app.lib.packs.size(), 1u);
+  EXPECT_FALSE(app.library_ready);
+  auto st = nlohmann::json::parse(pf.state_json);
+  EXPECT_EQ(st["loading"].size(), 14u) << st["loading"].dump();
+  // the student goes to the map instead and opens an exercise of the chapter that is in
+  app_on_address(app, "#/");
+  frame("map, one chapter");
+  ASSERT_EQ(app.screen, Screen::CourseMap);
+  open_exercise(app, "ring.volume", 0);
+  frame("ring.volume while packs load");
+  fill_wrong();
+  submit(app);
+  ASSERT_TRUE(app.ex.feedback);
+  app.ex.hints_shown = 1;
+  Verdict v = app.ex.feedback->verdict;
+  // the other packs arrive one by one: what the student did stays
+  while (!pf.fetches.empty()) {
+    std::string next = pf.fetches.front().second;
+    answer([&](const std::string& u) { return u == next; });
+    frame("after " + next);
+    ASSERT_EQ(app.screen, Screen::Exercise);
+    ASSERT_TRUE(app.ex.feedback) << "feedback lost when " << next << " arrived";
+    EXPECT_EQ(app.ex.feedback->verdict, v);
+    EXPECT_EQ(app.ex.hints_shown, 1);
+    EXPECT_EQ(app.ex.inst->exercise, app.ex.exercise);
+    EXPECT_EQ(app.ex.exercise, app.lib.find("ring.volume")) << "points into the current library";
+  }
+  EXPECT_TRUE(app.library_ready);
+  EXPECT_EQ(app.lib.packs.size(), 15u);
+  st = nlohmann::json::parse(pf.state_json);
+  EXPECT_TRUE(st["loading"].empty());
+}
+
+TEST_F(HeadlessUi, ADeepLinkOpensAsSoonAsItsPackIsIn) {
+  app_init(app, &pf);
+  rebuild_fonts();
+  app_on_address(app, "#/ex/ring.volume/2");
+  auto answer_one = [&](const std::string& url) {
+    for (size_t i = 0; i < pf.fetches.size(); ++i)
+      if (pf.fetches[i].second == url) {
+        auto [id, u] = pf.fetches[i];
+        pf.fetches.erase(pf.fetches.begin() + static_cast<long>(i));
+        FakePlatform::Response r = pf.respond(u);
+        app_on_fetched(app, id, r.ok, r.status, std::move(r.body));
+        return true;
+      }
+    return false;
+  };
+  for (const char* f : {"fonts/Inter-Regular.otf", "fonts/Inter-SemiBold.otf", "fonts/Inter-Italic.otf",
+                        "fonts/JetBrainsMono-Regular.ttf", "exercises/index.json", "exercises/00-ring-allreduce.json"})
+    ASSERT_TRUE(answer_one(f)) << f;
+  frame("ring pack in");
+  ASSERT_EQ(app.screen, Screen::Exercise);
+  EXPECT_EQ(app.ex.id, "ring.volume");
+  EXPECT_EQ(app.ex.inst->seed, 2u);
+  EXPECT_GT(pf.fetches.size(), 10u) << "the other packs are still on their way";
+  // an id no pack has is "not found" only once every pack is in
+  app_on_address(app, "#/ex/nowhere.at-all");
+  frame("unknown id while loading");
+  EXPECT_NE(app.screen, Screen::NotFound);
+  pf.answer_fetches(app);
+  frame("every pack in");
+  EXPECT_EQ(app.screen, Screen::NotFound);
+}

@@ -134,6 +134,17 @@ void draw_course_map(App& app) {
   std::snprintf(buf, sizeof buf, "Solved %d of %d · attempted %d · streak %d day%s (best %d)", solved, total, attempted,
                 streak, streak == 1 ? "" : "s", app.progress.best_streak_days);
   ImGui::TextDisabled("%s", buf);
+  // What the figures mean, one click or tap away (a hover tooltip never shows on a phone).
+  ImGui::SameLine();
+  if (ImGui::SmallButton(app.explain_progress ? "Hide##what-progress" : "What do these mean?##what-progress"))
+    app.explain_progress = !app.explain_progress;
+  if (app.explain_progress)
+    markdown(app, "**Solved**: exercises you have answered right at least once. **Attempted**: exercises you have "
+                  "submitted an answer to (an answer that could not be read does not count). **Streak**: days in a "
+                  "row, by your own calendar, on which you submitted at least one answer; it still runs if your "
+                  "last such day was yesterday. **Mastery** of a chapter: the average over its exercises of your "
+                  "best score on each, where an exercise you have not tried counts as 0 and partial credit counts "
+                  "in part; the bar under each chapter shows it.");
 
   preview_section(app, find_exercise(app, app.progress.last_exercise));
 
@@ -191,7 +202,20 @@ void draw_course_map(App& app) {
     ImGui::PopID();
     ImGui::Spacing();
   }
-  if (!focus_seen) app.focus_chapter = -1;  // no such chapter: the map from the top
+  // Chapters still on their way (a slow network): said, with their files, until they arrive.
+  if (!app.library_ready) {
+    std::vector<std::string> waiting;
+    for (const auto& [id, file] : app.pending)
+      if (file != "index.json") waiting.push_back(file);
+    std::sort(waiting.begin(), waiting.end());
+    if (!waiting.empty()) {
+      std::string line = "Loading " + std::to_string(waiting.size()) + (waiting.size() == 1 ? " more chapter: " : " more chapters: ");
+      for (size_t i = 0; i < waiting.size(); ++i) line += (i ? ", " : "") + waiting[i];
+      ImGui::Spacing();
+      notice_box(app, color::kMuted, line + "…");
+    }
+  }
+  if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
   if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::kMuted,

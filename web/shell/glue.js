@@ -22,6 +22,111 @@
   const t0 = performance.now();
 
   const PACK_LIMIT = 10 * 1024 * 1024;  // engine/model.h kMaxPackBytes
+
+  // ---- start: everything the first screen needs is requested at once, while the engine
+  // downloads and compiles, instead of after it (fonts, the pack index, then every pack).
+  // The engine asks for the same URLs (web/app.cpp kFontFiles, base_url) and gets these
+  // answers; what it asks for later (a changed pack, a preview) is fetched then.
+  // Every byte received is counted for the loading line.
+  const files = new Map();    // url -> {kind, got, total, done}
+  const early = new Map();    // url -> promise of {ok, status, headers, buf}
+  const FONT_FILES = ['fonts/Inter-Regular.otf', 'fonts/Inter-SemiBold.otf', 'fonts/Inter-Italic.otf',
+    'fonts/JetBrainsMono-Regular.ttf'];
+  const MAX_EARLY_PACKS = 200;
+
+  function showProgress() {
+    if (loading.className === 'error' || loading.style.display === 'none') return;
+    let got = 0, total = 0, packs = 0, packsDone = 0, fonts = 0, fontsDone = 0, engine = null;
+    for (const f of files.values()) {
+      got += f.got;
+      total += Math.max(f.total, f.got);
+      if (f.kind === 'pack') { packs++; if (f.done) packsDone++; }
+      if (f.kind === 'font') { fonts++; if (f.done) fontsDone++; }
+      if (f.kind === 'engine') engine = f;
+    }
+    const mb = (n) => (n / 1048576).toFixed(1);
+    const what = [];
+    if (engine) what.push(engine.done ? 'engine ✓' : `engine ${mb(engine.got)} of ${engine.total ? mb(engine.total) : '?'} MB`);
+    if (fonts) what.push(`fonts ${fontsDone} of ${fonts}`);
+    if (packs) what.push(`chapters ${packsDone} of ${packs}`);
+    const bar = document.getElementById('loading-bar');
+    const detail = document.getElementById('loading-detail');
+    if (bar && total) { bar.max = total; bar.value = got; }
+    if (detail) detail.textContent = `${mb(got)} of ${mb(total)} MB · ${what.join(' · ')}`;
+  }
+
+  // A GET read to the end (or to `limit` bytes), counting as it arrives.
+  async function fetchCounted(url, kind, limit = Infinity) {
+    const r = await fetch(url, { cache: 'no-cache' });
+    const entry = { kind, got: 0, total: Number(r.headers.get('Content-Length')) || 0, done: false };
+    files.set(url, entry);
+    const chunks = [];
+    if (r.body && r.body.getReader) {
+      const reader = r.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        entry.got += value.length;
+        showProgress();
+        if (entry.got > limit) { reader.cancel().catch(() => {}); break; }
+      }
+    } else {
+      chunks.push(new Uint8Array(await r.arrayBuffer()));
+      entry.got = chunks[0].length;
+    }
+    entry.done = true;
+    showProgress();
+    const buf = new Uint8Array(entry.got);
+    let at = 0;
+    for (const c of chunks) { buf.set(c, at); at += c.length; }
+    return { ok: r.ok, status: r.status, headers: r.headers, buf };
+  }
+
+  function fetchEarly(url, kind) {
+    const p = fetchCounted(url, kind, PACK_LIMIT);
+    p.catch(() => {});  // the engine's own request reports the failure
+    early.set(url, p);
+    return p;
+  }
+  // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
+  if (!window.dtxNoEarlyFetch) {
+    for (const f of FONT_FILES) fetchEarly(f, 'font');
+    fetchEarly('exercises/index.json', 'index').then((r) => {
+      if (!r.ok) return;
+      let index = null;
+      try { index = JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return; }
+      const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
+      for (const n of names.slice(0, MAX_EARLY_PACKS)) fetchEarly('exercises/' + n, 'pack');
+    }, () => {});
+  }
+
+  // The engine's download, counted: Emscripten calls this instead of fetching dtx.wasm itself,
+  // and compiling still streams (the counted bytes are handed on as they arrive).
+  function instantiateWasm(imports, receive) {
+    const url = 'dtx.wasm';
+    fetch(url).then((r) => {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      const entry = { kind: 'engine', got: 0, total: Number(r.headers.get('Content-Length')) || 0, done: false };
+      files.set(url, entry);
+      showProgress();
+      const reader = r.body.getReader();
+      const counted = new ReadableStream({
+        async pull(ctrl) {
+          const { done, value } = await reader.read();
+          if (done) { entry.done = true; showProgress(); ctrl.close(); return; }
+          entry.got += value.length;
+          showProgress();
+          ctrl.enqueue(value);
+        },
+      });
+      return WebAssembly.instantiateStreaming(new Response(counted, { status: r.status, headers: { 'Content-Type': 'application/wasm' } }), imports);
+    }).then((res) => receive(res.instance, res.module), (e) => {
+      loading.className = 'error';
+      loading.textContent = 'dtx could not load its engine (dtx.wasm): ' + e.message;
+    });
+    return {};
+  }
   function M() { return window.Module; }
   function call(name, ...args) { if (ready && M()[name]) return M()[name](...args); }
   function wake() { call('_dtx_wake'); }
@@ -255,11 +360,14 @@
       return allocString(Array.from(a, (x) => x.toString(16).padStart(8, '0')).join(''));
     },
     fetch(id, url) {
-      // no-cache: revalidate, so a pack an instructor just edited is picked up
-      fetch(url, { cache: 'no-cache' }).then(async (r) => {
+      // Asked for at start (above), or now. no-cache: revalidate, so a pack an instructor just
+      // edited is picked up.
+      const got = early.get(url) || fetchCounted(url, /^exercises\//.test(url) ? 'pack' : 'file', PACK_LIMIT);
+      early.delete(url);
+      got.then(async (r) => {
         // `make serve` marks its answers: then listen for changed packs (never on a plain host).
         if (r.headers.get('X-Dtx-Dev') && /index\.json$/.test(url)) listenForChanges();
-        let buf = new Uint8Array(await r.arrayBuffer());
+        let buf = r.buf;
         if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
         // The engine refuses packs over 10 MB (kMaxPackBytes) by their size alone: one byte
         // more than that tells it so, and a huge file never has to fit in the wasm heap.
@@ -374,6 +482,7 @@
 
   window.Module = {
     canvas,
+    instantiateWasm,
     print: (s) => console.log(s),
     printErr: (s) => console.warn(s),
     onAbort: (what) => {
