@@ -146,6 +146,20 @@ void draw_course_map(App& app) {
                   "best score on each, where an exercise you have not tried counts as 0 and partial credit counts "
                   "in part; the bar under each chapter shows it.");
 
+  // Chapters still on their way (a slow network): said at the top, with their files, until they
+  // arrive (the totals above count the chapters that are in).
+  if (!app.library_ready) {
+    std::vector<std::string> waiting;
+    for (const auto& [id, file] : app.pending)
+      if (file != "index.json") waiting.push_back(file);
+    std::sort(waiting.begin(), waiting.end());
+    if (!waiting.empty()) {
+      std::string line = "Loading " + std::to_string(waiting.size()) + (waiting.size() == 1 ? " more chapter: " : " more chapters: ");
+      for (size_t i = 0; i < waiting.size(); ++i) line += (i ? ", " : "") + waiting[i];
+      notice_box(app, color::kMuted, line + "…");
+    }
+  }
+
   preview_section(app, find_exercise(app, app.progress.last_exercise));
 
   if (const Exercise* last = find_exercise(app, app.progress.last_exercise)) {
@@ -201,19 +215,6 @@ void draw_course_map(App& app) {
     exercise_rows(app, *p, last);
     ImGui::PopID();
     ImGui::Spacing();
-  }
-  // Chapters still on their way (a slow network): said, with their files, until they arrive.
-  if (!app.library_ready) {
-    std::vector<std::string> waiting;
-    for (const auto& [id, file] : app.pending)
-      if (file != "index.json") waiting.push_back(file);
-    std::sort(waiting.begin(), waiting.end());
-    if (!waiting.empty()) {
-      std::string line = "Loading " + std::to_string(waiting.size()) + (waiting.size() == 1 ? " more chapter: " : " more chapters: ");
-      for (size_t i = 0; i < waiting.size(); ++i) line += (i ? ", " : "") + waiting[i];
-      ImGui::Spacing();
-      notice_box(app, color::kMuted, line + "…");
-    }
   }
   if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
   if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
