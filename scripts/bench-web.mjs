@@ -196,7 +196,9 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
     if (pageError) throw new Error(`the page reports: ${pageError}`);
     const r = await page.evaluate(() => {
       const fcp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
-      return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null };
+      const mark = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? m.startTime : null; };
+      return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null,
+        engineDownloaded: mark('dtx:engine-downloaded'), engineCompiled: mark('dtx:engine-compiled'), engineRunning: mark('dtx:engine-running') };
     });
     if (idle) {
       // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
@@ -288,6 +290,9 @@ async function main() {
 
     const rows = [
       ['first paint (the loading line)', (r) => r.firstPaint],
+      ['  engine downloaded (dtx.wasm)', (r) => r.engineDownloaded],
+      ['  engine compiled', (r) => r.engineCompiled],
+      ['  engine running (main done)', (r) => r.engineRunning],
       ['first drawn frame (any screen)', (r) => r.firstDrawn],
       ['first complete frame (loading text hidden)', (r) => r.firstComplete],
       ['course map usable (a chapter listed)', (r) => r.usable],

@@ -171,6 +171,7 @@ void check_preview(App& app, Preview& p) {
 void build_library(App& app, bool complete) {
   std::vector<PackSource> sources;
   for (const auto& f : app.index_files) {
+    if (!app.library_ready && !app.admitted.count(f)) continue;  // first load: a few a frame
     auto it = app.pack_texts.find(f);
     if (it != app.pack_texts.end()) sources.push_back({f, it->second});
   }
@@ -226,13 +227,9 @@ void build_library(App& app, bool complete) {
 }
 
 void maybe_finish_loading(App& app) {
-  if (!app.index_loaded) return;
-  bool all_in = app.pending.empty();
-  if (!app.library_ready) {
-    build_library(app, all_in);  // the first load: each pack is shown as it arrives
-    return;
-  }
-  if (!all_in || !app.rebuild_needed) return;  // a reload (make serve): once its fetches are in
+  // The first load goes through app_load_arrived_packs, a frame's worth at a time.
+  if (!app.index_loaded || !app.library_ready) return;
+  if (!app.pending.empty() || !app.rebuild_needed) return;  // a reload (make serve): once its fetches are in
   ++app.reloads;
   build_library(app, true);
 }
@@ -256,6 +253,38 @@ void fetch_preview(App& app, Preview& p) {
 }
 
 }  // namespace
+
+bool app_load_arrived_packs(App& app, double budget_ms) {
+  if (app.library_ready || !app.index_loaded) return false;
+  const double start = app.platform->now_ms();
+  bool built = false;
+  do {
+    const std::string* next = nullptr;
+    for (const auto& f : app.index_files)
+      if (!app.admitted.count(f) && (app.pack_texts.count(f) || app.fetch_failed.count(f))) {
+        next = &f;
+        break;
+      }
+    if (!next) {
+      // Nothing arrived that is not in; with nothing on its way either (an empty or broken
+      // index), the loading is over.
+      if (app.pending.empty() && !built) {
+        build_library(app, true);
+        built = true;
+      }
+      break;
+    }
+    app.admitted.insert(*next);
+    bool complete = app.pending.empty() && std::all_of(app.index_files.begin(), app.index_files.end(),
+                                                       [&](const std::string& f) { return app.admitted.count(f) > 0; });
+    build_library(app, complete);
+    built = true;
+    if (complete) break;
+    // A link to an exercise shows nothing until its pack is in: no budget until then.
+  } while (app.platform->now_ms() - start < budget_ms ||
+           (app.screen == Screen::Loading && app.route_pending && app.route_pending->kind == Route::Exercise));
+  return built;
+}
 
 const char* screen_name(Screen s) {
   switch (s) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,7 @@ struct App {
   std::string index_error;
   Library lib;
   LoadCache load_cache;       // each pack loaded once while the library is rebuilt per arrival
+  std::set<std::string> admitted;  // first load: packs already in the library
   bool library_ready = false; // every listed pack has arrived or failed
   int next_request = 1;
 
@@ -149,6 +151,11 @@ void app_after_frame(App& app);
 bool app_busy(const App& app);
 
 void app_on_fetched(App& app, int request_id, bool ok, int status, std::string body);
+// The first load: puts packs that have arrived into the library, at least one and then more
+// while `budget_ms` lasts (loading one takes ~30 ms in the page), so the course map is drawn
+// with the first chapter instead of after all of them. Called before each frame; true when
+// the library changed.
+bool app_load_arrived_packs(App& app, double budget_ms);
 void app_on_code_result(App& app, int request_id, const std::string& json);
 void app_on_file(App& app, const std::string& name, const std::string& text);
 

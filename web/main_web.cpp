@@ -186,6 +186,9 @@ void draw_frame() {
   double frame_start = emscripten_get_now();
   if (g_wake > 0) --g_wake;
   if (g_app.fonts_dirty) rebuild_fonts();
+  // Packs that arrived go in a frame's worth at a time (one or two at ~30 ms each): the map is
+  // drawn with the first chapters while the others load.
+  app_load_arrived_packs(g_app, 20.0);
   hook_begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();

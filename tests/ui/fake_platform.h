@@ -118,6 +118,8 @@ class FakePlatform : public dtx::web::Platform {
         dtx::web::app_on_fetched(app, id, r.ok, r.status, std::move(r.body));
       }
     }
+    // The page puts arrived packs in before its frames; here all of them at once.
+    dtx::web::app_load_arrived_packs(app, 1e12);
   }
 
   static std::string read_source_file(const std::string& rel) {

@@ -177,6 +177,7 @@ class HeadlessUi : public ::testing::Test {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 60.0f;
     pf.clock_ms += 1000.0 / 60.0;
+    app_load_arrived_packs(app, 12.0);  // as main_web.cpp does before each frame
     hook_begin_frame();
     ImGui::NewFrame();
     app_frame(app);

@@ -114,14 +114,14 @@
       const counted = new ReadableStream({
         async pull(ctrl) {
           const { done, value } = await reader.read();
-          if (done) { entry.done = true; showProgress(); ctrl.close(); return; }
+          if (done) { entry.done = true; performance.mark('dtx:engine-downloaded'); showProgress(); ctrl.close(); return; }
           entry.got += value.length;
           showProgress();
           ctrl.enqueue(value);
         },
       });
       return WebAssembly.instantiateStreaming(new Response(counted, { status: r.status, headers: { 'Content-Type': 'application/wasm' } }), imports);
-    }).then((res) => receive(res.instance, res.module), (e) => {
+    }).then((res) => { performance.mark('dtx:engine-compiled'); receive(res.instance, res.module); }, (e) => {
       loading.className = 'error';
       loading.textContent = 'dtx could not load its engine (dtx.wasm): ' + e.message;
     });
@@ -315,6 +315,7 @@
   window.dtxGlue = {
     cssSize,
     ready() {
+      performance.mark('dtx:engine-running');  // main() has run: the bench reads these marks
       ready = true;
       resetTextarea();
       resize();
