@@ -298,8 +298,17 @@ const char* screen_name(Screen s) {
   return "?";
 }
 
+void app_apply_theme(App& app) {
+  bool dark = app.theme_choice == 2 || (app.theme_choice == 0 && app.system_dark);
+  if (dark == theme_is_dark()) return;
+  apply_theme(dark);
+  apply_style(app.dpr * app.text_scale);
+}
+
 void app_init(App& app, Platform* platform) {
   app.platform = platform;
+  if (auto t = platform->storage_get("dtx.theme")) app.theme_choice = *t == "light" ? 1 : *t == "dark" ? 2 : 0;
+  app_apply_theme(app);
   app.writer_id = new_writer_id(app);
   load_stored_progress(app);
   for (const char* f : kFontFiles) request(app, f, app.font_requests, f);
@@ -773,10 +782,13 @@ void markdown(App& app, const std::string& text) { draw_markdown(text, md_style(
 
 bool button(const char* label, bool primary) {
   if (primary) {
-    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(color::kAccent));
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.16f, 0.42f, 0.88f, 1));
-    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0.08f, 0.32f, 0.72f, 1));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    // Hovered and held: the accent a little lighter and darker (alpha over the page colour).
+    ImVec4 acc = ImGui::ColorConvertU32ToFloat4(color::kAccent);
+    auto shade = [&](float k) { return ImVec4(acc.x * k, acc.y * k, acc.z * k, 1); };
+    ImGui::PushStyleColor(ImGuiCol_Button, acc);
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, shade(theme_is_dark() ? 1.1f : 0.9f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, shade(theme_is_dark() ? 1.2f : 0.8f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kOnAccent));
   }
   bool r = ImGui::Button(label);
   if (primary) ImGui::PopStyleColor(4);
@@ -910,6 +922,7 @@ void app_after_frame(App& app) {
   j["screen"] = screen_name(app.screen);
   j["dpr"] = app.dpr;
   j["busy"] = app_busy(app);
+  j["theme"] = theme_is_dark() ? "dark" : "light";
   if (app.screen == Screen::Exercise) {
     j["exercise"] = app.ex.id;
     j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;

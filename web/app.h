@@ -99,6 +99,11 @@ struct App {
   ExerciseState ex;
   std::string import_message;
   bool explain_progress = false;  // the course map's "What do these mean?" is open
+  // theme: the student's choice (0 follow the system, 1 light, 2 dark, in localStorage
+  // "dtx.theme") and what the browser reports (prefers-color-scheme, prefers-reduced-motion)
+  int theme_choice = 0;
+  bool system_dark = false;
+  bool reduced_motion = false;
 
   // previews (instructors): unique_ptr so exercise pointers survive adding one
   std::vector<std::unique_ptr<Preview>> previews;
@@ -170,6 +175,9 @@ const Preview* preview_of(const App& app, const Exercise* ex);
 bool instructor_view(const App& app);
 // "https://x/y/03-pipe.json?v=1" -> "03-pipe.json": the file a URL names.
 std::string last_component(const std::string& url);
+
+// Light or dark from the student's choice and the system's; restyles ImGui when it changes.
+void app_apply_theme(App& app);
 
 // Navigation (also used by the headless-UI test).
 void open_exercise(App& app, const std::string& id, uint64_t seed);

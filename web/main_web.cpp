@@ -271,6 +271,14 @@ EMSCRIPTEN_KEEPALIVE void dtx_preview_text(const char* name, const char* text) {
   dtx_wake();
 }
 
+// What the browser says of the student's system: dark colours wanted, motion reduced.
+EMSCRIPTEN_KEEPALIVE void dtx_system_prefs(int dark, int reduced_motion) {
+  g_app.system_dark = dark != 0;
+  g_app.reduced_motion = reduced_motion != 0;
+  app_apply_theme(g_app);
+  dtx_wake();
+}
+
 // The address bar changed: at load, Back, Forward, or an address edited by hand.
 EMSCRIPTEN_KEEPALIVE void dtx_address(const char* fragment) {
   app_on_address(g_app, fragment ? fragment : "");

@@ -872,6 +872,24 @@ test('start: the loading line counts bytes; a slow pack leaves the other chapter
   await page.context().close();
 });
 
+test('themes: dark follows the system, a choice in Settings wins and is kept', async () => {
+  const page = await newPage({ colorScheme: 'dark' });
+  await page.goto(server.url + '#/ex/pipe.bubble-basic');
+  let s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
+  eq(s.theme, 'dark', 'theme with a dark system');
+  await shot(page, 'theme-dark-exercise');
+  await page.goto(server.url.replace(/#.*$/, '') + '#/lab/pipeline?schedule=1f1b&p=4&m=8');
+  s = await waitFor(page, "s.screen === 'lab' && !s.busy", 20000);
+  await shot(page, 'theme-dark-lab');
+  await click(page, 'nav-settings');
+  await click(page, 'theme-light');
+  s = await waitFor(page, "s.theme === 'light'");
+  await page.reload();
+  s = await waitFor(page, "s.screen === 'settings' && !s.busy", 20000);
+  eq(s.theme, 'light', 'the choice outlives a reload');
+  await page.context().close();
+});
+
 async function solveNumeric(page, id) {
   await openExercise(page, id);
   const ans = engineAnswer(id);

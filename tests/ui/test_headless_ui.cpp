@@ -1323,3 +1323,73 @@ TEST_F(HeadlessUi, ADeepLinkOpensAsSoonAsItsPackIsIn) {
   frame("every pack in");
   EXPECT_EQ(app.screen, Screen::NotFound);
 }
+
+// ---- themes: every text and chart colour, both palettes, WCAG 2.1 AA
+
+TEST(Theme, EveryTextAndChartColourMeetsWcagAaInBothThemes) {
+  for (bool dark : {false, true}) {
+    const Palette& p = dark ? dark_palette() : light_palette();
+    const char* theme = dark ? "dark" : "light";
+    struct Pair {
+      const char* what;
+      ImU32 fg, bg;
+      double min;
+    };
+    std::vector<Pair> pairs = {
+        {"text on page", p.text, p.page, 4.5},         {"text on panel", p.text, p.panel, 4.5},
+        {"muted on page", p.muted, p.page, 4.5},       {"muted on panel", p.muted, p.panel, 4.5},
+        {"link on page", p.accent, p.page, 4.5},       {"correct on page", p.correct, p.page, 4.5},
+        {"partial on page", p.partial, p.page, 4.5},   {"wrong on page", p.wrong, p.page, 4.5},
+        {"text on button", p.text, p.button, 4.5},     {"text on hovered button", p.text, p.button_hovered, 4.5},
+        {"text on held button", p.text, p.button_active, 4.5},
+        {"text on a field", p.text, p.frame, 4.5},     {"text on chapter header", p.text, p.header, 4.5},
+        {"text on hovered header", p.text, p.header_hovered, 4.5},
+        {"text on preview header", p.text, p.preview, 4.5}, {"text on highlight", p.text, p.highlight, 4.5},
+        {"text on table header", p.text, p.table_header, 4.5},
+        {"primary button label", p.on_accent, p.accent, 4.5},
+        {"code on code background", p.code_text, p.code_bg, 4.5},
+        {"keyword", p.keyword, p.code_bg, 4.5},        {"number", p.number, p.code_bg, 4.5},
+        {"string", p.string, p.code_bg, 4.5},          {"comment", p.comment, p.code_bg, 4.5},
+        {"function", p.function, p.code_bg, 4.5},
+        {"label on forward block", p.level_text, p.chart_f, 4.5},
+        {"label on backward block", p.level_text, p.chart_b, 4.5},
+        {"label on weight-grad block", p.level_text, p.chart_w, 4.5},
+        {"label on a GPU", p.level_text, p.level[0], 4.5},
+        // charts (graphical objects, WCAG 1.4.11): 3:1 against what is around them
+        {"forward block on page", p.chart_f, p.page, 3.0},   {"backward block on page", p.chart_b, p.page, 3.0},
+        {"weight-grad block on page", p.chart_w, p.page, 3.0}, {"idle hatching on idle", p.hatch, p.idle, 3.0},
+        {"progress bar on page", p.correct, p.page, 3.0},    {"field border on page", p.border, p.page, 3.0}, {"field border on a field", p.border, p.frame, 3.0},
+    };
+    for (const auto& c : pairs) {
+      double r = contrast_ratio(c.fg, c.bg);
+      EXPECT_GE(r, c.min) << theme << ": " << c.what << " has contrast " << r << ":1";
+      std::printf("%-5s %-28s %5.2f:1\n", theme, c.what, r);
+    }
+  }
+  // the function itself, on known values: black on white is 21:1, a colour on itself 1:1
+  EXPECT_NEAR(contrast_ratio(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)), 21.0, 1e-9);
+  EXPECT_NEAR(contrast_ratio(IM_COL32(0x77, 0x77, 0x77, 255), IM_COL32(0x77, 0x77, 0x77, 255)), 1.0, 1e-9);
+  EXPECT_NEAR(contrast_ratio(IM_COL32(0x76, 0x76, 0x76, 255), IM_COL32(255, 255, 255, 255)), 4.54, 0.01);
+}
+
+TEST_F(HeadlessUi, TheThemeFollowsTheSystemUnlessTheStudentChose) {
+  start();
+  EXPECT_FALSE(theme_is_dark());
+  app.system_dark = true;
+  app_apply_theme(app);
+  EXPECT_TRUE(theme_is_dark()) << "follows the system by default";
+  EXPECT_EQ(color::kPage, dark_palette().page);
+  app.screen = Screen::Settings;
+  frame("settings, dark");
+  ASSERT_TRUE(click("theme-light", "settings"));
+  EXPECT_FALSE(theme_is_dark());
+  EXPECT_EQ(pf.storage["dtx.theme"], "light");
+  EXPECT_EQ(color::kText, light_palette().text);
+  // a new page load reads the choice
+  App again;
+  FakePlatform pf2;
+  pf2.storage["dtx.theme"] = "dark";
+  app_init(again, &pf2);
+  EXPECT_TRUE(theme_is_dark());
+  apply_theme(false);  // the next test starts light
+}

@@ -30,6 +30,20 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted("Theme");
+  ImGui::PopFont();
+  const char* themes[] = {"Follow the system##theme-system", "Light##theme-light", "Dark##theme-dark"};
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    if (ImGui::RadioButton(themes[i], app.theme_choice == i)) {
+      app.theme_choice = i;
+      app.platform->storage_set("dtx.theme", i == 0 ? "system" : i == 1 ? "light" : "dark");
+      app_apply_theme(app);
+    }
+  }
+
+  ImGui::Spacing();
+  ImGui::PushFont(app.fonts.bold);
   ImGui::TextUnformatted("Your progress");
   ImGui::PopFont();
   markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document, and tabs "

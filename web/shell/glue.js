@@ -327,6 +327,12 @@
       // The address names the screen (web/route.h): the engine shows it, and hears of every
       // change the browser makes (Back, Forward, an edited address). Its own writes
       // (setAddress) fire neither event.
+      // prefers-color-scheme and prefers-reduced-motion, now and when the system changes them
+      const dark = matchMedia('(prefers-color-scheme: dark)'), still = matchMedia('(prefers-reduced-motion: reduce)');
+      const prefs = () => call('_dtx_system_prefs', dark.matches ? 1 : 0, still.matches ? 1 : 0);
+      dark.addEventListener('change', prefs);
+      still.addEventListener('change', prefs);
+      prefs();
       const address = () => withCString(location.hash, (h) => call('_dtx_address', h));
       window.addEventListener('popstate', address);
       window.addEventListener('hashchange', address);

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string>
 
+#include "ui/theme.h"
+
 namespace dtx::web {
 namespace {
 
@@ -17,12 +19,12 @@ bool is_keyword(std::string_view w) {
 
 ImU32 color_of(TokenKind k) {
   switch (k) {
-    case TokenKind::Keyword: return IM_COL32(0xa6, 0x26, 0xa4, 0xff);
-    case TokenKind::Number: return IM_COL32(0x98, 0x68, 0x01, 0xff);
-    case TokenKind::String: return IM_COL32(0x50, 0xa1, 0x4f, 0xff);
-    case TokenKind::Comment: return IM_COL32(0x8a, 0x90, 0x99, 0xff);
-    case TokenKind::Function: return IM_COL32(0x40, 0x78, 0xf2, 0xff);
-    default: return IM_COL32(0x24, 0x29, 0x2f, 0xff);
+    case TokenKind::Keyword: return palette().keyword;
+    case TokenKind::Number: return palette().number;
+    case TokenKind::String: return palette().string;
+    case TokenKind::Comment: return palette().comment;
+    case TokenKind::Function: return palette().function;
+    default: return palette().code_text;
   }
 }
 

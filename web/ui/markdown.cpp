@@ -224,7 +224,7 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
   if (width < f.body->FontSize * 4) width = f.body->FontSize * 4;
   for (const MdRun& run : runs) {
     ImFont* font = font_for(run.style, f);
-    ImU32 col = (run.style & kLink) ? color::kAccent : (run.style & kCode) ? IM_COL32(0x24, 0x29, 0x2f, 0xff) : st.text_color;
+    ImU32 col = (run.style & kLink) ? color::kAccent : (run.style & kCode) ? palette().code_text : st.text_color;
     const char* s = run.text.data();
     const char* end = s + run.text.size();
     while (s < end) {

@@ -1,6 +1,7 @@
 #include "ui/theme.h"
 
 #include <cmath>
+#include <utility>
 
 namespace dtx::web {
 
@@ -52,6 +53,153 @@ Fonts build_fonts(const FontFiles& files, float scale) {
   return f;
 }
 
+namespace {
+
+constexpr ImU32 rgb(unsigned v) { return IM_COL32((v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff, 0xff); }
+
+Palette make_light() {
+  Palette p{};
+  p.text = rgb(0x1f2328);
+  p.muted = rgb(0x5b636e);
+  p.accent = rgb(0x1d5fd1);
+  p.correct = rgb(0x1a7f37);
+  p.partial = rgb(0x8a5c00);
+  p.wrong = rgb(0xc22b2b);
+  p.preview = rgb(0xfbe3a8);
+  p.code_bg = rgb(0xf3f4f6);
+  p.panel = rgb(0xffffff);
+  p.page = rgb(0xf7f8fa);
+  p.border = rgb(0x858d98);  // field and button edges: 3:1 on the page (WCAG 1.4.11)
+  p.highlight = rgb(0xfff1c2);
+  p.on_accent = rgb(0xffffff);
+  p.button = rgb(0xe8edf5);
+  p.button_hovered = rgb(0xd6e3f7);
+  p.button_active = rgb(0xc2d6f5);
+  p.frame = rgb(0xffffff);
+  p.frame_hovered = rgb(0xedf2fc);
+  p.frame_active = rgb(0xe5edfc);
+  p.header = rgb(0xe0ebfc);
+  p.header_hovered = rgb(0xd6e3fa);
+  p.header_active = rgb(0xc7d9f7);
+  p.table_header = rgb(0xedf0f5);
+  p.table_row_alt = rgb(0xf7f9fc);
+  p.code_text = rgb(0x24292f);
+  p.keyword = rgb(0x9a1f98);
+  p.number = rgb(0x855a00);
+  p.string = rgb(0x2f7a2e);
+  p.comment = rgb(0x5f6670);
+  p.function = rgb(0x1f5fc8);
+  p.chart_f = rgb(0x2f6fd6);
+  p.chart_b = rgb(0xb4530a);
+  p.chart_w = rgb(0x1e7a46);
+  p.idle = rgb(0xf6dede);
+  p.hatch = rgb(0xb86a6a);
+  p.future = IM_COL32(0xff, 0xff, 0xff, 0xa8);
+  p.level[0] = rgb(0x2f64c4);
+  p.level[1] = rgb(0xc4d5ee);
+  p.level[2] = rgb(0xd9e3f2);
+  p.level[3] = rgb(0xe8eef7);
+  p.level[4] = rgb(0xf4f6fa);
+  p.level_text = rgb(0xffffff);
+  return p;
+}
+
+Palette make_dark() {
+  Palette p{};
+  p.text = rgb(0xe6e8eb);
+  p.muted = rgb(0xa3abb6);
+  p.accent = rgb(0x78aeff);
+  p.correct = rgb(0x57c983);
+  p.partial = rgb(0xe3ac45);
+  p.wrong = rgb(0xff8a85);
+  p.preview = rgb(0x5c4714);
+  p.code_bg = rgb(0x23272e);
+  p.panel = rgb(0x1d2127);
+  p.page = rgb(0x15181d);
+  p.border = rgb(0x6b7380);
+  p.highlight = rgb(0x4d4220);
+  p.on_accent = rgb(0x0d1420);
+  p.button = rgb(0x2a3039);
+  p.button_hovered = rgb(0x343c48);
+  p.button_active = rgb(0x3f4958);
+  p.frame = rgb(0x1d2127);
+  p.frame_hovered = rgb(0x262c35);
+  p.frame_active = rgb(0x2c333e);
+  p.header = rgb(0x1f2c42);
+  p.header_hovered = rgb(0x27374f);
+  p.header_active = rgb(0x2f415d);
+  p.table_header = rgb(0x232831);
+  p.table_row_alt = rgb(0x1a1e24);
+  p.code_text = rgb(0xe6e8eb);
+  p.keyword = rgb(0xd69cf5);
+  p.number = rgb(0xe8bd6a);
+  p.string = rgb(0x8fd18b);
+  p.comment = rgb(0x9aa3ad);
+  p.function = rgb(0x82b8ff);
+  p.chart_f = rgb(0x2f6fd6);
+  p.chart_b = rgb(0xb4530a);
+  p.chart_w = rgb(0x1e7a46);
+  p.idle = rgb(0x4a2b2e);
+  p.hatch = rgb(0xb86a6a);
+  p.future = IM_COL32(0x15, 0x18, 0x1d, 0xb0);
+  p.level[0] = rgb(0x2f64c4);
+  p.level[1] = rgb(0x2c3b55);
+  p.level[2] = rgb(0x253248);
+  p.level[3] = rgb(0x1f293b);
+  p.level[4] = rgb(0x1a212e);
+  p.level_text = rgb(0xffffff);
+  return p;
+}
+
+bool g_dark = false;
+const Palette* g_palette = nullptr;
+// Light until told otherwise: the colour variables are never read empty.
+const bool g_light_at_start = (apply_theme(false), true);
+
+ImVec4 v4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
+
+double linear(unsigned c8) {
+  double c = c8 / 255.0;
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+double luminance(ImU32 c) {
+  return 0.2126 * linear((c >> IM_COL32_R_SHIFT) & 0xff) + 0.7152 * linear((c >> IM_COL32_G_SHIFT) & 0xff) +
+         0.0722 * linear((c >> IM_COL32_B_SHIFT) & 0xff);
+}
+
+}  // namespace
+
+const Palette& light_palette() {
+  static const Palette p = make_light();
+  return p;
+}
+const Palette& dark_palette() {
+  static const Palette p = make_dark();
+  return p;
+}
+
+void apply_theme(bool dark) {
+  g_dark = dark;
+  g_palette = dark ? &dark_palette() : &light_palette();
+  const Palette& p = *g_palette;
+  using namespace color;
+  kText = p.text, kMuted = p.muted, kAccent = p.accent, kCorrect = p.correct, kPartial = p.partial;
+  kWrong = p.wrong, kPreview = p.preview, kCodeBg = p.code_bg, kPanel = p.panel, kPage = p.page;
+  kBorder = p.border, kHighlight = p.highlight, kOnAccent = p.on_accent;
+}
+
+const Palette& palette() {
+  if (!g_palette) apply_theme(false);
+  return *g_palette;
+}
+bool theme_is_dark() { return g_dark; }
+
+double contrast_ratio(ImU32 a, ImU32 b) {
+  double la = luminance(a), lb = luminance(b);
+  if (la < lb) std::swap(la, lb);
+  return (la + 0.05) / (lb + 0.05);
+}
+
 void apply_style(float scale) {
   ImGuiStyle& s = ImGui::GetStyle();
   s = ImGuiStyle();
@@ -72,25 +220,32 @@ void apply_style(float scale) {
   s.WindowBorderSize = 0;
   s.ChildBorderSize = 1;
   s.TouchExtraPadding = ImVec2(0, 0);
+  const Palette& p = palette();
+  if (theme_is_dark()) ImGui::StyleColorsDark(&s);  // popups, sliders, scrollbars not set below
   ImVec4* c = s.Colors;
-  c[ImGuiCol_Text] = ImGui::ColorConvertU32ToFloat4(color::kText);
-  c[ImGuiCol_TextDisabled] = ImGui::ColorConvertU32ToFloat4(color::kMuted);
-  c[ImGuiCol_WindowBg] = ImGui::ColorConvertU32ToFloat4(color::kPage);
-  c[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
-  c[ImGuiCol_Border] = ImGui::ColorConvertU32ToFloat4(color::kBorder);
-  c[ImGuiCol_FrameBg] = ImVec4(1, 1, 1, 1);
-  c[ImGuiCol_FrameBgHovered] = ImVec4(0.93f, 0.95f, 0.99f, 1);
-  c[ImGuiCol_FrameBgActive] = ImVec4(0.90f, 0.93f, 0.99f, 1);
-  c[ImGuiCol_Button] = ImVec4(0.91f, 0.93f, 0.96f, 1);
-  c[ImGuiCol_ButtonHovered] = ImVec4(0.84f, 0.89f, 0.97f, 1);
-  c[ImGuiCol_ButtonActive] = ImVec4(0.76f, 0.84f, 0.96f, 1);
-  c[ImGuiCol_Header] = ImVec4(0.88f, 0.92f, 0.99f, 1);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.84f, 0.89f, 0.98f, 1);
-  c[ImGuiCol_HeaderActive] = ImVec4(0.78f, 0.85f, 0.97f, 1);
-  c[ImGuiCol_CheckMark] = ImGui::ColorConvertU32ToFloat4(color::kAccent);
-  c[ImGuiCol_PlotHistogram] = ImGui::ColorConvertU32ToFloat4(color::kCorrect);
-  c[ImGuiCol_TableHeaderBg] = ImVec4(0.93f, 0.94f, 0.96f, 1);
-  c[ImGuiCol_TableRowBgAlt] = ImVec4(0.97f, 0.98f, 0.99f, 1);
+  c[ImGuiCol_Text] = v4(p.text);
+  c[ImGuiCol_TextDisabled] = v4(p.muted);
+  c[ImGuiCol_WindowBg] = v4(p.page);
+  c[ImGuiCol_ChildBg] = v4(p.panel);
+  c[ImGuiCol_PopupBg] = v4(p.panel);
+  c[ImGuiCol_Border] = v4(p.border);
+  c[ImGuiCol_Separator] = v4(p.border);
+  c[ImGuiCol_FrameBg] = v4(p.frame);
+  c[ImGuiCol_FrameBgHovered] = v4(p.frame_hovered);
+  c[ImGuiCol_FrameBgActive] = v4(p.frame_active);
+  c[ImGuiCol_Button] = v4(p.button);
+  c[ImGuiCol_ButtonHovered] = v4(p.button_hovered);
+  c[ImGuiCol_ButtonActive] = v4(p.button_active);
+  c[ImGuiCol_Header] = v4(p.header);
+  c[ImGuiCol_HeaderHovered] = v4(p.header_hovered);
+  c[ImGuiCol_HeaderActive] = v4(p.header_active);
+  c[ImGuiCol_CheckMark] = v4(p.accent);
+  c[ImGuiCol_SliderGrab] = v4(p.accent);
+  c[ImGuiCol_SliderGrabActive] = v4(p.accent);
+  c[ImGuiCol_PlotHistogram] = v4(p.correct);
+  c[ImGuiCol_TableHeaderBg] = v4(p.table_header);
+  c[ImGuiCol_TableRowBgAlt] = v4(p.table_row_alt);
+  c[ImGuiCol_NavHighlight] = v4(p.accent);
   s.ScaleAllSizes(scale);
 }
 

@@ -32,20 +32,40 @@ void apply_style(float scale);
 // Glyph ranges for the atlas (assets/glyph-ranges.txt), zero-terminated.
 const ImWchar* glyph_ranges();
 
+// The theme's colours. Variables, not constants: apply_theme() fills them from the light or
+// the dark palette, and everything that draws reads them each frame. Every text colour has a
+// WCAG 2.1 AA contrast of at least 4.5:1 on the backgrounds it is drawn on, and every chart
+// colour at least 3:1 against the page (the headless-UI test measures both palettes).
+struct Palette {
+  ImU32 text, muted, accent, correct, partial, wrong;
+  ImU32 preview;    // header of a pack opened for preview: amber, never a course chapter
+  ImU32 code_bg, panel, page, border, highlight;
+  ImU32 on_accent;  // text on the accent colour (primary buttons)
+  // ImGui's own surfaces
+  ImU32 button, button_hovered, button_active, frame, frame_hovered, frame_active;
+  ImU32 header, header_hovered, header_active, table_header, table_row_alt;
+  // code
+  ImU32 code_text, keyword, number, string, comment, function;
+  // charts: pipeline blocks (with white labels), idle time, what has not run yet
+  ImU32 chart_f, chart_b, chart_w, idle, hatch, future;
+  ImU32 level[5];  // hierarchy widget: GPU, server, rack, pod, cluster
+  ImU32 level_text;  // labels drawn inside the GPU level
+};
+const Palette& light_palette();
+const Palette& dark_palette();
+
 namespace color {
-constexpr ImU32 kText = IM_COL32(0x1f, 0x23, 0x28, 0xff);
-constexpr ImU32 kMuted = IM_COL32(0x5b, 0x63, 0x6e, 0xff);
-constexpr ImU32 kAccent = IM_COL32(0x1d, 0x5f, 0xd1, 0xff);
-constexpr ImU32 kCorrect = IM_COL32(0x1a, 0x7f, 0x37, 0xff);
-constexpr ImU32 kPartial = IM_COL32(0x9a, 0x67, 0x00, 0xff);
-// Header of a pack opened for preview: amber, so it never passes for a course chapter.
-constexpr ImU32 kPreview = IM_COL32(0xfb, 0xe3, 0xa8, 0xff);
-constexpr ImU32 kWrong = IM_COL32(0xc2, 0x2b, 0x2b, 0xff);
-constexpr ImU32 kCodeBg = IM_COL32(0xf3, 0xf4, 0xf6, 0xff);
-constexpr ImU32 kPanel = IM_COL32(0xff, 0xff, 0xff, 0xff);
-constexpr ImU32 kPage = IM_COL32(0xf7, 0xf8, 0xfa, 0xff);
-constexpr ImU32 kBorder = IM_COL32(0xd5, 0xd9, 0xde, 0xff);
-constexpr ImU32 kHighlight = IM_COL32(0xff, 0xf1, 0xc2, 0xff);
+inline ImU32 kText, kMuted, kAccent, kCorrect, kPartial, kWrong, kPreview, kCodeBg, kPanel, kPage, kBorder,
+    kHighlight, kOnAccent;
 }  // namespace color
+
+// Makes `dark` (or light) the palette in use: the color:: variables now, ImGui's style colours
+// at the next apply_style().
+void apply_theme(bool dark);
+const Palette& palette();  // the one in use
+bool theme_is_dark();
+
+// WCAG 2.1 contrast ratio of two opaque colours (1..21).
+double contrast_ratio(ImU32 a, ImU32 b);
 
 }  // namespace dtx::web

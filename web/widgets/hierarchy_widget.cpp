@@ -19,13 +19,9 @@ namespace {
 constexpr int kTop = sim::kZoomLevels - 1;  // the cluster
 
 // Fill of a box at each level, light outside to dark inside, so nesting reads at a glance.
-const ImU32 kLevelFill[sim::kZoomLevels] = {
-    IM_COL32(0x3d, 0x74, 0xd6, 0xff),  // GPU
-    IM_COL32(0xc4, 0xd5, 0xee, 0xff),  // server
-    IM_COL32(0xd9, 0xe3, 0xf2, 0xff),  // rack
-    IM_COL32(0xe8, 0xee, 0xf7, 0xff),  // pod
-    IM_COL32(0xf4, 0xf6, 0xfa, 0xff),  // cluster
-};
+// (ui/theme.h palette().level: GPU, server, rack, pod, cluster)
+#define kLevelFill (palette().level)
+static_assert(sim::kZoomLevels == 5, "one fill per level in the palette");
 
 std::string printf_str(const char* f, double a) {
   char buf[256];
@@ -336,7 +332,7 @@ class HierarchyWidget : public Widget {
         dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(0xf0, 0xc3, 0x5a, 0xff), 2);
         ImVec2 hs = font->CalcTextSizeA(size, FLT_MAX, 0, "HBM");
         if (hs.x < x1 - x0 - 4 && hs.y < y1 - y0)
-          dl->AddText(font, size, ImVec2((x0 + x1 - hs.x) / 2, (y0 + y1 - hs.y) / 2), color::kText, "HBM");
+          dl->AddText(font, size, ImVec2((x0 + x1 - hs.x) / 2, (y0 + y1 - hs.y) / 2), IM_COL32(0x1f, 0x23, 0x28, 0xff), "HBM");  // dark on the amber HBM in both themes
       }
     const char* gpu = h_.gpu->name;
     ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0, gpu);

@@ -21,13 +21,14 @@ namespace dtx::web {
 
 namespace {
 
-constexpr ImU32 kColF = IM_COL32(0x4a, 0x86, 0xe8, 0xff);
-constexpr ImU32 kColB = IM_COL32(0xe3, 0x8b, 0x2c, 0xff);
-constexpr ImU32 kColW = IM_COL32(0x3b, 0xa0, 0x62, 0xff);
-constexpr ImU32 kIdle = IM_COL32(0xfa, 0xea, 0xea, 0xff);
-constexpr ImU32 kHatch = IM_COL32(0xdc, 0x9c, 0x9c, 0xff);
-constexpr ImU32 kFuture = IM_COL32(0xff, 0xff, 0xff, 0xa8);  // over what has not run yet
-constexpr ImU32 kCursor = IM_COL32(0x1f, 0x23, 0x28, 0xff);
+// The theme's chart colours (ui/theme.h), read when drawn.
+#define kColF (palette().chart_f)
+#define kColB (palette().chart_b)
+#define kColW (palette().chart_w)
+#define kIdle (palette().idle)
+#define kHatch (palette().hatch)
+#define kFuture (palette().future)  // over what has not run yet
+#define kCursor (palette().text)
 // A cell narrower than this (px) is drawn merged with its neighbours, without a label.
 constexpr float kMinOpPx = 4;
 // The player never has more steps than this: a step is one shortest op, or longer.
@@ -275,7 +276,7 @@ void PipelineWidget::draw_chart(App& app) {
       if (c.label >= 0)
         dl->AddText(font, small,
                     ImVec2(left + 0.5f * (c.x0 + c.x1 - label_w_[c.label]), y + 0.5f * (row_h - small)),
-                    IM_COL32(0xff, 0xff, 0xff, 0xff), labels_[c.label].c_str());
+                    palette().level_text, labels_[c.label].c_str());
     }
   }
 

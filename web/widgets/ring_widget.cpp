@@ -291,7 +291,7 @@ void RingWidget::draw_picture(App& app, float width) {
           const bool full = h.count == n;
           const float f = static_cast<float>(h.count) / n;
           dl->AddRectFilled(ImVec2(a0.x, a1.y - (a1.y - a0.y) * f), a1, chunk_color(k, n, full ? 1.0f : 0.7f));
-          if (full) dl->AddRect(a0, a1, IM_COL32(0x1f, 0x23, 0x28, 0x90));
+          if (full) dl->AddRect(a0, a1, (color::kText & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
         } else {
           dl->AddRect(a0, a1, color::kBorder);
         }
@@ -304,7 +304,7 @@ void RingWidget::draw_picture(App& app, float width) {
       const float part = static_cast<float>(rank_most_[r]) / n;
       const float full = static_cast<float>(rank_full_[r]) / n;
       dl->AddLine(in, out, color::kCodeBg, thick);
-      if (part > 0) dl->AddLine(in, lerp(in, out, part), IM_COL32(0x1d, 0x5f, 0xd1, 0x60), thick);
+      if (part > 0) dl->AddLine(in, lerp(in, out, part), (color::kAccent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x60), thick);
       if (full > 0) dl->AddLine(in, lerp(in, out, full), color::kAccent, thick);
     }
     if (r % label_every == 0 && (r == 0 || n - r >= (label_every + 1) / 2)) {
@@ -326,7 +326,7 @@ void RingWidget::draw_picture(App& app, float width) {
     const bool ring = sim_->in.algorithm == sim::CollectiveAlgorithm::Ring;
     const bool arrows = n <= kArrowsMaxRanks;
     const float packet = std::clamp(spacing * 0.35f, 2.0f, 0.55f * e);
-    const ImU32 line_col = IM_COL32(0x5b, 0x63, 0x6e, 0x70);
+    const ImU32 line_col = (color::kMuted & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x70);
     for (const sim::RingSend& s : sends_) {
       const float a_from = angle(s.from), a_to = angle(s.to);
       const ImU32 col = chunk_color(s.chunk_first, n);
@@ -360,7 +360,7 @@ void RingWidget::draw_picture(App& app, float width) {
           const float x0 = pos.x - w + 2 * w * b / bands, x1 = pos.x - w + 2 * w * (b + 1) / bands;
           dl->AddRectFilled(ImVec2(x0, pos.y - h), ImVec2(x1, pos.y + h), chunk_color(chunk, n));
         }
-        dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), IM_COL32(0x1f, 0x23, 0x28, 0x90));
+        dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), (color::kText & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
       }
     }
   }
