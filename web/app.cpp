@@ -550,7 +550,8 @@ void apply_lab_route(App& app, const Route& r) {
     if (!app.lab_widget) select_lab_widget(app, "ring");
     return;
   }
-  if (!app.lab_widget || app.lab_kind != kind || !r.query.empty() || lab_query(app).size() != 0)
+  // The address's inputs start from the defaults; the same plain widget is left playing.
+  if (!app.lab_widget || app.lab_kind != kind || !r.query.empty() || !lab_query(app).empty())
     select_lab_widget(app, kind);
   if (!app.lab_widget || r.query.empty()) return;
   sim::WidgetValues v = app.lab_widget->inputs();
@@ -908,7 +909,10 @@ void app_frame(App& app) {
   ImGui::PopItemWidth();
   if (margin > 0) ImGui::Unindent(margin);
   ImGui::Dummy(ImVec2(1, em(app) * 3));
-  if (!app.scroll_restore && app.screen != Screen::Loading) app.scroll_memory[app.address] = ImGui::GetScrollY();
+  if (!app.scroll_restore && app.screen != Screen::Loading) {
+    if (app.scroll_memory.size() > 1000) app.scroll_memory.clear();  // every slider value is an address
+    app.scroll_memory[app.address] = ImGui::GetScrollY();
+  }
   ImGui::EndChild();
   ImGui::End();
   sync_address(app);
