@@ -850,9 +850,12 @@ void app_frame(App& app) {
   app.drawn_widget = nullptr;
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
+  // No background: the frame starts cleared to the page colour, and a full-screen quad blended
+  // over it costs software-GL browsers as much as the clear again, every frame.
   ImGui::Begin("##root", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoBackground);
   top_bar(app);
   // The page scrolls in one child; content is centred and at most ~50 em wide so lines stay
   // readable on wide screens, and uses the full width on a phone.
@@ -960,6 +963,7 @@ void app_after_frame(App& app) {
   }
   if (!app.ex_widget_error.empty() && app.screen == Screen::Exercise) j["widget_error"] = app.ex_widget_error;
   j["frame_ms"] = app.frame_cpu_ms;
+  j["drawn"] = app.frames_drawn;
   j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
   if (const ImDrawData* dd = ImGui::GetDrawData()) {
     int cmds = 0;

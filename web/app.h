@@ -145,6 +145,7 @@ struct App {
   double frame_dt = 0;              // seconds since the previous frame, capped
   double frame_parts_ms[3] = {0, 0, 0};  // of frame_cpu_ms: UI build, GL submission, test-hook state
   double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
+  long frames_drawn = 0;            // frames whose drawing reached the canvas (unchanged ones are skipped)
 };
 
 void app_init(App& app, Platform* platform);

@@ -31,6 +31,8 @@ App g_app;
 WebPlatform g_platform;
 GLFWwindow* g_window = nullptr;
 int g_wake = 3;
+uint64_t g_last_drawn = 0;     // digest of what the canvas shows (draw_data_hash)
+bool g_fonts_uploaded = false;  // a new font texture: the next frame is drawn whatever its digest
 double g_last_caret_ms = 0;
 bool g_text_focus = false;
 bool g_first_frame_sent = false;
@@ -119,6 +121,7 @@ void rebuild_fonts() {
   apply_style(scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  g_fonts_uploaded = true;
   g_app.fonts_dirty = false;
 }
 
@@ -180,6 +183,37 @@ void apply_keys() {
   g_pressed_since_frame.clear();
 }
 
+// What a frame draws, as a 64-bit digest: every vertex, index and command of the draw lists,
+// the framebuffer size and the clear colour.
+uint64_t draw_data_hash(const ImDrawData* dd, int fw, int fh, ImU32 clear) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  auto mix = [&h](const void* p, size_t n) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, b + i, 8);
+      h = (h ^ w) * 0xff51afd7ed558ccdull;
+      h ^= h >> 32;
+    }
+    for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  };
+  int dims[3] = {fw, fh, static_cast<int>(clear)};
+  mix(dims, sizeof dims);
+  for (int l = 0; l < dd->CmdListsCount; ++l) {
+    const ImDrawList* list = dd->CmdLists[l];
+    mix(list->VtxBuffer.Data, static_cast<size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(list->IdxBuffer.Data, static_cast<size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : list->CmdBuffer) {
+      mix(&c.ClipRect, sizeof c.ClipRect);
+      mix(&c.TextureId, sizeof c.TextureId);
+      unsigned counts[3] = {c.VtxOffset, c.IdxOffset, c.ElemCount};
+      mix(counts, sizeof counts);
+    }
+  }
+  return h;
+}
+
 void draw_frame() {
   // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
   // the next frame's state so the bench can check animation stays cheap.
@@ -201,11 +235,21 @@ void draw_frame() {
   double ui_end = emscripten_get_now();
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(g_window, &fw, &fh);
-  glViewport(0, 0, fw, fh);
-  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::kPage);
-  glClearColor(bg.x, bg.y, bg.z, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // A frame that would draw exactly what the canvas shows (a wake for a key that changed
+  // nothing, the frames that let ImGui settle after a hover) is not drawn again: WebGL keeps
+  // showing the last drawn buffer when a frame draws nothing, and the GL work is most of a
+  // frame's cost (two thirds of the browser's CPU per frame with software GL).
+  uint64_t drawn = draw_data_hash(ImGui::GetDrawData(), fw, fh, color::kPage);
+  if (drawn != g_last_drawn || g_fonts_uploaded) {
+    g_last_drawn = drawn;
+    g_fonts_uploaded = false;
+    glViewport(0, 0, fw, fh);
+    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::kPage);
+    glClearColor(bg.x, bg.y, bg.z, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++g_app.frames_drawn;
+  }
   double gl_end = emscripten_get_now();
   app_after_frame(g_app);
   double hook_end = emscripten_get_now();

@@ -151,7 +151,15 @@ export async function setSlider(page, id, value) {
   f = (await state(page)).frame;
   await waitFor(page, `s.frame > ${f}`);
   await page.keyboard.up('Control');
-  await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
+  try {
+    await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
+  } catch (e) {
+    // Say where the click went and what the page made of it (a rare failure under load).
+    const now = await state(page);
+    const at = now.items.find((x) => x.id === id);
+    throw new Error(`Ctrl+click at (${x}, ${y}) on slider ${id} did not start its text field: item then ${JSON.stringify(it)}, ` +
+      `now ${JSON.stringify(at)}; active ${JSON.stringify(now.active)}, text_input ${now.text_input}, frame ${now.frame}, busy ${now.busy}`);
+  }
   await press(page, 'Control+A');
   await press(page, 'Backspace');
   await page.keyboard.type(String(value));

@@ -394,6 +394,21 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   await page.waitForTimeout(2000);
   const f1 = (await state(page)).frame;
   assert(f1 - f0 <= 1, `frames drawn while idle: ${f1 - f0}`);
+  // A pointer moving where nothing reacts runs frames but draws none of them again; moving
+  // onto a chapter (its row lights up) draws.
+  const d0 = await state(page);
+  assert(typeof d0.drawn === 'number', 'the state counts drawn frames');
+  for (const x of [6, 7, 8]) {
+    await page.mouse.move(x, 5);
+    await waitFor(page, `s.frame > ${(await state(page)).frame}`);
+  }
+  const d1 = await state(page);
+  assert(d1.frame > d0.frame, 'the pointer moves ran frames');
+  eq(d1.drawn, d0.drawn, `frames drawn for moves that change nothing (of ${d1.frame - d0.frame} run)`);
+  const row = d1.items.find((i) => i.id === 'chapter-0');
+  await page.mouse.move(row.x + 20, row.y + row.h / 2);
+  const d2 = await waitFor(page, `s.drawn > ${d1.drawn}`);
+  assert(d2.drawn > d1.drawn, 'hovering a chapter is drawn');
   await page.context().close();
 });
 
