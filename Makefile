@@ -7,6 +7,7 @@
 #   make test    everything builds, every test runs (native, engine under node, browser), ctest summary
 #   make lint    build/native/dtx lint exercises/
 #   make bench   load/lint/grade timings, native and wasm, and their ratio
+#   make sweep   the slow sweeps `make test` samples: every pipeline timeline p <= 32, m <= 128
 #   make fuzz    libFuzzer + ASan + UBSan on the pack loader, expressions, answers and progress,
 #                FUZZ_SECONDS each (default 60; FUZZ_TARGETS="pack expr" for some); not in `make test`
 SHELL := /bin/bash
@@ -69,6 +70,10 @@ clean:
 # Fuzzing (scripts/fuzz.sh): clang builds into build/fuzz; crashes go to build/fuzz/artifacts/.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
+.PHONY: sweep
+sweep: native
+	@cd $(NATIVE_DIR) && DTX_FULL_SWEEP=1 ctest --output-on-failure -R 'Sweep'
+
 .PHONY: fuzz
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

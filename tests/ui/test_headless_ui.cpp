@@ -911,10 +911,14 @@ TEST_F(HeadlessUi, DroppedPackIsPreviewedAboveTheCourseWithLintErrorsAndAnInstru
     ASSERT_TRUE(item("ex-mine.good")) << "the valid exercise is not listed";
     EXPECT_FALSE(item("ex-mine.bad")) << "the broken exercise must not be playable";
     // Above the course: the preview's header is higher on the page than chapter 0's.
-    if (const HookItem* ch = item("chapter-0")) EXPECT_LT(item("preview-0")->min.y, ch->min.y);
+    if (const HookItem* ch = item("chapter-0")) {
+      EXPECT_LT(item("preview-0")->min.y, ch->min.y);
+    }
     // On a phone the column starts at the page's edge (1.86's Indent(0) once shifted it by
     // the indent spacing, pushing every line's end under the right edge).
-    if (size.x < 500) EXPECT_NEAR(item("preview-0")->min.x, page_window()->Pos.x, 1.0f);
+    if (size.x < 500) {
+      EXPECT_NEAR(item("preview-0")->min.x, page_window()->Pos.x, 1.0f);
+    }
   }
   auto state = nlohmann::json::parse(pf.state_json);
   ASSERT_EQ(state["previews"].size(), 1u);
