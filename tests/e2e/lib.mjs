@@ -26,6 +26,13 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=swiftshader', '--enable-
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-device-scale-factor=1',
   '--disable-features=' + [...PLAYWRIGHT_DISABLED_FEATURES, ...TOP_CHROME_WEBUI_FEATURES].join(',')];
 
+// For the test suites only: V8 keeps dtx.wasm in its baseline tier (Liftoff). With tiering on,
+// every new page compiled the hot part of the engine again with TurboFan, 1.5 CPU-s on
+// background threads against 1 CPU-s for the rest of a page start, in a suite that starts
+// some 50 pages; a test waits on frames, not on the engine's speed. The benchmarks measure
+// the browser as students have it, with tiering (launch() without this).
+export const TEST_ARGS = ['--js-flags=--liftoff-only'];
+
 export function launch(extraArgs = []) {
   const args = CHROMIUM_ARGS.filter((a) => !extraArgs.some((e) => e.split('=')[0] === a.split('=')[0])).concat(extraArgs);
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args });

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider } from './lib.mjs';
+import { ROOT, launch, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
 
@@ -1132,7 +1132,7 @@ test('limits: an exercise with the longest title and a 64 KB prompt opens and sc
 // ---------------------------------------------------------------- runner
 
 server = await serve(dist);
-browser = await launch();
+browser = await launch(TEST_ARGS);
 let failed = 0, ran = 0;
 for (const [i, t] of tests.entries()) {
   if (only && !t.name.includes(only)) continue;

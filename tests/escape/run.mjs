@@ -20,7 +20,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { payloads } from './payloads.mjs';
-import { ROOT, launch, serve } from '../e2e/lib.mjs';
+import { ROOT, launch, TEST_ARGS, serve } from '../e2e/lib.mjs';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
@@ -133,7 +133,7 @@ console.log(`ok   ${selected.length} attacks through dtx grade (two batches) and
 // 3. the page's runner
 if (!argv.includes('--no-browser')) {
   const server = await serve(dist);
-  const browser = await launch();
+  const browser = await launch(TEST_ARGS);
   try {
     const page = await browser.newPage();
     const pageErrors = [];
