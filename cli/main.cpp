@@ -615,7 +615,7 @@ int cmd_grade(const Args& a) {
     if (!fb.parts.empty()) {
       Json parts = Json::array();
       for (const auto& p : fb.parts)
-        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"given", p.given},
+        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"graded", p.graded}, {"given", p.given},
                          {"expected", p.expected}, {"message", p.message}});
       j["parts"] = parts;
     }

@@ -222,6 +222,8 @@ MathScan find_math_spans(std::string_view s) {
 
 namespace {
 
+std::vector<std::string> known_commands();  // below, with the parser's tables
+
 int command_arity(std::string_view name) {
   if (name == "frac" || name == "dfrac" || name == "tfrac") return 2;
   if (name == "sqrt" || name == "text" || name == "textrm" || name == "mathrm" || name == "mathit" ||
@@ -268,7 +270,9 @@ MathBraces scan_math_braces(std::string_view src) {
         stack.push_back({'}', i, 0});
       } else if (prev == Command) {
         int arity = command_arity(cmd);
-        if (arity == 0)
+        const auto known = known_commands();
+        // An unknown command is the parser's to report.
+        if (arity == 0 && std::find(known.begin(), known.end(), std::string(cmd)) != known.end())
           out.problems.push_back({i, "'{' right after \\" + std::string(cmd) +
                                          " opens a group, since it comes straight after a command; \\" +
                                          std::string(cmd) +
@@ -331,7 +335,7 @@ std::string math_number(const std::string& f) {
   size_t x = out.find(" × 10^");
   if (x != npos) {
     std::string exp = out.substr(x + std::strlen(" × 10^"));
-    out = out.substr(0, x) + "\\times 10^{" + exp + "}";
+    out = out.substr(0, x) + " \\times 10^{" + exp + "}";
   }
   return out;
 }
@@ -568,7 +572,11 @@ struct Parser {
     if (i >= s.size() || s[i] == '}' || s[i] == '^' || s[i] == '_' || s[i] == ']') return fail(i, missing);
     if (s[i] == '{') {
       if (const auto* p = placeholder_at(i)) return placeholder(*p, out);
-      return group(out);
+      // The script, fraction or root owning this argument counted the level already.
+      --depth;
+      bool ok = group(out);
+      ++depth;
+      return ok;
     }
     if (s[i] == '\\') return command(out);
     if (is_digit(s[i])) {
@@ -872,14 +880,20 @@ bool single_atom(const MathNode& n) {
   return u.kind == MathNode::Row && u.kids.empty();
 }
 // An operator or relation at the top level: a numerator needs parentheses before "/".
+// Brackets are symbols in the row, so only what is outside them counts.
 bool has_operator(const MathNode& n) {
   const MathNode& u = unwrap(n);
   if (u.kind == MathNode::Frac) return true;
   if (u.kind != MathNode::Row) return false;
-  for (const auto& k : u.kids)
+  int depth = 0;
+  for (const auto& k : u.kids) {
+    if (k.kind == MathNode::Symbol && k.cls == MathNode::Open) ++depth;
+    if (k.kind == MathNode::Symbol && k.cls == MathNode::Close && depth > 0) --depth;
+    if (depth > 0) continue;
     if ((k.kind == MathNode::Symbol && (k.cls == MathNode::Bin || k.cls == MathNode::Rel || k.cls == MathNode::Punct)) ||
         k.kind == MathNode::Frac || k.space_before)
       return true;
+  }
   return false;
 }
 
