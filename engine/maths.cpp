@@ -351,7 +351,9 @@ struct SymbolDef {
 };
 
 // Commands that stand for one symbol. Capital Greek letters that look like Latin ones (A, B,
-// E...) are written as Latin letters, as in LaTeX.
+// E...) are written as Latin letters, as in LaTeX. Only symbols the page's fonts draw (Inter,
+// with JetBrains Mono filling in ∈ ∘ ∼ ≡ ↦ ⋯ ⌈ ⌉ ⌊ ⌋): \mp, \propto, \ll, \gg and \nabla
+// have no glyph there, so they are unknown commands rather than boxes.
 const SymbolDef kSymbols[] = {
     {"alpha", "α", MathNode::Var},   {"beta", "β", MathNode::Var},     {"gamma", "γ", MathNode::Var},
     {"delta", "δ", MathNode::Var},   {"epsilon", "ε", MathNode::Var},  {"varepsilon", "ε", MathNode::Var},
@@ -367,17 +369,15 @@ const SymbolDef kSymbols[] = {
     {"Sigma", "Σ", MathNode::Ord},   {"Upsilon", "Υ", MathNode::Ord},  {"Phi", "Φ", MathNode::Ord},
     {"Psi", "Ψ", MathNode::Ord},     {"Omega", "Ω", MathNode::Ord},
     {"times", "×", MathNode::Bin},   {"cdot", "·", MathNode::Bin},     {"pm", "±", MathNode::Bin},
-    {"mp", "∓", MathNode::Bin},      {"div", "÷", MathNode::Bin},      {"ast", "∗", MathNode::Bin},
+    {"div", "÷", MathNode::Bin},      {"ast", "*", MathNode::Bin},
     {"circ", "∘", MathNode::Bin},
     {"le", "≤", MathNode::Rel},      {"leq", "≤", MathNode::Rel},      {"ge", "≥", MathNode::Rel},
     {"geq", "≥", MathNode::Rel},     {"approx", "≈", MathNode::Rel},   {"ne", "≠", MathNode::Rel},
     {"neq", "≠", MathNode::Rel},     {"to", "→", MathNode::Rel},       {"rightarrow", "→", MathNode::Rel},
     {"leftarrow", "←", MathNode::Rel}, {"Rightarrow", "⇒", MathNode::Rel}, {"sim", "∼", MathNode::Rel},
-    {"propto", "∝", MathNode::Rel},  {"equiv", "≡", MathNode::Rel},    {"ll", "≪", MathNode::Rel},
-    {"gg", "≫", MathNode::Rel},      {"in", "∈", MathNode::Rel},       {"mapsto", "↦", MathNode::Rel},
+    {"equiv", "≡", MathNode::Rel},    {"in", "∈", MathNode::Rel},       {"mapsto", "↦", MathNode::Rel},
     {"infty", "∞", MathNode::Ord},   {"ldots", "…", MathNode::Ord},    {"dots", "…", MathNode::Ord},
-    {"cdots", "⋯", MathNode::Ord},   {"partial", "∂", MathNode::Ord},  {"nabla", "∇", MathNode::Ord},
-    {"sum", "∑", MathNode::Ord},     {"prod", "∏", MathNode::Ord},     {"prime", "′", MathNode::Ord},
+    {"cdots", "⋯", MathNode::Ord},   {"partial", "∂", MathNode::Ord},  {"sum", "∑", MathNode::Ord},     {"prod", "∏", MathNode::Ord},     {"prime", "′", MathNode::Ord},
     {"lceil", "⌈", MathNode::Open},  {"rceil", "⌉", MathNode::Close},  {"lfloor", "⌊", MathNode::Open},
     {"rfloor", "⌋", MathNode::Close}, {"percent", "%", MathNode::Ord},
 };
@@ -429,8 +429,8 @@ MathNode::Class class_of(std::string_view ch) {
       default: return is_alpha(ch[0]) ? MathNode::Var : MathNode::Ord;
     }
   }
-  static const char* const kBin[] = {"×", "·", "⋅", "−", "±", "∓", "÷", "∗", "∘"};
-  static const char* const kRel[] = {"≤", "≥", "≈", "≠", "→", "←", "⇒", "∼", "∝", "≡", "≪", "≫", "∈", "↦"};
+  static const char* const kBin[] = {"×", "·", "⋅", "−", "±", "÷", "∘"};
+  static const char* const kRel[] = {"≤", "≥", "≈", "≠", "→", "←", "⇒", "∼", "≡", "∈", "↦"};
   for (const char* b : kBin)
     if (ch == b) return MathNode::Bin;
   for (const char* r : kRel)
@@ -620,7 +620,6 @@ struct Parser {
     std::string ch(s.substr(i, n));
     MathNode::Class cls = class_of(ch);
     if (ch == "-") ch = "−";
-    else if (ch == "*") ch = "∗";
     out = symbol(ch, cls, at);
     if (n == 2) {  // capital Greek typed as a character: upright, like \Delta
       unsigned char c0 = static_cast<unsigned char>(s[i]);
