@@ -14,7 +14,7 @@ namespace {
 
 // Sizes of the three TeX styles: text, script (a superscript, an inline fraction's parts),
 // scriptscript (a script of a script).
-float level_scale(int level) { return level <= 0 ? 1.0f : level == 1 ? 0.72f : 0.58f; }
+float level_scale(int level) { return level <= 0 ? 1.0f : level == 1 ? 0.78f : 0.62f; }
 
 struct Ctx {
   MathFonts fonts;
