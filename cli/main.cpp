@@ -19,6 +19,7 @@
 #include "grade/numeric.h"
 #include "grade/ordering.h"
 #include "lint.h"
+#include "maths.h"
 #include "model.h"
 #include "new.h"
 #include "sandbox_runner.h"
@@ -298,6 +299,10 @@ int load_instance(const Args& a, const char* cmd, Loaded& L) {
   return -1;
 }
 
+// A text as a terminal shows it: placeholders filled, $...$ maths as Unicode ("10⁹", "√x"),
+// \$ as $. --json keeps the Markdown, maths source included.
+std::string shown(const Instance& inst, const std::string& text) { return markdown_math_to_plain(inst.render(text)); }
+
 int cmd_show(const Args& a) {
   if (a.help) {
     std::cout << kShowHelp;
@@ -318,14 +323,14 @@ int cmd_show(const Args& a) {
   j["parameters"] = params;
   j["prompt"] = inst.render(ex.prompt);
   std::string text = "# " + ex.title + "  (" + ex.id + ", " + ex.type + ", seed " +
-                     std::to_string(inst.seed) + ")\n\n" + inst.render(ex.prompt) + "\n";
+                     std::to_string(inst.seed) + ")\n\n" + shown(inst, ex.prompt) + "\n";
   if (const auto* s = ex.spec_as<NumericSpec>()) {
     Json parts = Json::array();
     text += "\n";
     for (size_t i = 0; i < s->parts.size(); ++i) {
       const auto& p = s->parts[i];
       Json pj = {{"id", p.id}, {"label", p.label}, {"unit", p.unit_text}};
-      text += "  [" + p.id + "] " + p.label + (p.unit_text.empty() ? "" : " (" + p.unit_text + ")");
+      text += "  [" + p.id + "] " + markdown_math_to_plain(p.label) + (p.unit_text.empty() ? "" : " (" + p.unit_text + ")");
       if (a.answer) {
         pj["value"] = inst.part_values[i];
         pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
@@ -343,7 +348,7 @@ int cmd_show(const Args& a) {
       const auto& o = s->options[inst.order[pos]];
       Json oj = {{"label", letter(static_cast<int>(pos))}, {"text", inst.render(o.text)}};
       if (a.answer) oj["correct"] = o.correct;
-      text += "  " + letter(static_cast<int>(pos)) + ") " + inst.render(o.text) + (a.answer && o.correct ? "   <- correct" : "") + "\n";
+      text += "  " + letter(static_cast<int>(pos)) + ") " + shown(inst, o.text) + (a.answer && o.correct ? "   <- correct" : "") + "\n";
       opts.push_back(oj);
     }
     j["multiple"] = s->multiple;
@@ -353,7 +358,7 @@ int cmd_show(const Args& a) {
     text += "\n(put these in order)\n";
     for (size_t pos = 0; pos < inst.order.size(); ++pos) {
       items.push_back({{"label", letter(static_cast<int>(pos))}, {"text", inst.render(s->items[inst.order[pos]])}});
-      text += "  " + letter(static_cast<int>(pos)) + ") " + inst.render(s->items[inst.order[pos]]) + "\n";
+      text += "  " + letter(static_cast<int>(pos)) + ") " + shown(inst, s->items[inst.order[pos]]) + "\n";
     }
     j["items"] = items;
     if (a.answer) {
@@ -425,14 +430,14 @@ int cmd_show(const Args& a) {
     Json hints = Json::array();
     for (size_t i = 0; i < ex.hints.size(); ++i) {
       hints.push_back(inst.render(ex.hints[i]));
-      text += "\nHint " + std::to_string(i + 1) + ": " + inst.render(ex.hints[i]);
+      text += "\nHint " + std::to_string(i + 1) + ": " + shown(inst, ex.hints[i]);
     }
     text += "\n";
     j["hints"] = hints;
   }
   if (a.answer && !ex.explanation.empty()) {
     j["explanation"] = inst.render(ex.explanation);
-    text += "\nExplanation:\n" + inst.render(ex.explanation) + "\n";
+    text += "\nExplanation:\n" + shown(inst, ex.explanation) + "\n";
   }
   if (a.json) std::cout << j.dump(2) << "\n";
   else std::cout << text;
@@ -610,7 +615,7 @@ int cmd_grade(const Args& a) {
     if (!fb.parts.empty()) {
       Json parts = Json::array();
       for (const auto& p : fb.parts)
-        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"given", p.given},
+        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"graded", p.graded}, {"given", p.given},
                          {"expected", p.expected}, {"message", p.message}});
       j["parts"] = parts;
     }
@@ -629,8 +634,8 @@ int cmd_grade(const Args& a) {
                                                           : "COULD NOT READ THE ANSWER";
     std::cout << head;
     if (fb.counts_as_attempt()) std::cout << "  (score " << format_number(fb.score * 100, 3) << "%)";
-    std::cout << "\n" << fb.message << "\n";
-    for (const auto& d : fb.details) std::cout << "  " << d << "\n";
+    std::cout << "\n" << markdown_math_to_plain(fb.message) << "\n";
+    for (const auto& d : fb.details) std::cout << "  " << markdown_math_to_plain(d) << "\n";
     if (fb.parts.size() > 1 || (fb.parts.size() == 1 && fb.verdict != Verdict::FormatError)) {
       for (const auto& p : fb.parts)
         if (fb.counts_as_attempt())
@@ -645,7 +650,7 @@ int cmd_grade(const Args& a) {
       std::cout << "\n";
     }
     if (fb.counts_as_attempt() && !ex.explanation.empty())
-      std::cout << "\nExplanation:\n" << inst.render(ex.explanation) << "\n";
+      std::cout << "\nExplanation:\n" << shown(inst, ex.explanation) << "\n";
   }
   switch (fb.verdict) {
     case Verdict::Correct: return 0;

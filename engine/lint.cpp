@@ -10,6 +10,7 @@
 #include "grade/ordering.h"
 #include "load_ctx.h"
 #include "markdown_links.h"
+#include "maths.h"
 #include "text.h"
 
 namespace dtx {
@@ -214,11 +215,38 @@ void build_points(const Exercise& ex, LintContext& ctx) {
   }
 }
 
-// Calls `fn(inner_expression_text, byte offset of the '{')` for every {placeholder} of a
-// text, the way Instance::render finds them.
+// The inside of a placeholder without its ":NN" digits.
+std::string placeholder_expression(std::string inner) {
+  size_t colon = inner.rfind(':');
+  if (colon != std::string::npos) {
+    std::string d = trim(inner.substr(colon + 1));
+    if (!d.empty() && d.size() <= 2 && std::all_of(d.begin(), d.end(), ::isdigit)) inner = inner.substr(0, colon);
+  }
+  return inner;
+}
+
+// Calls `fn(expression, inner_expression_text, byte offset of the '{')` for every
+// {placeholder} of a text, the way Instance::render finds them (inside $...$ by the maths
+// brace rule, engine/maths.h).
 template <class Fn>
 void for_each_placeholder(const std::string& text, Fn fn) {
+  const MathScan maths = find_math_spans(text);
+  size_t next_span = 0;
   for (size_t i = 0; i < text.size(); ++i) {
+    while (next_span < maths.spans.size() && maths.spans[next_span].begin < i) ++next_span;
+    if (next_span < maths.spans.size() && maths.spans[next_span].begin == i) {
+      const MathSpan& sp = maths.spans[next_span++];
+      std::string_view src = std::string_view(text).substr(sp.begin, sp.end - sp.begin);
+      for (const auto& p : scan_math_braces(src).placeholders) {
+        if (p.close == std::string::npos) continue;  // check_maths reports it
+        std::string inner = placeholder_expression(std::string(src.substr(p.brace + 1, p.close - p.brace - 1)));
+        ExprError err;
+        Expr e = Expr::parse(inner, &err);
+        if (e.valid()) fn(e, inner, sp.begin + p.brace);
+      }
+      i = sp.end - 1;
+      continue;
+    }
     if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '{') {
       ++i;
       continue;
@@ -227,13 +255,7 @@ void for_each_placeholder(const std::string& text, Fn fn) {
     size_t close = text.find('}', i + 1);
     size_t nl = text.find('\n', i + 1);
     if (close == std::string::npos || (nl != std::string::npos && nl < close)) continue;
-    std::string inner = text.substr(i + 1, close - i - 1);
-    size_t colon = inner.rfind(':');
-    if (colon != std::string::npos) {
-      std::string d = trim(inner.substr(colon + 1));
-      if (!d.empty() && d.size() <= 2 && std::all_of(d.begin(), d.end(), ::isdigit))
-        inner = inner.substr(0, colon);
-    }
+    std::string inner = placeholder_expression(text.substr(i + 1, close - i - 1));
     ExprError err;
     Expr e = Expr::parse(inner, &err);
     if (!e.valid()) continue;  // not a placeholder (code braces, set notation)
@@ -283,28 +305,81 @@ void check_links(const std::string& text, const std::string& pointer, const Repo
   }
 }
 
-// Every text of an exercise the page draws as Markdown.
-void check_exercise_links(const Exercise& ex, const Reporter& rep) {
-  check_links(ex.prompt, ex.pointer + "/prompt", rep);
-  for (size_t i = 0; i < ex.hints.size(); ++i) check_links(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i), rep);
-  check_links(ex.explanation, ex.pointer + "/explanation", rep);
+// Every text of an exercise the page draws as Markdown, with its pointer.
+template <class Fn>
+void for_each_markdown_text(const Exercise& ex, Fn fn) {
+  fn(ex.prompt, ex.pointer + "/prompt");
+  for (size_t i = 0; i < ex.hints.size(); ++i) fn(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i));
+  fn(ex.explanation, ex.pointer + "/explanation");
   if (const auto* s = ex.spec_as<NumericSpec>()) {
     for (const auto& part : s->parts) {
-      check_links(part.label, part.pointer + "/label", rep);
-      for (const auto& m : part.mistakes) check_links(m.message, m.pointer + "/message", rep);
+      fn(part.label, part.pointer + "/label");
+      for (const auto& m : part.mistakes) fn(m.message, m.pointer + "/message");
     }
   } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
     for (const auto& o : s->options) {
-      check_links(o.text, o.pointer + "/text", rep);
-      check_links(o.feedback, o.pointer + "/feedback", rep);
+      fn(o.text, o.pointer + "/text");
+      fn(o.feedback, o.pointer + "/feedback");
     }
   } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-    for (size_t i = 0; i < s->items.size(); ++i) check_links(s->items[i], ex.pointer + "/items/" + std::to_string(i), rep);
-    for (size_t i = 0; i < s->feedback.size(); ++i)
-      check_links(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i), rep);
+    for (size_t i = 0; i < s->items.size(); ++i) fn(s->items[i], ex.pointer + "/items/" + std::to_string(i));
+    for (size_t i = 0; i < s->feedback.size(); ++i) fn(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i));
   } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
     for (const auto* notes : {&s->bugs, &s->decoys})
-      for (const auto& n : *notes) check_links(n.message, n.pointer + "/message", rep);
+      for (const auto& n : *notes) fn(n.message, n.pointer + "/message");
+  }
+}
+
+void check_exercise_links(const Exercise& ex, const Reporter& rep) {
+  for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer) { check_links(text, pointer, rep); });
+}
+
+// ---------------------------------------------------------------- maths
+
+// Malformed $...$: a '$' nothing closes, braces the maths rule cannot pair, a placeholder
+// that is not an expression, and anything the maths parser refuses. Each error points at
+// the character in the file and says where it is in the text.
+void check_maths(const std::string& text, const std::string& pointer, const Reporter& rep) {
+  const MathScan maths = find_math_spans(text);
+  auto at = [&](size_t offset) {
+    return " (at character " + std::to_string(utf8_column(text, offset)) + " of the text)";
+  };
+  auto report = [&](size_t offset, const std::string& msg) { rep.error(pointer, msg + at(offset), false, utf8_column(text, offset)); };
+  for (size_t u : maths.unclosed)
+    report(u, "this '$' opens maths that no '$' closes in its paragraph; for a dollar sign write \\$ "
+              "(\"\\\\$\" in JSON), for maths close it with a second $");
+  for (const MathSpan& sp : maths.spans) {
+    std::string_view src = std::string_view(text).substr(sp.begin, sp.end - sp.begin);
+    if (src.find_first_not_of(" \t\n") == std::string_view::npos) {
+      report(sp.open, "empty maths $$: for dollar signs write \\$");
+      continue;
+    }
+    MathBraces braces = scan_math_braces(src);
+    bool bad = false;
+    for (const auto& p : braces.problems) {
+      report(sp.begin + p.offset, "maths: " + p.message);
+      bad = true;
+    }
+    for (const auto& p : braces.placeholders) {
+      if (p.close == std::string::npos) {
+        report(sp.begin + p.brace, "maths: this '{' starts a placeholder (it is not right after ^, _ or a "
+                                   "command) and no '}' closes it on its line");
+        bad = true;
+        continue;
+      }
+      std::string inner = placeholder_expression(std::string(src.substr(p.brace + 1, p.close - p.brace - 1)));
+      ExprError err;
+      if (!Expr::parse(inner, &err).valid() || trim(inner).empty()) {
+        report(sp.begin + p.brace,
+               "maths: {" + inner + "} is a placeholder, since its '{' is not right after ^, _ or a command, "
+               "but it is not an expression (" + (trim(inner).empty() ? std::string("it is empty") : err.message) +
+               "); for a group write it right after ^, _ or the command, e.g. x^{" + inner + "}");
+        bad = true;
+      }
+    }
+    if (bad) continue;
+    MathError err;
+    if (!parse_math(src, &err, MathMode::Source)) report(sp.begin + err.offset, "maths: " + err.message);
   }
 }
 
@@ -398,6 +473,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       pack_rep.positions = pack.exercises[0].positions;
     }
     check_links(pack.intro, "/intro", pack_rep);
+    check_maths(pack.intro, "/intro", pack_rep);
     for (const auto& ex : pack.exercises) {
       LintContext ctx;
       ctx.file = ex.file;
@@ -414,6 +490,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
 
       style_warnings(ex, ctx);
       check_exercise_links(ex, ctx);
+      for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer) { check_maths(text, pointer, ctx); });
       if (!check_declarations(ex, ctx)) continue;
       build_points(ex, ctx);
       if (ctx.points.empty()) continue;

@@ -8,6 +8,7 @@
 
 #include "grade/numeric.h"
 #include "load_ctx.h"
+#include "maths.h"
 #include "text.h"
 
 namespace dtx {
@@ -555,13 +556,65 @@ ExprScope Instance::scope() const {
   };
 }
 
+namespace {
+
+// The value of a placeholder's inside ("N-1", "M/N:3"), or nothing when it is not an
+// expression that evaluates here (the text then stays as written).
+std::optional<std::string> placeholder_value(std::string_view inner, const ExprScope& sc) {
+  int sig = 4;
+  std::string expr_text(inner);
+  size_t colon = expr_text.rfind(':');
+  if (colon != std::string::npos) {
+    std::string digits = trim(expr_text.substr(colon + 1));
+    if (!digits.empty() && digits.size() <= 2 && std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+      sig = std::stoi(digits);
+      expr_text = expr_text.substr(0, colon);
+    }
+  }
+  if (trim(expr_text).empty()) return std::nullopt;
+  ExprError err;
+  Expr e = Expr::parse(expr_text, &err);
+  if (!e.valid()) return std::nullopt;
+  auto v = e.eval(sc, &err);
+  // Unknown names are caught by lint; at run time show the text so nothing vanishes.
+  if (!v) return std::nullopt;
+  return format_number(*v, sig);
+}
+
+// A maths span's source with its placeholders filled. Each value is written as a group,
+// {16,384} or {6.1\times 10^{-5}}, so it stays one argument: \frac1{N} is 1/N's value.
+void render_math_span(std::string_view src, const ExprScope& sc, std::string& out) {
+  size_t at = 0;
+  for (const auto& p : scan_math_braces(src).placeholders) {
+    if (p.close == std::string::npos || p.close - p.brace - 1 > kMaxExprLength + 3) continue;
+    auto v = placeholder_value(src.substr(p.brace + 1, p.close - p.brace - 1), sc);
+    if (!v) continue;
+    out.append(src.substr(at, p.brace - at));
+    out += "{" + math_number(*v) + "}";
+    at = p.close + 1;
+  }
+  out.append(src.substr(at));
+}
+
+}  // namespace
+
 std::string Instance::render(const std::string& text) const {
   std::string out;
   auto sc = scope();
+  // Inside $...$ braces follow the maths rule (engine/maths.h); outside, {expr} and {{ }}.
+  const MathScan maths = find_math_spans(text);
+  size_t next_span = 0;
   // The next '}' and line end after i, found again only once i has passed them: looking
   // from every '{' made "{a{a{a...}" in a 64 KB prompt cost a second a frame.
   size_t next_close = 0, next_nl = 0;
   for (size_t i = 0; i < text.size(); ++i) {
+    while (next_span < maths.spans.size() && maths.spans[next_span].begin < i) ++next_span;
+    if (next_span < maths.spans.size() && maths.spans[next_span].begin == i) {
+      const MathSpan& sp = maths.spans[next_span++];
+      render_math_span(std::string_view(text).substr(sp.begin, sp.end - sp.begin), sc, out);
+      i = sp.end - 1;
+      continue;
+    }
     char c = text[i];
     if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
       out += '{';
@@ -580,28 +633,10 @@ std::string Instance::render(const std::string& text) const {
       // ":NN" may follow the expression; anything longer cannot parse (kMaxExprLength).
       bool fits = close != std::string::npos && close - i - 1 <= kMaxExprLength + 3;
       if (fits && (nl == std::string::npos || nl > close)) {
-        std::string inner = text.substr(i + 1, close - i - 1);
-        int sig = 4;
-        size_t colon = inner.rfind(':');
-        std::string expr_text = inner;
-        if (colon != std::string::npos) {
-          std::string digits = trim(inner.substr(colon + 1));
-          if (!digits.empty() && digits.size() <= 2 &&
-              std::all_of(digits.begin(), digits.end(), ::isdigit)) {
-            sig = std::stoi(digits);
-            expr_text = inner.substr(0, colon);
-          }
-        }
-        ExprError err;
-        Expr e = Expr::parse(expr_text, &err);
-        if (e.valid() && !trim(expr_text).empty()) {
-          auto v = e.eval(sc, &err);
-          // Unknown names are caught by lint; at run time show the text so nothing vanishes.
-          if (v) {
-            out += format_number(*v, sig);
-            i = close;
-            continue;
-          }
+        if (auto v = placeholder_value(std::string_view(text).substr(i + 1, close - i - 1), sc)) {
+          out += *v;
+          i = close;
+          continue;
         }
       }
     }

@@ -160,6 +160,9 @@ struct PartFeedback {
   std::string id, label;
   Verdict verdict = Verdict::Incorrect;
   std::string given, expected, message;
+  // False when this part was read but not judged: another part could not be read, so the
+  // submission is a format error and no part is marked right or wrong.
+  bool graded = true;
 };
 
 struct CaseFeedback {

@@ -334,15 +334,23 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     fb.parts.push_back(pf);
   }
   if (format_error) {
+    // A format error is not an attempt: the field that could not be read is named, and the
+    // others are neither right nor wrong yet (they are judged once every field reads).
     fb.verdict = Verdict::FormatError;
-    for (const auto& pf : fb.parts)
-      if (pf.verdict == Verdict::FormatError) {
-        fb.message = (parts.size() > 1 ? pf.label + ": " : "") + pf.message;
-        break;
-      }
+    for (size_t i = 0; i < fb.parts.size(); ++i) {
+      const PartFeedback& pf = fb.parts[i];
+      if (pf.verdict != Verdict::FormatError) continue;
+      std::string name = !pf.label.empty() ? pf.label : "Part " + std::to_string(i + 1) + " (" + pf.id + ")";
+      if (fb.message.empty()) fb.message = (parts.size() > 1 ? name + ": " : "") + pf.message;
+      else fb.details.push_back(name + ": " + pf.message);
+    }
     fb.details.push_back("Unreadable answers are not counted as attempts.");
     for (auto& pf : fb.parts) {
-      if (pf.verdict != Verdict::FormatError) pf.verdict = Verdict::Incorrect;
+      if (pf.verdict != Verdict::FormatError) {
+        pf.graded = false;
+        pf.verdict = Verdict::FormatError;
+        pf.message = "Not graded yet: every field must be readable first.";
+      }
       pf.expected.clear();  // don't reveal anything on a format error
     }
     return fb;

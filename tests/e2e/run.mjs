@@ -113,6 +113,30 @@ test('numeric: wrong, unreadable, then right; progress survives a reload', async
   await page.context().close();
 });
 
+// Maths in a prompt (issue 13, point 5): fractions and powers drawn built up, at a desktop
+// width and then at a phone's 390 px on the same page. The screenshots are for looking at.
+test('maths in a prompt, desktop and phone', async () => {
+  const page = await newPage();
+  await page.goto(server.url.replace(/#.*$/, '') + '#/ex/zero.stage3-traffic');
+  let s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'zero.stage3-traffic' && !s.busy", 20000);
+  eq(s.id_clashes.length, 0, 'ID clashes');
+  const top = async () => {  // the prompt, at the top of the page
+    await page.mouse.move(600, 400);
+    await page.mouse.wheel(0, -5000);
+    const g = (await state(page)).frame;
+    await waitFor(page, `s.frame > ${g} + 2`);
+  };
+  await top();
+  await shot(page, 'maths');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const f = (await state(page)).frame;
+  s = await waitFor(page, `s.frame > ${f} + 2`);
+  eq(s.screen, 'exercise', 'still on the exercise at phone width');
+  await top();
+  await shot(page, 'maths-phone');
+  await page.context().close();
+});
+
 test('choice: wrong option then right', async () => {
   const page = await newPage();
   await page.goto(server.url);

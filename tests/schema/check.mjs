@@ -37,6 +37,12 @@ export const SCHEMA_BLIND_MALFORMED = {
   'param-default-out-of-range.json': 'the default must lie in [min, max]: a relation between members\' values',
   'param-min-greater-than-max.json': 'min must not exceed max: a relation between two members\' values',
   'link-javascript-scheme.json': 'the link is Markdown inside a prose string: finding its target means parsing Markdown (code spans, escapes, entities), which no pattern keyword does reliably',
+  'maths-frac-missing-argument.json': 'maths is a LaTeX subset inside a prose string: its grammar (arguments, groups, commands) is beyond a pattern keyword, and where a span starts depends on Markdown (code spans, escapes)',
+  'maths-placeholder-not-expression.json': 'whether a brace inside $...$ is a placeholder depends on what precedes it in the maths, and whether it holds an expression needs the expression parser',
+  'maths-too-deep.json': 'nesting depth inside a $...$ span needs the maths parser; regular expressions cannot count balanced braces',
+  'maths-unbalanced-brace.json': 'balanced braces inside a $...$ span cannot be checked by a regular expression',
+  'maths-unclosed-dollar.json': 'a $ that nothing closes depends on Markdown paragraphs, code spans and \\$ escapes',
+  'maths-unknown-command.json': 'maths is a LaTeX subset inside a prose string: telling commands apart means finding the spans in Markdown first',
 };
 
 const dtx = process.argv[2];

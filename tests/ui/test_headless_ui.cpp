@@ -31,6 +31,8 @@
 #include "platform/test_hook.h"
 #include "sandbox_runner.h"
 #include "text.h"
+#include "ui/markdown.h"
+#include "ui/maths_layout.h"
 #include "ui/theme.h"
 
 // gtest prints the display size of a parameterised test with this (ImVec2 is global).
@@ -1039,6 +1041,79 @@ TEST_F(HeadlessUi, ReloadingAPreviewWithFewerOptionsDropsPicksThatNoLongerExist)
   app_preview_text(app, "c.json", pack(3));
   frames_n(2, "choice preview reloaded again");
   EXPECT_EQ(app.ex.picks, std::vector<int>{1}) << "a pick that still exists is kept";
+}
+
+// ---- maths in prompts (issue 13, point 5)
+
+// A prompt with $10^{9}$, $\frac{a}{b}$ and $x_{i}$, drawn by the real exercise screen: the
+// glyphs draw_math drew show the superscript smaller and higher than its base, the numerator
+// above the denominator, and the subscript lower than its base.
+TEST_F(HeadlessUi, MathsInAPromptIsLaidOutWithScriptsAndFractions) {
+  start();
+  const std::string pack =
+      R"({"format": 1, "chapter": 41, "id": "mx", "title": "Maths", "exercises": [{"id": "mx.one", "type": "numeric",)"
+      R"( "title": "Maths", "prompt": "One $10^{9}$ and $\\frac{a}{b}$ and $x_{i}$, then $2^{{k}}$.",)"
+      R"( "params": {"k": {"default": 30, "choices": [30]}},)"
+      R"( "parts": [{"id": "v", "answer": "k", "unit": ""}]}]})";
+  app_preview_text(app, "mx.json", pack);
+  open_exercise(app, "mx.one", 0);
+  frames_n(2, "maths prompt");
+  std::vector<MathTraceEntry> trace;
+  g_math_trace = &trace;
+  frame("maths prompt traced");
+  g_math_trace = nullptr;
+  auto find = [&](const std::string& t) -> const MathTraceEntry* {
+    for (const auto& e : trace)
+      if (e.text == t) return &e;
+    return nullptr;
+  };
+  const MathTraceEntry *ten = find("10"), *nine = find("9"), *a = find("a"), *b = find("b"), *x = find("x"),
+                       *i = find("i"), *two = find("2"), *thirty = find("30");
+  ASSERT_TRUE(ten && nine && a && b && x && i && two && thirty) << trace.size() << " glyph runs";
+  EXPECT_LT(nine->size, ten->size);
+  EXPECT_LT(nine->baseline, ten->baseline - ten->size * 0.3f) << "the superscript is raised";
+  EXPECT_GT(nine->top_left.x, ten->top_left.x);
+  EXPECT_LT(a->baseline, b->baseline - a->size * 0.8f) << "the numerator is above the denominator";
+  EXPECT_LT(a->size, ten->size) << "an inline fraction's parts are script size";
+  EXPECT_LT(i->size, x->size);
+  EXPECT_GT(i->baseline, x->baseline + x->size * 0.1f) << "the subscript is lowered";
+  EXPECT_EQ(ten->baseline, x->baseline) << "maths sits on the text's baseline";
+  EXPECT_LT(thirty->baseline, two->baseline) << "a placeholder as a superscript: 2 to the instance's 30";
+}
+
+// The engine finds maths spans without md4c (for placeholders, lint and the CLI); the page
+// draws what md4c finds. Both must agree on every Markdown text of the shipped packs.
+TEST_F(HeadlessUi, EngineAndMd4cFindTheSameMathsSpansInShippedPacks) {
+  start();
+  int texts = 0, spans = 0;
+  for (const auto& p : app.lib.packs)
+    for (const auto& ex : p.exercises) {
+      auto inst = make_instance(ex, 0, nullptr);
+      ASSERT_TRUE(inst) << ex.id;
+      std::vector<std::string> all = {ex.prompt, ex.explanation};
+      for (const auto& h : ex.hints) all.push_back(h);
+      for (const auto& raw : all) {
+        std::string md = inst->render(raw);
+        std::vector<std::string> engine;
+        for (const auto& sp : find_math_spans(md).spans) engine.push_back(md.substr(sp.begin, sp.end - sp.begin));
+        std::vector<std::string> page;
+        MdDoc doc = parse_markdown(md);
+        for (const auto& blk : doc.blocks) {
+          for (const auto& r : blk.runs)
+            if (r.style & kMath) page.push_back(r.text);
+          for (const auto& row : blk.rows)
+            for (const auto& cell : row)
+              for (const auto& r : cell)
+                if (r.style & kMath) page.push_back(r.text);
+          for (const auto& r : blk.runs)
+            if ((r.style & kMath) && !r.math) ADD_FAILURE() << ex.id << ": maths that does not parse: " << r.text;
+        }
+        EXPECT_EQ(engine, page) << ex.id << ": " << md;
+        ++texts;
+        spans += static_cast<int>(page.size());
+      }
+    }
+  std::printf("[ info ] %d texts, %d maths spans\n", texts, spans);
 }
 
 // ---- addresses (web/route.h): links, Back, Forward, reload

@@ -142,6 +142,35 @@ TEST(Numeric, SeveralPartsGivePartialCredit) {
   EXPECT_EQ(grade_parts(i, {"7730 ms", "265 tokens/s"}).verdict, Verdict::FormatError);
 }
 
+// Issue 13: a format error in one field names that field and judges no other field: a
+// wrong or right neighbour is "not graded yet", never "not right".
+TEST(Numeric, FormatErrorNamesTheFieldAndMarksNoOtherField) {
+  Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
+    "params": {"mb": {"default": 120, "choices": [120]}, "k": {"default": 64, "choices": [64]}},
+    "parts": [{"id": "step", "label": "Step time", "answer": "mb*k + 50", "unit": "ms"},
+              {"id": "tput", "label": "Throughput", "answer": "4*k*8/((mb*k+50)/1000)", "unit": "sequences/s"},
+              {"id": "third", "answer": "k", "unit": ""}]})J"));
+  Instance i = must_instance(p.exercises[0]);
+  Feedback f = grade_parts(i, {"1 ms", "lots", "64"});
+  EXPECT_EQ(f.verdict, Verdict::FormatError);
+  EXPECT_FALSE(f.counts_as_attempt());
+  EXPECT_EQ(f.message.rfind("Throughput: ", 0), 0u) << f.message;
+  ASSERT_EQ(f.parts.size(), 3u);
+  EXPECT_TRUE(f.parts[1].graded);
+  EXPECT_EQ(f.parts[1].verdict, Verdict::FormatError);
+  for (int k : {0, 2}) {
+    EXPECT_FALSE(f.parts[k].graded) << k;  // the wrong "1 ms" is not called wrong, the right "64" not right
+    EXPECT_NE(f.parts[k].verdict, Verdict::Incorrect) << k;
+    EXPECT_NE(f.parts[k].verdict, Verdict::Correct) << k;
+    EXPECT_TRUE(f.parts[k].expected.empty()) << k;
+  }
+  // A second unreadable field is listed too (a part with no label is named by its id).
+  f = grade_parts(i, {"1 ms", "lots", "many"});
+  EXPECT_EQ(f.message.rfind("Throughput: ", 0), 0u) << f.message;
+  ASSERT_FALSE(f.details.empty());
+  EXPECT_EQ(f.details[0].rfind("third: ", 0), 0u) << f.details[0];
+}
+
 TEST(Numeric, PercentAnswers) {
   Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p",
     "parts": [{"id": "v", "answer": "(8-1)/(32+8-1)*100", "unit": "%"}]})J"));

@@ -140,7 +140,12 @@ void feedback_box(App& app, const Feedback& fb) {
   ImGui::PushFont(app.fonts.bold);
   text_colored(verdict_color(fb.verdict), verdict_title(fb.verdict));
   ImGui::PopFont();
-  if (!fb.message.empty()) markdown(app, fb.message);
+  // An unreadable answer's message quotes what the student typed ("$5", "2*3"): plain text,
+  // or a typed $ would open maths.
+  if (!fb.message.empty()) {
+    if (fb.verdict == Verdict::FormatError) text_colored(color::kText, fb.message.c_str());
+    else markdown(app, fb.message);
+  }
   // Numeric parts show their own verdicts beside their fields; other types list them here.
   if (fb.parts.empty())
     for (const auto& d : fb.details) markdown(app, d);

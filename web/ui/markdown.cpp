@@ -6,6 +6,7 @@
 #include "imgui_internal.h"
 #include "markdown_links.h"
 #include "md4c.h"
+#include "ui/maths_layout.h"
 
 namespace dtx::web {
 namespace {
@@ -24,6 +25,9 @@ struct Parser {
   std::vector<std::string> urls;
   MdBlock* current = nullptr;  // the block receiving inline text
   bool in_code = false;
+  // $maths$: md4c hands its source over in pieces, kept here until the span ends
+  bool in_math = false;
+  std::string math_src;
   // tables
   bool in_table = false, in_head = false;
   std::vector<MdRun>* cell = nullptr;
@@ -53,7 +57,22 @@ struct Parser {
     if (!runs->empty() && runs->back().style == style && runs->back().url == (urls.empty() ? "" : urls.back()))
       runs->back().text += t;
     else
-      runs->push_back({t, style, urls.empty() ? "" : urls.back()});
+      runs->push_back({t, style, urls.empty() ? "" : urls.back(), nullptr});
+  }
+
+  // A maths span is a run of its own: it is laid out as one box and never merged.
+  void math(bool display) {
+    std::vector<MdRun>* runs = cell;
+    if (!runs) {
+      if (!current || current->kind == MdBlock::Code || current->kind == MdBlock::Table) open(MdBlock::Para);
+      runs = &current->runs;
+    }
+    MdRun r;
+    r.text = math_src;
+    r.style = (style & ~static_cast<unsigned>(kBold | kItalic)) | kMath | (display ? static_cast<unsigned>(kMathDisplay) : 0u);
+    r.url = urls.empty() ? "" : urls.back();
+    if (auto node = parse_math(math_src, nullptr)) r.math = std::make_shared<const MathNode>(std::move(*node));
+    runs->push_back(std::move(r));
   }
 };
 
@@ -156,6 +175,11 @@ int enter_span(MD_SPANTYPE type, void* detail, void* ud) {
       else p.style |= kLink;
       break;
     }
+    case MD_SPAN_LATEXMATH:
+    case MD_SPAN_LATEXMATH_DISPLAY:
+      p.in_math = true;
+      p.math_src.clear();
+      break;
     default: break;
   }
   return 0;
@@ -171,6 +195,11 @@ int leave_span(MD_SPANTYPE type, void*, void* ud) {
       if (!p.urls.empty()) p.urls.pop_back();
       if (p.urls.empty() || p.urls.back().empty()) p.style &= ~kLink;
       break;
+    case MD_SPAN_LATEXMATH:
+    case MD_SPAN_LATEXMATH_DISPLAY:
+      p.in_math = false;
+      p.math(type == MD_SPAN_LATEXMATH_DISPLAY);
+      break;
     default: break;
   }
   return 0;
@@ -179,6 +208,10 @@ int leave_span(MD_SPANTYPE type, void*, void* ud) {
 int on_text(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* ud) {
   auto& p = *static_cast<Parser*>(ud);
   std::string t(text, size);
+  if (p.in_math) {
+    p.math_src += type == MD_TEXT_NULLCHAR ? "\xEF\xBF\xBD" : t;
+    return 0;
+  }
   switch (type) {
     case MD_TEXT_SOFTBR: p.text(" "); break;
     case MD_TEXT_BR: p.text("\n"); break;
@@ -205,7 +238,7 @@ MdDoc parse_markdown(const std::string& text) {
   Parser p;
   MD_PARSER parser{};
   parser.abi_version = 0;
-  parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML;
+  parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML | MD_FLAG_LATEXMATHSPANS;
   parser.enter_block = enter_block;
   parser.leave_block = leave_block;
   parser.enter_span = enter_span;
@@ -215,88 +248,210 @@ MdDoc parse_markdown(const std::string& text) {
   return std::move(p.doc);
 }
 
+namespace {
+
+// One unit of a line: a word with its trailing spaces, a code span, a maths box or a break.
+struct Token {
+  const MdRun* run = nullptr;
+  const char* s = nullptr;
+  const char* t = nullptr;
+  float w = 0;      // width of s..t (a maths box's width)
+  float extra = 0;  // a code span's padding
+  bool newline = false;
+  bool glued = false;  // text right after maths with no space ("$x$,"): never starts a line
+  const MathBox* box = nullptr;
+  float x = 0;
+  int line = 0;
+};
+
+MathFonts math_fonts(const Fonts& f) { return {f.body, f.italic ? f.italic : f.body}; }
+
+}  // namespace
+
+float prose_width(const Fonts& f) {
+  ImFont* b = f.body;
+  if (!b) return FLT_MAX;
+  const char* kAlphabet = "abcdefghijklmnopqrstuvwxyz ";
+  return b->CalcTextSizeA(b->FontSize, FLT_MAX, 0, kAlphabet).x / 27.0f * 75.0f;
+}
+
 float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, const MdStyle& st, bool draw) {
   const Fonts& f = *st.fonts;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line_h = f.body->FontSize * 1.45f;
   const float pad = f.body->FontSize * 0.2f;
-  float x = 0, y = 0;
   if (width < f.body->FontSize * 4) width = f.body->FontSize * 4;
+
+  // Maths boxes for this frame's font size (the tree is parsed once, with the document).
+  std::vector<MathBox> boxes;
+  for (const MdRun& run : runs)
+    if ((run.style & kMath) && run.math) boxes.push_back(layout_math(*run.math, math_fonts(f), f.body->FontSize, run.style & kMathDisplay));
+
+  // 1. Tokens.
+  std::vector<Token> toks;
+  size_t box_i = 0;
+  bool after_math = false;
   for (const MdRun& run : runs) {
-    ImFont* font = font_for(run.style, f);
-    ImU32 col = (run.style & kLink) ? color::kAccent : (run.style & kCode) ? palette().code_text : st.text_color;
+    if ((run.style & kMath) && run.math) {
+      Token k;
+      k.run = &run;
+      k.box = &boxes[box_i++];
+      k.w = k.box->width;
+      toks.push_back(k);
+      after_math = true;
+      continue;
+    }
+    const bool as_code = (run.style & kCode) || (run.style & kMath);  // maths that does not parse: its source, as code
+    ImFont* font = as_code ? f.mono : font_for(run.style, f);
     const char* s = run.text.data();
     const char* end = s + run.text.size();
     while (s < end) {
-      if (*s == '\n') { x = 0; y += line_h; ++s; continue; }
-      // a token: a word with its trailing spaces (code spans stay whole unless too wide)
+      Token k;
+      k.run = &run;
+      if (*s == '\n') {
+        k.newline = true;
+        toks.push_back(k);
+        ++s;
+        after_math = false;
+        continue;
+      }
       const char* t = s;
-      if (run.style & kCode) {
+      if (as_code) {
         while (t < end && *t != '\n') ++t;
       } else {
         while (t < end && *t != ' ' && *t != '\n') t += utf8_len(static_cast<unsigned char>(*t));
         while (t < end && *t == ' ') ++t;
       }
-      ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, t);
-      float extra = (run.style & kCode) ? pad * 2 : 0;
-      if (x > 0 && x + sz.x + extra > width) {
-        // Wrap before the token; trailing spaces never start a line.
-        x = 0;
-        y += line_h;
-      }
-      if (sz.x + extra > width) {
-        // Longer than a whole line: cut it where it stops fitting.
-        const char* cut = s;
-        float w = 0;
-        while (cut < t) {
-          const char* nx = cut + utf8_len(static_cast<unsigned char>(*cut));
-          float cw = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, nx).x;
-          if (w + cw + extra > width - x && cut > s) break;
-          w += cw;
-          cut = nx;
-        }
-        t = cut;
-        sz.x = w;
-      }
-      ImVec2 pos(origin.x + x, origin.y + y + (line_h - font->FontSize) * 0.5f);
-      if (draw) {
-        if (run.style & kCode) {
-          // trim trailing spaces from the shaded box
-          dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + sz.x + extra, pos.y + font->FontSize + pad * 0.5f),
-                            color::kCodeBg, pad);
-          pos.x += pad;
-        }
-        dl->AddText(font, font->FontSize, pos, col, s, t);
-        if (run.style & kLink) {
-          ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
-          dl->AddLine(a, b, col, 1.0f);
-#ifdef IMGUI_ENABLE_TEST_ENGINE
-          // Each word of a link is reported to the item hooks ("link:URL"), so tests (and a
-          // DOM mirror) find where a link is. Straight to the hooks, not ItemAdd: the word is
-          // no ImGui item, and the caller's last item (a choice's Selectable) must stay last.
-          {
-            ImGuiContext& g = *GImGui;
-            ImRect bb(pos, ImVec2(pos.x + sz.x, pos.y + font->FontSize));
-            ImGuiID id = ImHashData(&bb, sizeof bb, ImHashStr(run.url.c_str()));
-            std::string word(s, t);
-            while (!word.empty() && word.back() == ' ') word.pop_back();
-            std::string label = word + "##link:" + run.url;
-            IMGUI_TEST_ENGINE_ITEM_ADD(bb, id);
-            IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
-          }
-#endif
-          if (st.open_link && ImGui::IsWindowHovered() &&
-              ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + sz.x, pos.y + font->FontSize))) {
-            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-            if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
-          }
-        }
-      }
-      x += sz.x + extra;
+      k.s = s;
+      k.t = t;
+      k.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, t).x;
+      k.extra = as_code ? pad * 2 : 0;
+      k.glued = after_math && *s != ' ';
+      after_math = false;
+      toks.push_back(k);
       s = t;
     }
   }
-  return y + line_h;
+
+  // 2. Lines.
+  float x = 0;
+  int line = 0;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    Token& k = toks[i];
+    if (k.newline) {
+      x = 0;
+      ++line;
+      continue;
+    }
+    // Maths keeps the punctuation after it on its line.
+    float unit = k.w + k.extra;
+    if (k.box && i + 1 < toks.size() && toks[i + 1].glued) unit += toks[i + 1].w;
+    if (x > 0 && !k.glued && x + unit > width) {
+      // Wrap before the token; trailing spaces never start a line.
+      x = 0;
+      ++line;
+    }
+    if (!k.box && k.w + k.extra > width) {
+      // Longer than a whole line: cut it where it stops fitting.
+      ImFont* font = ((k.run->style & kCode) || (k.run->style & kMath)) ? f.mono : font_for(k.run->style, f);
+      const char* cut = k.s;
+      float w = 0;
+      while (cut < k.t) {
+        const char* nx = cut + utf8_len(static_cast<unsigned char>(*cut));
+        float cw = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, nx).x;
+        if (w + cw + k.extra > width - x && cut > k.s) break;
+        w += cw;
+        cut = nx;
+      }
+      if (cut < k.t) {
+        Token rest = k;
+        rest.s = cut;
+        rest.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, k.t).x;
+        rest.glued = false;
+        k.t = cut;
+        k.w = w;
+        toks.insert(toks.begin() + static_cast<long>(i) + 1, rest);
+      }
+    }
+    Token& kk = toks[i];
+    kk.x = x;
+    kk.line = line;
+    x += kk.w + kk.extra;
+  }
+
+  // 3. Line heights: a line holding maths taller or deeper than text (a fraction) grows by
+  // the difference, so its ink never meets the lines around it. Every other line keeps the
+  // text's height, and every line's baseline sits at the same place within its line.
+  const int lines = line + 1;
+  std::vector<float> above(lines, 0), below(lines, 0);
+  const float room_above = f.body->Ascent;
+  const float room_below = -f.body->Descent + (line_h - f.body->FontSize) * 0.25f;
+  for (const Token& k : toks)
+    if (k.box) {
+      above[k.line] = std::max(above[k.line], k.box->ascent - room_above);
+      below[k.line] = std::max(below[k.line], k.box->descent - room_below);
+    }
+  std::vector<float> top(lines, 0);
+  float y = 0;
+  for (int l = 0; l < lines; ++l) {
+    top[l] = y + above[l];
+    y += line_h + above[l] + below[l];
+  }
+  if (!draw) return y;
+
+  // 4. Drawing.
+  for (const Token& k : toks) {
+    if (k.newline) continue;
+    const MdRun& run = *k.run;
+    const float line_top = origin.y + top[k.line];
+    if (k.box) {
+      ImFont* bf = f.body;
+      float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;
+      ImU32 col = (run.style & kLink) ? color::kAccent : st.text_color;
+      draw_math(*k.box, dl, ImVec2(origin.x + k.x, baseline), col);
+      continue;
+    }
+    const bool as_code = (run.style & kCode) || (run.style & kMath);
+    ImFont* font = as_code ? f.mono : font_for(run.style, f);
+    ImU32 col = (run.style & kLink) ? color::kAccent : as_code ? palette().code_text : st.text_color;
+    const char* s = k.s;
+    const char* t = k.t;
+    ImVec2 sz(k.w, font->FontSize);
+    float extra = k.extra;
+    ImVec2 pos(origin.x + k.x, line_top + (line_h - font->FontSize) * 0.5f);
+    if (as_code) {
+      // trim trailing spaces from the shaded box
+      dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + sz.x + extra, pos.y + font->FontSize + pad * 0.5f),
+                        color::kCodeBg, pad);
+      pos.x += pad;
+    }
+    dl->AddText(font, font->FontSize, pos, col, s, t);
+    if (run.style & kLink) {
+      ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
+      dl->AddLine(a, b, col, 1.0f);
+#ifdef IMGUI_ENABLE_TEST_ENGINE
+      // Each word of a link is reported to the item hooks ("link:URL"), so tests (and a
+      // DOM mirror) find where a link is. Straight to the hooks, not ItemAdd: the word is
+      // no ImGui item, and the caller's last item (a choice's Selectable) must stay last.
+      {
+        ImGuiContext& g = *GImGui;
+        ImRect bb(pos, ImVec2(pos.x + sz.x, pos.y + font->FontSize));
+        ImGuiID id = ImHashData(&bb, sizeof bb, ImHashStr(run.url.c_str()));
+        std::string word(s, t);
+        while (!word.empty() && word.back() == ' ') word.pop_back();
+        std::string label = word + "##link:" + run.url;
+        IMGUI_TEST_ENGINE_ITEM_ADD(bb, id);
+        IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
+      }
+#endif
+      if (st.open_link && ImGui::IsWindowHovered() &&
+          ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + sz.x, pos.y + font->FontSize))) {
+        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
+      }
+    }
+  }
+  return y;
 }
 
 void draw_markdown(const std::string& text, const MdStyle& st) {
@@ -308,6 +463,7 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
   const Fonts& f = *st.fonts;
   const float indent_w = f.body->FontSize * 1.4f;
   const float gap = f.body->FontSize * 0.55f;
+  const float prose = prose_width(f);
   int table_no = 0;
   ImGui::PushID(&doc);
   for (size_t bi = 0; bi < doc.blocks.size(); ++bi) {
@@ -333,7 +489,7 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
           dl->AddText(bf, bf->FontSize, ImVec2(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f),
                       color::kMuted, b.bullet.c_str());
         }
-        h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), avail - left, s2, true);
+        h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), std::min(avail - left, prose), s2, true);
         if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::kBorder);
         break;
       }

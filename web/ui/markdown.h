@@ -1,23 +1,30 @@
 // Markdown (prompts, intros, hints, explanations) drawn with ImGui: md4c parses, we lay out
 // words ourselves because ImGui's TextWrapped cannot mix fonts within a paragraph.
 // Supported: paragraphs, **strong**, *emphasis*, `code`, code blocks, headings, lists
-// (nested, ordered), tables, links, block quotes, rules.
+// (nested, ordered), tables, links, block quotes, rules, and $maths$ (engine/maths.h, drawn
+// by ui/maths_layout.h). Prose is at most about 75 characters wide (prose_width); code blocks
+// and tables take the whole width.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "maths.h"
 #include "ui/theme.h"
 
 namespace dtx::web {
 
-enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8 };
+enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8, kMath = 16, kMathDisplay = 32 };
 
 struct MdRun {
-  std::string text;
+  std::string text;  // kMath: the maths source, between the $
   unsigned style = 0;
   std::string url;
+  // kMath: the parsed maths, parsed once with the document; null when it does not parse
+  // (the source is then drawn as code, so nothing vanishes; lint names the error).
+  std::shared_ptr<const MathNode> math;
 };
 
 struct MdBlock {
@@ -44,7 +51,12 @@ struct MdStyle {
   std::function<void(const std::string&)> open_link;
 };
 
-// Draws at the cursor using the available width; parsed documents are cached by text.
+// The prose measure: 75 characters of body text (75 average advances of the alphabet and a
+// space), the longest line that still reads comfortably.
+float prose_width(const Fonts& fonts);
+
+// Draws at the cursor using the available width (prose at most prose_width); parsed
+// documents are cached by text.
 void draw_markdown(const std::string& text, const MdStyle& style);
 
 // Lays out runs as wrapped lines from `origin` within `width`, drawing when `draw` is set.

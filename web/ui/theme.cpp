@@ -42,9 +42,12 @@ Fonts build_fonts(const FontFiles& files, float scale) {
     return f;
   }
   const float body = std::round(16.0f * scale), heading = std::round(22.0f * scale), mono = std::round(15.0f * scale);
+  // Inter lacks some maths symbols (∈ ∘ ∼ ≡ ⋯ ⌈ ⌉ ⌊ ⌋): JetBrains Mono fills them in.
   f.body = add(atlas, files.regular, body);
+  add(atlas, files.mono, body, true);
   f.bold = add(atlas, files.semibold, body);
   f.italic = add(atlas, files.italic, body);
+  add(atlas, files.mono, body, true);
   f.heading = add(atlas, files.semibold, heading);
   f.mono = add(atlas, files.mono, mono);
   // JetBrains Mono lacks a few symbols (⁻ ₖ ₙ ∝): Inter fills them in.

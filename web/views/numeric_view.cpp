@@ -39,11 +39,21 @@ void draw(App& app, ExerciseState& st) {
     // the engine's verdict for this part, right under its field
     if (st.feedback && i < st.feedback->parts.size()) {
       const PartFeedback& pf = st.feedback->parts[i];
-      ImU32 col = pf.verdict == Verdict::Correct ? color::kCorrect
+      // A field that was read while another was not is neither right nor wrong yet: muted,
+      // with no mark.
+      ImU32 col = !pf.graded ? color::kMuted
+                  : pf.verdict == Verdict::Correct ? color::kCorrect
                   : pf.verdict == Verdict::FormatError ? color::kPartial : color::kWrong;
-      std::string line = pf.verdict == Verdict::Correct ? "✓ " : pf.verdict == Verdict::FormatError ? "" : "✗ ";
+      std::string line = !pf.graded ? "" : pf.verdict == Verdict::Correct ? "✓ " : pf.verdict == Verdict::FormatError ? "" : "✗ ";
       line += pf.message.empty() ? (pf.verdict == Verdict::Correct ? "right" : "not right") : pf.message;
-      text_colored(col, line.c_str());
+      if (pf.verdict == Verdict::FormatError && pf.graded) {
+        text_colored(col, line.c_str());  // it quotes what the student typed: plain text
+      } else {
+        // Messages may hold maths (a known mistake's message): drawn as Markdown.
+        MdStyle md = md_style(app);
+        md.text_color = col;
+        draw_markdown(line, md);
+      }
     }
     ImGui::PopID();
   }

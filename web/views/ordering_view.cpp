@@ -36,7 +36,7 @@ void draw(App& app, ExerciseState& st) {
     ImGui::PushID(st.order[pos]);
     std::string text = st.inst->render(spec->items[st.order[pos]]);
     MdDoc doc = parse_markdown(text);
-    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, ""}} : doc.blocks[0].runs;
+    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
     float num_w = e * 1.8f;
     float text_w = app.content_width - num_w - (btn_w + style.ItemSpacing.x) * 2 - e * 0.5f;
     float h = std::max(layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f, ImGui::GetFrameHeight());
