@@ -10,6 +10,7 @@
 #include "grade/choice.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
+#include "ui/keyboard.h"
 #include "screens/screens.h"
 #include "views/views.h"
 
@@ -907,6 +908,7 @@ void app_frame(App& app) {
     case Screen::Lab: draw_lab(app); break;
     case Screen::NotFound: draw_not_found(app); break;
   }
+  app.submit_requested = false;  // an Enter that no exercise took
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::PopItemWidth();
@@ -976,6 +978,12 @@ void app_after_frame(App& app) {
   for (const auto& it : hf.items)
     if (it.id == GImGui->ActiveId) active = it.key;
   j["active"] = active;
+  // the item with the keyboard's focus ring, by its stable id ("" after pointer use)
+  std::string focus;
+  if (ImGuiID f = keyboard_focus_id())
+    for (const auto& it : hf.items)
+      if (it.id == f) focus = it.key;
+  j["focus"] = focus;
   j["packs"] = app.lib.packs.size();
   nlohmann::json loading = nlohmann::json::array();  // packs still on their way
   for (const auto& [id, file] : app.pending)

@@ -53,6 +53,7 @@ struct ExerciseState {
   std::vector<int> picks;          // choice: authored indices ticked
   std::vector<int> order;          // ordering: authored indices in the student's order
   int grabbed = -1;                // ordering: position selected for keyboard moves
+  int focus_row = -1;    // ordering: the row moved by keyboard, focused again where it lands
   std::vector<int> lines;          // buggy-line: 1-based lines selected
   std::string code;                // code: the editor's text
   // results
@@ -108,6 +109,7 @@ struct App {
   // previews (instructors): unique_ptr so exercise pointers survive adding one
   std::vector<std::unique_ptr<Preview>> previews;
   std::map<int, std::string> preview_requests;  // fetch id -> source URL
+  bool submit_requested = false;  // Enter on an answer control, or Ctrl+Enter (ui/keyboard)
   int instructor = -1;  // instructor view: -1 as by default (on in preview only), 0 off, 1 on
   long reloads = 0;     // packs re-read after a change (make serve), for the test hook
   bool rebuild_needed = false;  // a course file changed: rebuild once its fetches are in

@@ -22,6 +22,7 @@
 #include "imgui_internal.h"
 #include "platform/platform_web.h"
 #include "platform/test_hook.h"
+#include "ui/keyboard.h"
 
 using namespace dtx::web;
 
@@ -59,11 +60,24 @@ void draw_frame();
 bool g_running = false;  // the main loop is set up: frames may be drawn
 int g_flushing = 0;
 
+// The last input events and what the frames after them saw, for a failing browser test to
+// print (window.dtx.inputLog()): which frame saw a key or a click, with which modifiers.
+std::vector<std::string> g_input_log;
+void log_input(std::string line) {
+  if (g_input_log.size() >= 48) g_input_log.erase(g_input_log.begin());
+  g_input_log.push_back(std::to_string(g_app.frame) + " " + line);
+}
+
 void flush_input() {
   if (!g_running || g_flushing) return;
   ++g_flushing;
   draw_frame();
   --g_flushing;
+}
+
+// A frame now if input is waiting for one (characters, a key no frame has seen down).
+void flush_pending() {
+  if (!ImGui::GetIO().InputQueueCharacters.empty() || !g_pressed_since_frame.empty()) flush_input();
 }
 
 bool key_not_yet_released(int key) {
@@ -87,6 +101,7 @@ bool is_modifier(int key) {
 
 void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   if (key < 0) return;
+  log_input("key " + std::to_string(key) + (action == GLFW_PRESS ? " down" : action == GLFW_RELEASE ? " up" : " repeat"));
   // A modifier released before a frame saw the key it modified is deferred with that key: a
   // frame drawn between Ctrl's and A's keydowns, then both released, read a plain "a" and
   // lost Ctrl+A (a fast shortcut, or Playwright, whose events are separate tasks).
@@ -95,11 +110,32 @@ void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
     g_deferred_release.push_back(key);
     return;
   }
+  // Tab moves the focus through every control, Escape leaves a field keeping its text
+  // (ui/keyboard); ImGui does not see those presses.
+  if (action != GLFW_RELEASE && key == GLFW_KEY_TAB && !(mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER))) {
+    flush_pending();  // what was typed before the Tab lands in the field it was typed in
+    if (keyboard_tab((mods & GLFW_MOD_SHIFT) != 0)) {
+      g_wake = std::max(g_wake, 3);
+      return;
+    }
+  }
+  if (action == GLFW_PRESS && key == GLFW_KEY_ESCAPE) {
+    flush_pending();
+    if (keyboard_escape_field()) {
+      g_wake = std::max(g_wake, 3);
+      return;
+    }
+  }
   if (action == GLFW_PRESS) {
     before_key_press(key);
     g_pressed_since_frame.push_back(key);
   }
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+}
+
+void mouse_button_callback(GLFWwindow* w, int button, int action, int mods) {
+  log_input("mouse " + std::to_string(button) + (action == GLFW_PRESS ? " down" : " up") + " mods=" + std::to_string(mods));
+  ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
 }
 
 void press_key_once(int key) {  // from the on-screen keyboard path
@@ -229,7 +265,15 @@ void draw_frame() {
   apply_touch();
   apply_wheel();
   apply_keys();
+  keyboard_before_frame(g_app);
   ImGui::NewFrame();
+  {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.MouseDown[0] || io.MouseReleased[0] || io.KeyCtrl || !g_pressed_since_frame.empty())
+      log_input(std::string("frame ctrl=") + (io.KeyCtrl ? "1" : "0") + " down=" + (io.MouseDown[0] ? "1" : "0") +
+                " clicked=" + (io.MouseClicked[0] ? "1" : "0") + " at " + std::to_string(static_cast<int>(io.MousePos.x)) + "," +
+                std::to_string(static_cast<int>(io.MousePos.y)));
+  }
   app_frame(g_app);
   ImGui::Render();
   double ui_end = emscripten_get_now();
@@ -389,6 +433,11 @@ EMSCRIPTEN_KEEPALIVE void dtx_resize(float css_w, float css_h, float dpr) {
 // Draws a frame now, inside a DOM event handler: a text field activated by this tap can then
 // focus the textarea within the user gesture, which mobile browsers require for the keyboard.
 EMSCRIPTEN_KEEPALIVE void dtx_frame_now() { draw_frame(); }
+EMSCRIPTEN_KEEPALIVE char* dtx_input_log() {  // freed by the caller (glue.js)
+  std::string all;
+  for (const std::string& l : g_input_log) all += l + "\n";
+  return strdup(all.c_str());
+}
 EMSCRIPTEN_KEEPALIVE int dtx_wants_text() { return ImGui::GetIO().WantTextInput ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE int dtx_wants_keys() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE double dtx_heap_bytes() { return static_cast<double>(EM_ASM_DOUBLE({ return HEAP8.length; })); }
@@ -422,9 +471,11 @@ int main() {
   GImGui->TestEngineHookItems = true;
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // nothing to save: layout is fixed, progress goes to localStorage
+  keyboard_init();
   io.LogFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
   glfwSetKeyCallback(g_window, key_callback);  // in front of ImGui's, see key_callback
+  glfwSetMouseButtonCallback(g_window, mouse_button_callback);  // logged, then ImGui's
   ImGui_ImplOpenGL3_Init("#version 300 es");
   io.GetClipboardTextFn = get_clipboard;
   io.SetClipboardTextFn = set_clipboard;

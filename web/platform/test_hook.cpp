@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "imgui_internal.h"
 
@@ -13,6 +14,8 @@ std::vector<std::string> g_asserts;
 // ItemAdd gives rectangles, ItemInfo gives labels; both carry the ID.
 std::unordered_map<ImGuiID, ImRect> g_rects;
 std::unordered_map<ImGuiID, size_t> g_seen;
+std::unordered_set<ImGuiID> g_focusable_ids;  // this frame's, listed once each
+std::unordered_set<ImGuiID> g_text_fields;  // IDs seen as InputText (their label comes only when visible)
 
 std::string key_of(const char* label) {
   std::string s = label ? label : "";
@@ -33,12 +36,26 @@ std::string visible_label(const char* label) {
 
 void hook_begin_frame() {
   g_frame.items.clear();
+  g_frame.focusables.clear();
+  g_focusable_ids.clear();
   g_frame.id_clashes.clear();
   g_rects.clear();
   g_seen.clear();
 }
 
 const HookFrame& hook_frame() { return g_frame; }
+
+bool hook_is_text_field(ImGuiID id) { return g_text_fields.count(id) != 0; }
+
+void hook_mark_text_field(ImGuiID id) {
+  if (g_text_fields.size() > 4096) g_text_fields.clear();
+  g_text_fields.insert(id);
+  for (auto it = g_frame.focusables.rbegin(); it != g_frame.focusables.rend(); ++it)
+    if (it->id == id) {
+      it->text_field = true;
+      break;
+    }
+}
 
 std::vector<std::string> hook_take_asserts() {
   std::vector<std::string> out;
@@ -65,6 +82,26 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   ImRect r = bb;
   if (ctx->CurrentWindow) r.ClipWith(ctx->CurrentWindow->ClipRect);
   g_rects[id] = r;
+  // Reachable by keyboard: an enabled item that takes part in navigation, and not the item a
+  // child window leaves in its parent (the child's own items are listed instead; a multi-line
+  // text field's child leaves one too, with the field's ID, before the field's own item).
+  const ImGuiItemFlags f = ctx->LastItemData.InFlags;
+  ImGuiWindow* w = ctx->CurrentWindow;
+  bool child_item = false;
+  if (w && !(f & ImGuiItemFlags_Inputable))
+    for (ImGuiWindow* c : w->DC.ChildWindows)
+      if (c->ChildId == id) child_item = true;
+  // (Nor what lands in ImGui's implicit "Debug" window, which is never drawn.)
+  if (w && !w->IsFallbackWindow && !(f & (ImGuiItemFlags_Disabled | ImGuiItemFlags_NoNav)) && !child_item &&
+      g_focusable_ids.insert(id).second) {
+    FocusItem fi;
+    fi.id = id;
+    fi.window = w;
+    fi.focus_scope = w->DC.NavFocusScopeIdCurrent;
+    fi.rect = bb;
+    fi.text_field = g_text_fields.count(id) != 0;
+    g_frame.focusables.push_back(fi);
+  }
 }
 
 void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {

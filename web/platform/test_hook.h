@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "imgui.h"
+#include "imgui_internal.h"
 
 namespace dtx::web {
 
@@ -17,10 +18,26 @@ struct HookItem {
   ImVec2 min, max;    // visible rectangle, in framebuffer pixels
 };
 
+// Every item the keyboard can reach, in the order the frame submitted them (reading order),
+// visible or scrolled out of view (ImGui clips those before their label is known).
+struct FocusItem {
+  ImGuiID id = 0;
+  ImGuiWindow* window = nullptr;  // the window it was submitted in (for the nav state)
+  ImGuiID focus_scope = 0;
+  ImRect rect;                    // unclipped, in screen pixels
+  bool text_field = false;        // an InputText: focusing it starts typing
+};
+
 struct HookFrame {
   std::vector<HookItem> items;
+  std::vector<FocusItem> focusables;
   std::vector<std::string> id_clashes;  // labels of items that reused an ID this frame
 };
+
+// Text fields say so after they are drawn (ImGui's item flags do not tell an InputText from a
+// slider); the mark is remembered while the field is scrolled out of view.
+void hook_mark_text_field(ImGuiID id);
+bool hook_is_text_field(ImGuiID id);
 
 // Starts a new frame's record (call before ImGui::NewFrame).
 void hook_begin_frame();

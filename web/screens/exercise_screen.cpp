@@ -161,6 +161,23 @@ void draw_exercise_screen(App& app) {
     return;
   }
   const Exercise& ex = *st.exercise;
+  // Shortcuts (listed in Settings), except while a field is being typed in: Escape back to
+  // the course (an ordering row held by the keys is put down first), h the next hint, n the
+  // next exercise. Enter and Ctrl+Enter submit (ui/keyboard sets submit_requested).
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeySuper) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && st.grabbed < 0) {
+      app.screen = Screen::CourseMap;
+      return;
+    }
+    if (ImGui::IsKeyPressed('H', false) && st.inst && st.hints_shown < static_cast<int>(ex.hints.size())) st.hints_shown++;
+    if (ImGui::IsKeyPressed('N', false)) {
+      if (const Exercise* next = neighbour(app, ex.id, +1)) {
+        open_exercise(app, next->id, 0);
+        return;
+      }
+    }
+  }
   if (ImGui::SmallButton("← Course##back")) {
     app.screen = Screen::CourseMap;
     return;
@@ -218,6 +235,8 @@ void draw_exercise_screen(App& app) {
   ImGui::Spacing();
 
   bool running = st.code_request != 0;
+  if (app.submit_requested && !running) submit(app);
+  app.submit_requested = false;
   if (running) ImGui::BeginDisabled();
   if (button(running ? "Running…##submit" : "Submit##submit", true)) submit(app);
   if (running) ImGui::EndDisabled();

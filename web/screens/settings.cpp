@@ -44,6 +44,35 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted("Keyboard");
+  ImGui::PopFont();
+  // What web/ui/keyboard.cpp and the exercise screen do with keys, in the student's words.
+  static const char* const kKeys[][2] = {
+      {"Tab, Shift+Tab", "next or previous control, in reading order"},
+      {"Space", "press the focused button, pick the focused option, line or row"},
+      {"Enter", "press the focused button or link; on an answer, submit it"},
+      {"Ctrl+Enter", "submit, even while typing (in the code editor too)"},
+      {"Arrow keys", "move between options, lines and rows"},
+      {"Space, then ↑ ↓", "ordering: pick up a row, move it (Home/End: top/bottom), Space to put it down"},
+      {"Esc", "leave the field you are typing in (Tab in the code editor indents: Esc, then Tab, moves on); "
+              "out of a field, back to the course"},
+      {"h", "next hint"},
+      {"n", "next exercise"},
+  };
+  const float key_w = ImGui::CalcTextSize("Space, then ↑ ↓").x + ImGui::GetStyle().ItemSpacing.x * 2;
+  const bool narrow = app.content_width < key_w * 2.5f;  // a phone: key above, meaning below
+  for (const auto& k : kKeys) {
+    ImGui::PushFont(app.fonts.mono);
+    ImGui::TextUnformatted(k[0]);
+    ImGui::PopFont();
+    if (!narrow) ImGui::SameLine(key_w);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + (narrow ? app.content_width : app.content_width - key_w));
+    ImGui::TextUnformatted(k[1]);
+    ImGui::PopTextWrapPos();
+  }
+
+  ImGui::Spacing();
+  ImGui::PushFont(app.fonts.bold);
   ImGui::TextUnformatted("Your progress");
   ImGui::PopFont();
   markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document, and tabs "

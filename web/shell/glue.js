@@ -484,6 +484,12 @@
       });
     },
     heapBytes() { return call('_dtx_heap_bytes'); },
+    // The last key and mouse events and the frames that saw them (for a failing test's report).
+    inputLog() {
+      const p = call('_dtx_input_log');
+      if (!p) return '';
+      try { return M().UTF8ToString(p); } finally { M()._free(p); }
+    },
     firstFrameMs: null,
   };
 

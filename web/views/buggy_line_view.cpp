@@ -1,6 +1,7 @@
 // Buggy line: a numbered, highlighted listing; click (tap) the line that is wrong.
 #include "grade/buggy_line.h"
 #include "ui/code_text.h"
+#include "ui/keyboard.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -47,6 +48,7 @@ void draw(App& app, ExerciseState& st) {
         st.lines.push_back(line_no);
       }
     }
+    mark_answer_control();
     ImGui::PopStyleColor(2);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     char num[16];

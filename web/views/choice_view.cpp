@@ -1,6 +1,7 @@
 // Choice: one or several options, shown in the instance's (shuffled) order. Each row is one
 // tappable item, so long options wrap on a phone instead of running off the screen.
 #include "grade/choice.h"
+#include "ui/keyboard.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -41,6 +42,7 @@ void draw(App& app, ExerciseState& st) {
         st.picks = {authored};
       }
     }
+    mark_answer_control();
     ImGui::PopStyleColor();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 c(p.x + marker * 0.5f, p.y + e * 0.2f + e * 0.72f);

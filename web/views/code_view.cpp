@@ -4,6 +4,7 @@
 #include "grade/code.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "ui/keyboard.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -59,6 +60,7 @@ void draw(App& app, ExerciseState& st) {
   }
   ImGui::InputTextMultiline("##code", &st.code, ImVec2(app.content_width - gutter, h),
                             ImGuiInputTextFlags_AllowTabInput);
+  mark_text_field();
   ImGui::PopFont();
   if (ImGui::SmallButton("Reset to the starter code##code-reset")) reset(app, st);
 

@@ -3,6 +3,7 @@
 #include "grade/numeric.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "ui/keyboard.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -32,6 +33,7 @@ void draw(App& app, ExerciseState& st) {
     const std::string hint = part_input_hint(part);
     if (ImGui::InputTextWithHint(id.c_str(), hint.c_str(), &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
       submit(app);
+    mark_text_field();
     if (!unit.empty()) {
       ImGui::SameLine();
       ImGui::TextUnformatted(unit.c_str());

@@ -2,6 +2,8 @@
 // keys (Home/End: to the top/bottom) or its ▲ ▼ buttons. The page owns those keys, so the
 // browser does not scroll (see web/shell/dtx.js).
 #include "grade/ordering.h"
+#include "imgui_internal.h"
+#include "ui/keyboard.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -46,6 +48,11 @@ void draw(App& app, ExerciseState& st) {
     if (ImGui::Selectable(id.c_str(), st.grabbed == pos, 0, ImVec2(text_w + num_w, h)))
       st.grabbed = st.grabbed == pos ? -1 : pos;
     mark_draggable();
+    mark_answer_control();
+    if (st.focus_row == pos) {  // moved by the keys: the focus ring goes with it
+      focus_last_item();
+      st.focus_row = -1;
+    }
     ImGui::PopStyleColor();
     // Dragging: swap with the neighbour the pointer has moved onto (works for touch too).
     if (ImGui::IsItemActive() && !ImGui::IsItemHovered()) {
@@ -76,11 +83,18 @@ void draw(App& app, ExerciseState& st) {
   // keyboard moves of the selected row (no text field is active on this view)
   if (st.grabbed >= 0 && !ImGui::GetIO().WantTextInput) {
     auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+    const int was = st.grabbed;
     if (pressed(ImGuiKey_UpArrow)) move(st, st.grabbed, st.grabbed - 1);
     else if (pressed(ImGuiKey_DownArrow)) move(st, st.grabbed, st.grabbed + 1);
     else if (pressed(ImGuiKey_Home)) move(st, st.grabbed, 0);
     else if (pressed(ImGuiKey_End)) move(st, st.grabbed, n - 1);
     else if (pressed(ImGuiKey_Escape)) st.grabbed = -1;
+    // The keys moved the row, not the focus: ImGui's own arrow navigation is called off and
+    // the focus follows the row (its ID changes with its place).
+    if (st.grabbed >= 0 && (pressed(ImGuiKey_UpArrow) || pressed(ImGuiKey_DownArrow) || pressed(ImGuiKey_Home) || pressed(ImGuiKey_End))) {
+      ImGui::NavMoveRequestCancel();
+      if (st.grabbed != was || ImGui::GetIO().NavVisible) st.focus_row = st.grabbed;
+    }
   }
   if (st.feedback) {
     const auto& fb = *st.feedback;

@@ -1,0 +1,122 @@
+#include "ui/keyboard.h"
+
+#include <unordered_set>
+
+#include "app.h"
+#include "imgui_internal.h"
+#include "platform/test_hook.h"
+
+namespace dtx::web {
+
+namespace {
+
+std::unordered_set<ImGuiID> g_answer_controls;
+bool g_enter_was_down = false;
+
+bool editing_multiline(const ImGuiContext& g) {
+  return g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && !g.InputTextState.Stb.single_line;
+}
+
+// The focus ring on `it`, as ImGui's own navigation would put it there.
+void focus_item(const FocusItem& it) {
+  ImGuiContext& g = *GImGui;
+  // The window becomes the focused one first (ImGui's NavWindow is the focused window; set
+  // alone, the next frame gave the focus back to the window it was in).
+  if (g.NavWindow != it.window) ImGui::FocusWindow(it.window);
+  g.NavWindow = it.window;
+  g.NavId = it.id;
+  g.NavLayer = ImGuiNavLayer_Main;
+  g.NavFocusScopeId = it.focus_scope;
+  it.window->NavLastIds[ImGuiNavLayer_Main] = it.id;
+  it.window->NavRectRel[ImGuiNavLayer_Main] = ImGui::WindowRectAbsToRel(it.window, it.rect);
+  g.NavDisableHighlight = false;
+  g.NavDisableMouseHover = true;
+  g.NavInputSource = ImGuiInputSource_Keyboard;
+  ImGui::ScrollToRectEx(it.window, it.rect, ImGuiScrollFlags_KeepVisibleEdgeX | ImGuiScrollFlags_KeepVisibleEdgeY);
+  // A text field takes the typing at once, its text selected, as a browser's does.
+  if (it.text_field) {
+    g.NavNextActivateId = it.id;
+    g.NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
+  }
+}
+
+}  // namespace
+
+void keyboard_init() { ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; }
+
+bool keyboard_tab(bool backwards) {
+  ImGuiContext& g = *GImGui;
+  if (editing_multiline(g)) return false;  // the code editor indents
+  const auto& list = hook_frame().focusables;
+  if (list.empty()) return false;
+  // From the field being typed in, else from the focused or last clicked item (ImGui moves
+  // NavId to what the pointer activates, so Tab continues from a click, as on a web page).
+  ImGuiID from = g.ActiveId ? g.ActiveId : g.NavId;
+  int n = static_cast<int>(list.size()), at = -1;
+  for (int i = 0; i < n; ++i)
+    if (list[i].id == from) at = i;
+  int to = at < 0 ? (backwards ? n - 1 : 0) : (at + (backwards ? n - 1 : 1)) % n;
+  if (g.ActiveId) ImGui::ClearActiveID();  // a field's text is already in its buffer
+  focus_item(list[to]);
+  return true;
+}
+
+bool keyboard_escape_field() {
+  ImGuiContext& g = *GImGui;
+  if (g.ActiveId == 0 || g.InputTextState.ID != g.ActiveId) return false;
+  ImGuiID id = g.ActiveId;
+  ImGui::ClearActiveID();
+  for (const FocusItem& it : hook_frame().focusables)
+    if (it.id == id) {
+      FocusItem keep = it;
+      keep.text_field = false;  // focus stays, typing stops
+      focus_item(keep);
+    }
+  return true;
+}
+
+void keyboard_before_frame(App& app) {
+  ImGuiContext& g = *GImGui;
+  ImGuiIO& io = g.IO;
+  const int enter = io.KeyMap[ImGuiKey_Enter];
+  const bool down = enter >= 0 && io.KeysDown[enter];
+  const bool pressed = down && !g_enter_was_down;
+  g_enter_was_down = down;
+  if (!pressed || io.KeyAlt) return;
+  if (io.KeyCtrl || io.KeySuper) {  // Ctrl+Enter submits from anywhere, typing included
+    app.submit_requested = true;
+    return;
+  }
+  // A field or a slider being typed in has its own Enter; an item held by Space (ActiveId on
+  // the focused item until the key is up) does not stop it.
+  if (io.WantTextInput || (g.ActiveId != 0 && g.ActiveId != g.NavId)) return;
+  const bool focused = g.NavId != 0 && !g.NavDisableHighlight;
+  if (!focused || g_answer_controls.count(g.NavId)) {
+    app.submit_requested = true;
+  } else if (!hook_is_text_field(g.NavId)) {
+    io.NavInputs[ImGuiNavInput_Activate] = 1.0f;  // pressed like Space
+  }
+}
+
+void mark_answer_control() {
+  if (g_answer_controls.size() > 4096) g_answer_controls.clear();
+  g_answer_controls.insert(ImGui::GetItemID());
+}
+
+void focus_last_item() {
+  ImGuiContext& g = *GImGui;
+  if (g.LastItemData.ID == 0) return;
+  ImGui::SetFocusID(g.LastItemData.ID, g.CurrentWindow);
+  g.NavDisableHighlight = false;
+  g.NavDisableMouseHover = true;
+  ImGui::ScrollToRectEx(g.CurrentWindow, g.LastItemData.NavRect, ImGuiScrollFlags_KeepVisibleEdgeY);
+}
+
+void mark_text_field() { hook_mark_text_field(ImGui::GetItemID()); }
+
+ImGuiID keyboard_focus_id() {
+  const ImGuiContext& g = *GImGui;
+  return g.NavDisableHighlight ? 0 : g.NavId;
+}
+
+}  // namespace dtx::web
