@@ -851,9 +851,12 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
     for (const ev of ['mousedown', 'mouseup', 'click', 'mousemove', 'touchstart', 'wheel'])
       window.addEventListener(ev, () => { window.__pointer++; }, true);
   });
-  const graded = async (timeout = 8000) => {
+  // Presses `key` and waits for the answer it submits to be graded correct.
+  const submitsCorrect = async (key, what, timeout = 8000) => {
     const before = (await state(page)).graded;
-    return { wait: () => waitFor(page, `s.graded > ${before}`, timeout) };
+    await press(page, key);
+    const s = await waitFor(page, `s.graded > ${before}`, timeout);
+    eq(s.verdict, 'correct', `${what} by keyboard: ${s.message}`);
   };
   const open = async (id) => {
     await page.goto(`${server.url}#/ex/${id}`);
@@ -872,10 +875,8 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
       assert(s.text_input, 'typing in the first field');
     }
   }
-  let g = await graded();
-  await page.keyboard.press('Enter');
-  let s = await g.wait();
-  eq(s.verdict, 'correct', 'numeric by keyboard: ' + s.message);
+  await submitsCorrect('Enter', 'numeric');
+  let s;
 
   // choice: Tab to each right option, Space picks it, Enter submits
   ans = engineAnswer('ring.why-ring');
@@ -886,10 +887,7 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
     await press(page, 'Space');
   }
   await shot(page, 'keyboard-focus-ring');
-  g = await graded();
-  await press(page, 'Enter');
-  s = await g.wait();
-  eq(s.verdict, 'correct', 'choice by keyboard: ' + s.message);
+  await submitsCorrect('Enter', 'choice');
 
   // buggy line: Tab into the listing, arrows to the bug, Space, Enter
   ans = engineAnswer('ring.buggy-double-count');
@@ -906,10 +904,7 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
     line = now;
   }
   await press(page, 'Space');
-  g = await graded();
-  await press(page, 'Enter');
-  s = await g.wait();
-  eq(s.verdict, 'correct', 'buggy line by keyboard: ' + s.message);
+  await submitsCorrect('Enter', 'buggy line');
 
   // ordering: Tab to a row, Space picks it up, arrows move it (the focus follows), Space puts it down
   ans = engineAnswer('ring.order-steps');
@@ -942,10 +937,7 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
     });
     await press(page, 'Space');
   }
-  g = await graded();
-  await press(page, 'Enter');
-  s = await g.wait();
-  eq(s.verdict, 'correct', 'ordering by keyboard: ' + s.message);
+  await submitsCorrect('Enter', 'ordering');
 
   // code: Tab into the editor, type (Tab indents there), Ctrl+Enter submits from inside it
   ans = engineAnswer('ring.code-time');
@@ -962,10 +954,7 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
   s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`).catch(async (e) => {
     throw new Error('the editor holds ' + JSON.stringify((await state(page)).code));
   });
-  g = await graded(15000);
-  await press(page, 'Control+Enter');
-  s = await g.wait();
-  eq(s.verdict, 'correct', 'code by keyboard: ' + s.message);
+  await submitsCorrect('Control+Enter', 'code', 15000);
   // Back in the editor (running the code took it out), Esc leaves it with the code kept and
   // the focus on it; Esc again goes back to the course
   await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor again');

@@ -53,7 +53,7 @@ bool keyboard_tab(bool backwards) {
   // NavId to what the pointer activates, so Tab continues from a click, as on a web page).
   ImGuiID from = g.ActiveId ? g.ActiveId : g.NavId;
   int n = static_cast<int>(list.size()), at = -1;
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n && at < 0; ++i)
     if (list[i].id == from) at = i;
   int to = at < 0 ? (backwards ? n - 1 : 0) : (at + (backwards ? n - 1 : 1)) % n;
   if (g.ActiveId) ImGui::ClearActiveID();  // a field's text is already in its buffer
@@ -71,6 +71,7 @@ bool keyboard_escape_field() {
       FocusItem keep = it;
       keep.text_field = false;  // focus stays, typing stops
       focus_item(keep);
+      break;
     }
   return true;
 }

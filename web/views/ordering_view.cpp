@@ -84,14 +84,18 @@ void draw(App& app, ExerciseState& st) {
   if (st.grabbed >= 0 && !ImGui::GetIO().WantTextInput) {
     auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
     const int was = st.grabbed;
+    bool moving = true;
     if (pressed(ImGuiKey_UpArrow)) move(st, st.grabbed, st.grabbed - 1);
     else if (pressed(ImGuiKey_DownArrow)) move(st, st.grabbed, st.grabbed + 1);
     else if (pressed(ImGuiKey_Home)) move(st, st.grabbed, 0);
     else if (pressed(ImGuiKey_End)) move(st, st.grabbed, n - 1);
-    else if (pressed(ImGuiKey_Escape)) st.grabbed = -1;
+    else {
+      moving = false;
+      if (pressed(ImGuiKey_Escape)) st.grabbed = -1;
+    }
     // The keys moved the row, not the focus: ImGui's own arrow navigation is called off and
     // the focus follows the row (its ID changes with its place).
-    if (st.grabbed >= 0 && (pressed(ImGuiKey_UpArrow) || pressed(ImGuiKey_DownArrow) || pressed(ImGuiKey_Home) || pressed(ImGuiKey_End))) {
+    if (moving) {
       ImGui::NavMoveRequestCancel();
       if (st.grabbed != was || ImGui::GetIO().NavVisible) st.focus_row = st.grabbed;
     }
