@@ -198,7 +198,8 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
       const fcp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
       const mark = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? m.startTime : null; };
       return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null,
-        engineDownloaded: mark('dtx:engine-downloaded'), engineCompiled: mark('dtx:engine-compiled'), engineRunning: mark('dtx:engine-running') };
+        engineDownloaded: mark('dtx:engine-downloaded'), engineCompiled: mark('dtx:engine-compiled'), engineRunning: mark('dtx:engine-running'),
+        fontsIn: mark('dtx:fonts-in'), fontsBuilt: mark('dtx:fonts-built'), indexIn: mark('dtx:index-in'), firstPackIn: mark('dtx:first-pack-in') };
     });
     if (idle) {
       // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
@@ -293,6 +294,10 @@ async function main() {
       ['  engine downloaded (dtx.wasm)', (r) => r.engineDownloaded],
       ['  engine compiled', (r) => r.engineCompiled],
       ['  engine running (main done)', (r) => r.engineRunning],
+      ['  pack index in (exercises/index.json)', (r) => r.indexIn],
+      ['  all four fonts in', (r) => r.fontsIn],
+      ['  font atlas built', (r) => r.fontsBuilt],
+      ['  first pack in the library', (r) => r.firstPackIn],
       ['first drawn frame (any screen)', (r) => r.firstDrawn],
       ['first complete frame (loading text hidden)', (r) => r.firstComplete],
       ['course map usable (a chapter listed)', (r) => r.usable],

@@ -303,7 +303,7 @@ void app_apply_theme(App& app) {
   bool dark = app.theme_choice == 2 || (app.theme_choice == 0 && app.system_dark);
   if (dark == theme_is_dark()) return;
   apply_theme(dark);
-  apply_style(app.dpr * app.text_scale);
+  app_apply_style(app);
 }
 
 void app_init(App& app, Platform* platform) {
@@ -772,6 +772,32 @@ bool is_draggable(unsigned id) { return g_draggable.count(id) != 0; }
 
 float em(App& app) { return app.fonts.body ? app.fonts.body->FontSize : 16.0f; }
 
+float touch_target(const App& app) { return app.coarse_pointer ? std::round(44.0f * app.dpr) : 0.0f; }
+
+void same_line_if_room(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+void same_line_if_fits(const char* next_label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(next_label, nullptr, true).x + style.FramePadding.x * 2;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectSize().y < ImGui::GetTextLineHeight() * 1.5f && ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right)
+    ImGui::SameLine();
+}
+
+bool touch_button(App& app, const char* label) {
+  const float natural = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+  return ImGui::Button(label, ImVec2(std::max(natural, touch_target(app)), 0));
+}
+
+bool small_button(App& app, const char* label) {
+  return app.coarse_pointer ? ImGui::Button(label, ImVec2(0, touch_target(app))) : ImGui::SmallButton(label);
+}
+
+void app_apply_style(App& app) { apply_style(app.dpr * app.text_scale, touch_target(app)); }
+
 MdStyle md_style(App& app) {
   MdStyle s;
   s.fonts = &app.fonts;
@@ -832,11 +858,11 @@ static void top_bar(App& app) {
   } else {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, avail - right_w));
   }
-  if (ImGui::Button("Course##nav-course")) app.screen = Screen::CourseMap;
+  if (touch_button(app, "Course##nav-course")) app.screen = Screen::CourseMap;
   ImGui::SameLine();
-  if (ImGui::Button("Lab##nav-lab")) app.screen = Screen::Lab;
+  if (touch_button(app, "Lab##nav-lab")) app.screen = Screen::Lab;
   ImGui::SameLine();
-  if (ImGui::Button("Settings##nav-settings")) app.screen = Screen::Settings;
+  if (touch_button(app, "Settings##nav-settings")) app.screen = Screen::Settings;
   ImGui::Separator();
 }
 
@@ -1015,9 +1041,12 @@ void app_after_frame(App& app) {
   j["progress"] = {{"exercises", progress}, {"writer", app.writer_id}, {"saved", app.save_error.empty()}};
   j["import_message"] = app.import_message;
   nlohmann::json items = nlohmann::json::array();
-  for (const auto& it : hf.items)
+  for (const auto& it : hf.items) {
     items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.dpr}, {"y", it.min.y / app.dpr},
                      {"w", (it.max.x - it.min.x) / app.dpr}, {"h", (it.max.y - it.min.y) / app.dpr}});
+    if (it.cut) items.back()["cut"] = true;
+    if (it.partial) items.back()["partial"] = true;
+  }
   j["items"] = items;
   j["id_clashes"] = hf.id_clashes;
   app.platform->publish_state(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -105,6 +105,9 @@ struct App {
   int theme_choice = 0;
   bool system_dark = false;
   bool reduced_motion = false;
+  bool coarse_pointer = false;   // (pointer: coarse): a finger; controls are at least 44 CSS px
+  bool touch_pointer = false;    // this frame's pointer is a finger (web/main_web.cpp)
+  bool touch_long_press = false; // ... held still long enough to lift what it is on
 
   // previews (instructors): unique_ptr so exercise pointers survive adding one
   std::vector<std::unique_ptr<Preview>> previews;
@@ -200,9 +203,23 @@ void markdown(App& app, const std::string& text);
 bool button(const char* label, bool primary = false);
 void text_colored(ImU32 col, const char* text);
 float em(App& app);  // body font size in pixels
-// Items that move with the pointer (ordering rows, sliders): a touch drag that starts on one
-// drags it instead of scrolling the page.
+// Drag handles (ordering rows' grips): a finger that goes down on one holds it at once, so
+// moving it drags instead of scrolling the page. Everything else scrolls under a vertical swipe.
 void mark_draggable();
 bool is_draggable(unsigned id);
+// The smallest control a finger can hit: 44 CSS px (in framebuffer pixels) on a coarse
+// pointer, else 0. Heights and widths of rows, lines and small buttons are at least this.
+float touch_target(const App& app);
+// After a line of text: SameLine() when the last item is one line and a button of this label
+// fits after it; otherwise the button goes under it (a phone never cuts it at the edge).
+void same_line_if_fits(const char* next_label);
+// SameLine() when an item `width` wide fits after the last one (a row of radio buttons wraps).
+void same_line_if_room(float width);
+// A button at least touch_target() wide ("Lab", "▲").
+bool touch_button(App& app, const char* label);
+// A link-sized button ("Copy link", "← Course"): a full-height button on a coarse pointer.
+bool small_button(App& app, const char* label);
+// Style for the app's scale and pointer (fonts and style scale with the pixel ratio).
+void app_apply_style(App& app);
 
 }  // namespace dtx::web

@@ -2,8 +2,8 @@
 // and the fixes our versions need (web/shell/dtx.js does the DOM half):
 //  - HiDPI: the backbuffer is CSS size x devicePixelRatio, fonts and style scale with it;
 //  - power: a frame is drawn only after input, while loading/running, or for the caret;
-//  - touch: fed to ImGui here (GLFW of 3.1.6 doubles presses and ignores moves), with
-//    vertical drags outside draggable items turned into scrolling;
+//  - touch: fed to ImGui here (GLFW of 3.1.6 doubles presses and ignores moves): a vertical
+//    swipe scrolls wherever it starts, a tap clicks, a sideways drag or a long press presses;
 //  - text: characters come from a hidden textarea (mobile keyboards, IME), Enter and
 //    Backspace from it too; the clipboard is the system's.
 #include <algorithm>
@@ -39,10 +39,19 @@ bool g_text_focus = false;
 bool g_first_frame_sent = false;
 std::string g_clipboard;
 
+// A finger on the canvas. Nothing is pressed until the finger says what it wants (the
+// "touch slop" of native scroll views): a vertical move scrolls, wherever it starts, and never
+// presses what was under it; a sideways move presses where it started and drags (sliders);
+// lifting first is a tap; holding still for kLongPressMs presses and holds (a long press lifts
+// an ordering row); a drag handle (mark_draggable) is pressed at once.
 struct TouchState {
-  bool active = false, down = false, pressed = false, scrolling = false, lifted = false;
+  enum Phase { Pending, Pressed, Scrolling, Tapped, Lifted } phase = Pending;
+  bool active = false, down = false, long_press = false;
+  int frames = 0;  // frames seen while pending (the hover under the finger needs one)
+  double start_ms = 0;
   ImVec2 pos, start, last_applied;
 } g_touch;
+constexpr double kLongPressMs = 450;
 
 // Dear ImGui 1.86 polls key state once per frame (the input queue came in 1.87). A key pressed
 // and released between two frames (fast typing, Playwright, Ctrl+A) would never be seen, so
@@ -154,7 +163,7 @@ void set_clipboard(void*, const char* text) {
 void rebuild_fonts() {
   float scale = g_app.dpr * g_app.text_scale;
   g_app.fonts = build_fonts(g_app.font_files, scale);
-  apply_style(scale);
+  app_apply_style(g_app);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   g_fonts_uploaded = true;
@@ -181,35 +190,63 @@ void apply_wheel() {
 
 void apply_touch() {
   ImGuiIO& io = ImGui::GetIO();
+  g_app.touch_pointer = g_touch.active;
+  g_app.touch_long_press = g_touch.active && g_touch.long_press;
   if (!g_touch.active) return;
   io.MousePos = g_touch.pos;
-  if (g_touch.pressed) {
-    io.MouseDown[0] = true;  // a tap shorter than a frame still presses
-    g_touch.pressed = false;
-    g_touch.last_applied = g_touch.pos;
-    return;
-  }
-  ImGuiContext& g = *GImGui;
-  if (g_touch.down && !g_touch.scrolling) {
-    float dy = g_touch.pos.y - g_touch.start.y, dx = g_touch.pos.x - g_touch.start.x;
-    bool held_draggable = g.ActiveId != 0 && is_draggable(g.ActiveId);
-    if (std::fabs(dy) > 10 * g_app.dpr && std::fabs(dy) > std::fabs(dx) && !held_draggable) {
-      g_touch.scrolling = true;  // the finger scrolls the page: the press is cancelled
-      ImGui::ClearActiveID();
+  io.MouseDown[0] = false;
+  const ImGuiContext& g = *GImGui;
+  switch (g_touch.phase) {
+    case TouchState::Pending: {
+      ++g_touch.frames;
+      const float dx = g_touch.pos.x - g_touch.start.x, dy = g_touch.pos.y - g_touch.start.y;
+      const float slop = 10 * g_app.dpr;
+      // g.HoveredId is still the last frame's: what the finger rests on. A drag handle is
+      // held at once (before the move could be taken for a scroll).
+      const bool on_handle = g_touch.frames > 1 && g.HoveredId != 0 && is_draggable(g.HoveredId);
+      if (!on_handle && std::fabs(dy) > slop && std::fabs(dy) >= std::fabs(dx)) {
+        g_touch.phase = TouchState::Scrolling;  // (a flick lifted within a frame scrolls too)
+        g_touch.last_applied = g_touch.start;
+        break;
+      }
+      if (!g_touch.down) {  // lifted before anything else: a tap where the finger went down
+        io.MousePos = g_touch.start;
+        io.MouseDown[0] = true;
+        g_touch.phase = TouchState::Tapped;
+        return;
+      }
+      if (on_handle) {
+        g_touch.phase = TouchState::Pressed;
+      } else if (std::fabs(dx) > slop) {
+        io.MousePos = g_touch.start;  // pressed where it started; the next frames follow it
+        g_touch.phase = TouchState::Pressed;
+      } else if (g_platform.now_ms() - g_touch.start_ms >= kLongPressMs) {
+        g_touch.phase = TouchState::Pressed;
+        g_touch.long_press = g_app.touch_long_press = true;
+      } else {
+        return;  // undecided: hover only
+      }
+      io.MouseDown[0] = true;
+      return;
     }
-  }
-  if (g_touch.scrolling) {
-    io.MouseWheel += (g_touch.pos.y - g_touch.last_applied.y) / wheel_step_px();
-  }
-  g_touch.last_applied = g_touch.pos;
-  io.MouseDown[0] = g_touch.down && !g_touch.scrolling;
-  if (!g_touch.down) {
-    if (g_touch.lifted) {
+    case TouchState::Pressed:
+      io.MouseDown[0] = g_touch.down;
+      if (!g_touch.down) g_touch.phase = TouchState::Lifted;
+      return;
+    case TouchState::Tapped:
+      g_touch.phase = TouchState::Lifted;
+      return;
+    case TouchState::Lifted:
       g_touch.active = false;  // one frame after lifting: no hover left behind
       io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    }
-    g_touch.lifted = true;
+      return;
+    case TouchState::Scrolling:
+      break;
   }
+  // Scrolling: the content follows the finger.
+  io.MouseWheel += (g_touch.pos.y - g_touch.last_applied.y) / wheel_step_px();
+  g_touch.last_applied = g_touch.pos;
+  if (!g_touch.down) g_touch.phase = TouchState::Lifted;
 }
 
 void apply_keys() {
@@ -250,15 +287,27 @@ uint64_t draw_data_hash(const ImDrawData* dd, int fw, int fh, ImU32 clear) {
   return h;
 }
 
+// Start milestones for `make bench` (performance marks, read back by scripts/bench-web.mjs).
+EM_JS(void, web_mark, (const char* name), { performance.mark(UTF8ToString(name)); });
+struct StartMarks {
+  bool fonts = false, index = false, pack = false;
+} g_marks;
+
 void draw_frame() {
   // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
   // the next frame's state so the bench can check animation stays cheap.
   double frame_start = emscripten_get_now();
   if (g_wake > 0) --g_wake;
-  if (g_app.fonts_dirty) rebuild_fonts();
+  if (g_app.fonts_dirty) {
+    const bool first = !g_marks.fonts && g_app.font_files.complete();
+    if (first) web_mark("dtx:fonts-in");
+    rebuild_fonts();
+    if (first) web_mark("dtx:fonts-built"), g_marks.fonts = true;
+  }
+  if (!g_marks.index && g_app.index_loaded) web_mark("dtx:index-in"), g_marks.index = true;
   // Packs that arrived go in a frame's worth at a time (one or two at ~30 ms each): the map is
   // drawn with the first chapters while the others load.
-  app_load_arrived_packs(g_app, 20.0);
+  if (app_load_arrived_packs(g_app, 20.0) && !g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
   hook_begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -359,11 +408,16 @@ EMSCRIPTEN_KEEPALIVE void dtx_preview_text(const char* name, const char* text) {
   dtx_wake();
 }
 
-// What the browser says of the student's system: dark colours wanted, motion reduced.
-EMSCRIPTEN_KEEPALIVE void dtx_system_prefs(int dark, int reduced_motion) {
+// What the browser says of the student's system: dark colours wanted, motion reduced, a
+// finger for a pointer.
+EMSCRIPTEN_KEEPALIVE void dtx_system_prefs(int dark, int reduced_motion, int coarse_pointer) {
   g_app.system_dark = dark != 0;
   g_app.reduced_motion = reduced_motion != 0;
   app_apply_theme(g_app);
+  if (g_app.coarse_pointer != (coarse_pointer != 0)) {  // a tablet's keyboard attached or removed
+    g_app.coarse_pointer = coarse_pointer != 0;
+    app_apply_style(g_app);
+  }
   dtx_wake();
 }
 
@@ -398,7 +452,8 @@ EMSCRIPTEN_KEEPALIVE void dtx_touch(int phase, float x, float y) {
   ImVec2 p(x * g_app.dpr, y * g_app.dpr);
   if (phase == 0) {
     g_touch = TouchState{};
-    g_touch.active = g_touch.down = g_touch.pressed = true;
+    g_touch.active = g_touch.down = true;
+    g_touch.start_ms = g_platform.now_ms();
     g_touch.pos = g_touch.start = g_touch.last_applied = p;
   } else if (phase == 1) {
     g_touch.pos = p;
@@ -488,6 +543,10 @@ int main() {
   app_init(g_app, &g_platform);
   rebuild_fonts();  // the built-in font until Inter and JetBrains Mono arrive
   g_app.fonts_dirty = false;
+  // The shaders now, not in the first frame's NewFrame: there their status query waited for
+  // the GPU process to finish uploading the new font atlas (66 ms with software GL), while
+  // here it costs 10 ms and the atlas upload later overlaps with loading the first pack.
+  ImGui_ImplOpenGL3_CreateDeviceObjects();
   js_ready();
   g_running = true;
   emscripten_set_main_loop(loop, 0, false);

@@ -401,6 +401,123 @@ test('phone: 360 px, HiDPI, touch and the on-screen keyboard path', async () => 
   await page.context().close();
 });
 
+// A finger on the canvas: down at the first point, through the others a frame apart, up at the
+// last; `holdMs` still at the first point before moving (a long press).
+async function touchPath(page, points, holdMs = 0) {
+  await page.evaluate(async ([pts, hold]) => {
+    const c = document.getElementById('canvas');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const t = ([x, y]) => new Touch({ identifier: 7, target: c, clientX: x, clientY: y });
+    const send = (type, p, down) => c.dispatchEvent(new TouchEvent(type, { touches: down ? [t(p)] : [], changedTouches: [t(p)], bubbles: true, cancelable: true }));
+    send('touchstart', pts[0], true);
+    await frame();
+    await frame();
+    if (hold) await new Promise((r) => setTimeout(r, hold));
+    for (const p of pts.slice(1)) { send('touchmove', p, true); await frame(); }
+    send('touchend', pts[pts.length - 1], false);
+    await frame();
+    await frame();
+  }, [points, holdMs]);
+}
+
+// Every item of the screen, scrolling down to its end: none cut at a side; with a finger for a
+// pointer, every wholly shown one at least 44 CSS px each way.
+async function checkPhoneScreen(page, where, scroll) {
+  const problems = [];
+  let last = '';
+  for (let step = 0; step < 25; step++) {
+    const s = await waitFor(page, 'true');
+    for (const i of s.items) {
+      if (i.cut) problems.push(`${where}: "${i.id}" is cut at the side (x ${i.x.toFixed(0)}, w ${i.w.toFixed(0)})`);
+      if (!i.partial && (i.w < 44 - 0.5 || i.h < 44 - 0.5)) problems.push(`${where}: "${i.id}" is ${i.w.toFixed(0)} x ${i.h.toFixed(0)} CSS px`);
+    }
+    const sig = s.items.map((i) => i.id + ':' + Math.round(i.y)).join(',');
+    if (!scroll || sig === last) break;
+    last = sig;
+    const vp = page.viewportSize();
+    await page.mouse.move(vp.width / 2, vp.height / 2);
+    await page.mouse.wheel(0, vp.height * 0.6);
+    await page.waitForTimeout(50);
+  }
+  return [...new Set(problems)];
+}
+
+test('phone: 320, 360 and 430 px: nothing cut at the side, touch targets of 44 CSS px; a swipe over an ordering list scrolls, its grip drags, a long press drags', async () => {
+  const screens = ['#/', '#/ex/ring.volume', '#/ex/ring.order-steps', '#/ex/ring.buggy-double-count', '#/ex/ring.why-ring',
+    '#/ex/ring.code-time', '#/settings', '#/lab/pipeline', '#/lab/plan'];
+  const problems = [];
+  let page;
+  for (const width of [360, 320, 430]) {
+    page = await newPage({ viewport: { width, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+    await page.goto(server.url);
+    await ready(page);
+    for (const hash of screens) {
+      await page.evaluate((h) => { location.hash = h; }, hash);
+      await waitFor(page, `location.hash === ${JSON.stringify(hash)} && s.screen !== 'loading'` + (hash.startsWith('#/ex/') ? ` && s.exercise === ${JSON.stringify(hash.slice(5))}` : ''));
+      // 360 px is walked to the bottom of every screen; 320 and 430 at the top of each
+      problems.push(...await checkPhoneScreen(page, `${width} px ${hash}`, width === 360));
+    }
+    if (width !== 430) await page.context().close();
+  }
+  assert(problems.length === 0, problems.join('\n'));
+  // Ordering, 430 px: a vertical swipe that starts on a row scrolls the page and leaves the order
+  await page.evaluate(() => { location.hash = '#/ex/ring.order-steps'; });
+  let s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.order-steps'");
+  const rowAt = (st, id) => st.items.find((i) => i.id === id);
+  const before = s.order.slice();
+  let r = rowAt(s, 'order-1');
+  assert(r, 'row 2 on screen: ' + s.items.map((i) => i.id));
+  const x = r.x + r.w / 2, y0 = r.y + r.h / 2;
+  await touchPath(page, [[x, y0], [x, y0 - 15], [x, y0 - 40], [x, y0 - 70], [x, y0 - 100]]);
+  s = await waitFor(page, 'true');
+  eq(JSON.stringify(s.order), JSON.stringify(before), 'order after a swipe over a row');
+  const r2 = rowAt(s, 'order-1');
+  assert(r2 && r2.y < r.y - 50, `the page scrolled with the finger (row 2 from y ${r.y.toFixed(0)} to ${r2 ? r2.y.toFixed(0) : 'gone'})`);
+  eq(s.grabbed, -1, 'no row picked up by the swipe');
+  // the grip: a finger that goes down on row 2's grip and moves up drags row 2 above row 1
+  s = await waitFor(page, 'true');
+  const g1 = rowAt(s, 'grip-1'), g0 = rowAt(s, 'grip-0');
+  assert(g1 && g0 && !g0.partial, 'grips of rows 1 and 2 on screen: ' + s.items.map((i) => i.id + (i.partial ? '(partial)' : '')));
+  const gx = g1.x + g1.w / 2, gy = g1.y + g1.h / 2, ty = g0.y + g0.h / 2;
+  await touchPath(page, [[gx, gy], ...[1, 2, 3, 4, 5, 6].map((k) => [gx, gy + (ty - 4 - gy) * k / 6])]);
+  s = await waitFor(page, `s.order[0] === ${before[1]}`).catch(async (e) => { throw new Error(`grip drag: order ${(await state(page)).order} before ${before}`); });
+  eq(s.order[1], before[0], 'the row dragged by its grip swapped with the one above');
+  // a long press on row 1's text, then a move down: row 1 goes back below row 2
+  const o0 = rowAt(s, 'order-0'), o1 = rowAt(s, 'order-1');
+  const lx = o0.x + o0.w / 2, ly = o0.y + o0.h / 2, ly1 = o1.y + o1.h / 2;
+  await touchPath(page, [[lx, ly], ...[1, 2, 3, 4, 5, 6].map((k) => [lx, ly + (ly1 + 4 - ly) * k / 6])], 700);
+  s = await waitFor(page, `s.order[0] === ${before[0]}`).catch(async (e) => { throw new Error(`long-press drag: order ${(await state(page)).order} before ${before}`); });
+  eq(s.order[1], before[1], 'the long-pressed row moved down');
+  // a tap on ▼ of row 1 still moves it (the buttons stay)
+  await tap(page, 'down-0');
+  s = await waitFor(page, `s.order[1] === ${before[0]}`);
+  await shot(page, 'phone-ordering-touch');
+  await page.context().close();
+});
+
+test('prefers-reduced-motion: a playing widget moves a whole step at a time; without it, it glides', async () => {
+  const sample = async (reducedMotion) => {
+    const page = await newPage({ reducedMotion });
+    await page.goto(server.url + '#/lab/pipeline?schedule=1f1b&p=4&m=8');
+    await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.kind === 'pipeline'", 20000);
+    await click(page, 'pipeline-play');
+    const seen = [];
+    for (let i = 0; i < 40 && seen.length < 25; i++) {
+      const s = await waitFor(page, 'true');
+      if (s.widget.playing) seen.push(s.widget.pos);
+      await page.waitForTimeout(60);
+    }
+    await page.context().close();
+    return seen;
+  };
+  const still = await sample('reduce');
+  assert(still.length >= 10, 'frames sampled while playing (reduced): ' + still.length);
+  assert(still.every((p) => Number.isInteger(p)), 'reduced motion: positions between steps drawn: ' + still.join(' '));
+  assert(still[still.length - 1] >= still[0] + 1, 'reduced motion still plays: ' + still.join(' '));
+  const moving = await sample('no-preference');
+  assert(moving.some((p) => !Number.isInteger(p)), 'without reduced motion the widget glides between steps: ' + moving.join(' '));
+});
+
 test('keys the page uses do not scroll the browser; idle draws nothing', async () => {
   const page = await newPage();
   await page.goto(server.url);

@@ -1434,17 +1434,30 @@ TEST(Theme, EveryTextAndChartColourMeetsWcagAaInBothThemes) {
         {"label on backward block", p.level_text, p.chart_b, 4.5},
         {"label on weight-grad block", p.level_text, p.chart_w, 4.5},
         {"label on a GPU", p.level_text, p.level[0], 4.5},
+        {"GPU name on its die", p.level_text, p.gpu_die, 4.5}, {"HBM label on HBM", p.hbm_text, p.hbm, 4.5},
         // charts (graphical objects, WCAG 1.4.11): 3:1 against what is around them
         {"forward block on page", p.chart_f, p.page, 3.0},   {"backward block on page", p.chart_b, p.page, 3.0},
         {"weight-grad block on page", p.chart_w, p.page, 3.0}, {"idle hatching on idle", p.hatch, p.idle, 3.0},
-        {"progress bar on page", p.correct, p.page, 3.0},    {"field border on page", p.border, p.page, 3.0}, {"field border on a field", p.border, p.frame, 3.0},
+        {"progress bar on page", p.correct, p.page, 3.0},
+        {"weights bar on page", p.bucket[0], p.page, 3.0},   {"gradients bar on page", p.bucket[1], p.page, 3.0},
+        {"optimizer bar on page", p.bucket[2], p.page, 3.0}, {"activations bar on page", p.bucket[3], p.page, 3.0},
+        {"weights bar on panel", p.bucket[0], p.panel, 3.0}, {"optimizer bar on panel", p.bucket[2], p.panel, 3.0},    {"field border on page", p.border, p.page, 3.0}, {"field border on a field", p.border, p.frame, 3.0},
     };
+    // the ring widget's chunk colours, every chunk of every ring size it draws cells for
+    apply_theme(dark);
+    double worst = 21;
+    for (int n = 1; n <= 16; ++n)
+      for (int k = 0; k < n; ++k)
+        for (ImU32 bg : {p.page, p.panel}) worst = std::min(worst, contrast_ratio(series_color(k, n) | IM_COL32_A_MASK, bg));
+    EXPECT_GE(worst, 3.0) << theme << ": a ring chunk colour has contrast " << worst << ":1";
+    std::printf("%-5s %-28s %5.2f:1\n", theme, "ring chunks (worst of 136)", worst);
     for (const auto& c : pairs) {
       double r = contrast_ratio(c.fg, c.bg);
       EXPECT_GE(r, c.min) << theme << ": " << c.what << " has contrast " << r << ":1";
       std::printf("%-5s %-28s %5.2f:1\n", theme, c.what, r);
     }
   }
+  apply_theme(false);  // (series_color reads the theme in use) the next test starts light
   // the function itself, on known values: black on white is 21:1, a colour on itself 1:1
   EXPECT_NEAR(contrast_ratio(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)), 21.0, 1e-9);
   EXPECT_NEAR(contrast_ratio(IM_COL32(0x77, 0x77, 0x77, 255), IM_COL32(0x77, 0x77, 0x77, 255)), 1.0, 1e-9);

@@ -13,6 +13,8 @@ HookFrame g_frame;
 std::vector<std::string> g_asserts;
 // ItemAdd gives rectangles, ItemInfo gives labels; both carry the ID.
 std::unordered_map<ImGuiID, ImRect> g_rects;
+std::unordered_set<ImGuiID> g_cut;      // items wider than their window shows them
+std::unordered_set<ImGuiID> g_partial;  // items only partly shown
 std::unordered_map<ImGuiID, size_t> g_seen;
 std::unordered_set<ImGuiID> g_focusable_ids;  // this frame's, listed once each
 std::unordered_set<ImGuiID> g_text_fields;  // IDs seen as InputText (their label comes only when visible)
@@ -40,6 +42,8 @@ void hook_begin_frame() {
   g_focusable_ids.clear();
   g_frame.id_clashes.clear();
   g_rects.clear();
+  g_cut.clear();
+  g_partial.clear();
   g_seen.clear();
 }
 
@@ -80,7 +84,17 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   if (id == 0) return;
   // Only the part of the item inside its window's clip rectangle can be clicked.
   ImRect r = bb;
-  if (ctx->CurrentWindow) r.ClipWith(ctx->CurrentWindow->ClipRect);
+  if (ctx->CurrentWindow) {
+    const ImRect& c = ctx->CurrentWindow->ClipRect;
+    // A phone must see every control whole: an item sticking out at the side is reported
+    // (not in a child made to scroll sideways, a code listing, whose lines are meant to slide;
+    // a selectable's frame reaches half an item spacing past the content, which is fine).
+    const bool hscroll = (ctx->CurrentWindow->Flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
+    const float slack = ctx->Style.ItemSpacing.x * 0.5f + 1;
+    if (!hscroll && (bb.Min.x < c.Min.x - slack || bb.Max.x > c.Max.x + slack)) g_cut.insert(id);
+    r.ClipWith(c);
+    if (r.GetWidth() < bb.GetWidth() - 1 || r.GetHeight() < bb.GetHeight() - 1) g_partial.insert(id);
+  }
   g_rects[id] = r;
   // Reachable by keyboard: an enabled item that takes part in navigation, and not the item a
   // child window leaves in its parent (the child's own items are listed instead; a multi-line
@@ -117,7 +131,8 @@ void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* lab
   const ImRect& r = it->second;
   if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;
   g_seen[id] = g_frame.items.size();
-  g_frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max});
+  g_frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max, g_cut.count(id) != 0,
+                           g_partial.count(id) != 0});
 }
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}

@@ -16,6 +16,8 @@ struct HookItem {
   std::string key;    // the part of the label after "##" (or the label): stable across runs
   std::string label;  // what the student sees
   ImVec2 min, max;    // visible rectangle, in framebuffer pixels
+  bool cut = false;      // its left or right edge lies outside what its window shows (clipped text)
+  bool partial = false;  // only part of it is shown (scrolled partly out of view)
 };
 
 // Every item the keyboard can reach, in the order the frame submitted them (reading order),

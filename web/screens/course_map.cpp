@@ -45,17 +45,20 @@ static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
     const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
     ImU32 mark_col = !ep ? color::kMuted : ep->solved_at ? color::kCorrect : color::kPartial;
     std::string label = ex.title + "##ex-" + ex.id;
-    float h = ImGui::GetTextLineHeight();
+    const float text_h = ImGui::GetTextLineHeight();
+    const float h = std::max(text_h, touch_target(app));  // a finger's height on a touch screen
     ImVec2 pos = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddText(pos, mark_col, mark);
+    dl->AddText(ImVec2(pos.x, pos.y + (h - text_h) * 0.5f), mark_col, mark);
     std::string right = std::string(type_label(ex.type)) + (ep ? "  ·  " + std::to_string(ep->attempts()) + (ep->attempts() == 1 ? " try" : " tries") : "");
     float rw = ImGui::CalcTextSize(right.c_str()).x;
     float title_w = ImGui::CalcTextSize(ex.title.c_str()).x;
     bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
     ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
+    ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0, 0.5f));
     if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
-    if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y), color::kMuted, right.c_str());
+    ImGui::PopStyleVar();
+    if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y + (h - text_h) * 0.5f), color::kMuted, right.c_str());
   }
 }
 
@@ -97,7 +100,7 @@ static void preview_section(App& app, const Exercise* last) {
         }
         if (r.pack) exercise_rows(app, *r.pack, last);
       }
-      if (ImGui::SmallButton("Close this preview##preview-close")) {
+      if (small_button(app, "Close this preview##preview-close")) {
         if (preview_of(app, app.ex.exercise) == &pv) app.ex = ExerciseState{};
         app.previews.erase(app.previews.begin() + static_cast<long>(i));
         ImGui::PopID();
@@ -135,8 +138,9 @@ void draw_course_map(App& app) {
                 streak, streak == 1 ? "" : "s", app.progress.best_streak_days);
   ImGui::TextDisabled("%s", buf);
   // What the figures mean, one click or tap away (a hover tooltip never shows on a phone).
-  ImGui::SameLine();
-  if (ImGui::SmallButton(app.explain_progress ? "Hide##what-progress" : "What do these mean?##what-progress"))
+  const char* what = app.explain_progress ? "Hide##what-progress" : "What do these mean?##what-progress";
+  same_line_if_fits(what);
+  if (small_button(app, what))
     app.explain_progress = !app.explain_progress;
   if (app.explain_progress)
     markdown(app, "**Solved**: exercises you have answered right at least once. **Attempted**: exercises you have "
@@ -206,7 +210,7 @@ void draw_course_map(App& app) {
                                              color::kCorrect);
     if (!open) continue;
     ImGui::PushID(p->id.c_str());
-    if (!p->intro.empty() && ImGui::TreeNode("##intro", "About this chapter")) {
+    if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
       markdown(app, p->intro);
       ImGui::TreePop();
     }

@@ -69,7 +69,7 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::TextUnformatted(ex.widget->kind->title);
   ImGui::PopFont();
   ImGui::SameLine();
-  if (ImGui::SmallButton("Reset to this exercise's numbers##widget-reset")) reset = true;
+  if (small_button(app, "Reset to this exercise's numbers##widget-reset")) reset = true;
   if (reset) {
     app.ex_widget_error.clear();
     app.ex_widget = make_widget(ex.widget->kind->kind);
@@ -105,7 +105,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   bool next = false;
   ImGui::Text("Seed %llu", static_cast<unsigned long long>(inst.seed));
   ImGui::SameLine();
-  if (ImGui::SmallButton("Next seed →##next-seed")) next = true;
+  if (small_button(app, "Next seed →##next-seed")) next = true;
   ImGui::SameLine();
   // The same instance from the command line (a preview's file has to be named).
   const Preview* pv = preview_of(app, &ex);
@@ -178,16 +178,21 @@ void draw_exercise_screen(App& app) {
       }
     }
   }
-  if (ImGui::SmallButton("← Course##back")) {
+  if (small_button(app, "← Course##back")) {
     app.screen = Screen::CourseMap;
     return;
   }
   ImGui::SameLine();
   bool on = instructor_view(app);
-  // As tall as the small "Course" button beside it.
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
-  if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
-  ImGui::PopStyleVar();
+  if (app.coarse_pointer) {
+    // A finger-sized toggle (a 44 px check box would dwarf everything near it).
+    if (button(on ? "✓ Instructor##instructor" : "Instructor##instructor", on)) app.instructor = on ? 0 : 1;
+  } else {
+    // As tall as the small "Course" button beside it.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+    if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
+    ImGui::PopStyleVar();
+  }
   const Preview* pv = preview_of(app, &ex);
   char where[600];
   if (pv)
@@ -261,8 +266,8 @@ void draw_exercise_screen(App& app) {
   // post, an instructor).
   if (inst.seed == 0) ImGui::TextDisabled("The default numbers");
   else ImGui::TextDisabled("Numbers of instance %llu", static_cast<unsigned long long>(inst.seed));
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Copy link##copy-link")) {
+  same_line_if_fits("Copy link##copy-link");
+  if (small_button(app, "Copy link##copy-link")) {
     Route r;
     r.kind = Route::Exercise;
     r.id = ex.id;
@@ -302,15 +307,19 @@ void draw_exercise_screen(App& app) {
 
   ImGui::Spacing();
   ImGui::Separator();
-  if (const Exercise* prev = neighbour(app, ex.id, -1)) {
-    if (ImGui::Button("← Previous##prev")) {
-      open_exercise(app, prev->id, 0);
-      return;
-    }
-    ImGui::SameLine();
+  const Exercise* prev = neighbour(app, ex.id, -1);
+  if (prev && ImGui::Button("← Previous##prev")) {
+    open_exercise(app, prev->id, 0);
+    return;
   }
   if (const Exercise* next = neighbour(app, ex.id, +1)) {
-    if (ImGui::Button(("Next: " + next->title + " →##next").c_str())) {
+    // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
+    // title when even a line of its own is too narrow (a phone).
+    std::string label = "Next: " + next->title + " →##next";
+    const float pad = ImGui::GetStyle().FramePadding.x * 2;
+    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad > ImGui::GetContentRegionAvail().x) label = "Next exercise →##next";
+    if (prev) same_line_if_room(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad);
+    if (ImGui::Button(label.c_str())) {
       open_exercise(app, next->id, 0);
       return;
     }

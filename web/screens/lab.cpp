@@ -40,8 +40,8 @@ void draw_lab(App& app) {
   ImGui::TextUnformatted(kind->title);
   ImGui::PopFont();
   ImGui::TextDisabled("%s", kind->summary);
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Reset inputs##lab-reset")) select_lab_widget(app, app.lab_kind);
+  same_line_if_fits("Reset inputs##lab-reset");
+  if (small_button(app, "Reset inputs##lab-reset")) select_lab_widget(app, app.lab_kind);
   ImGui::Spacing();
   if (!app.lab_widget) {
     text_colored(color::kWrong, "This widget is not available in this build.");

@@ -34,13 +34,23 @@ void draw_settings(App& app) {
   ImGui::PopFont();
   const char* themes[] = {"Follow the system##theme-system", "Light##theme-light", "Dark##theme-dark"};
   for (int i = 0; i < 3; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) {
+      const ImGuiStyle& st = ImGui::GetStyle();
+      same_line_if_room(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(themes[i], nullptr, true).x);
+    }
     if (ImGui::RadioButton(themes[i], app.theme_choice == i)) {
       app.theme_choice = i;
       app.platform->storage_set("dtx.theme", i == 0 ? "system" : i == 1 ? "light" : "dark");
       app_apply_theme(app);
     }
   }
+
+  // Motion is the system's choice (there is nothing to store): say which one is in force.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+  ImGui::TextDisabled(app.reduced_motion
+                          ? "Motion: your system asks for reduced motion, so the widgets step from one picture to the next."
+                          : "Motion: the widgets animate between steps (a system setting for reduced motion makes them step).");
+  ImGui::PopTextWrapPos();
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);

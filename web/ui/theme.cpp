@@ -1,5 +1,6 @@
 #include "ui/theme.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -104,6 +105,16 @@ Palette make_light() {
   p.level[3] = rgb(0xe8eef7);
   p.level[4] = rgb(0xf4f6fa);
   p.level_text = rgb(0xffffff);
+  p.gpu_die = rgb(0x1f2a44);
+  p.hbm = rgb(0xf0c35a);
+  p.hbm_text = rgb(0x1f2328);
+  // Four hues that stay apart for the common colour-vision deficiencies, 3:1 on the page.
+  p.bucket[0] = rgb(0x1d5fd1);
+  p.bucket[1] = rgb(0x1f7a70);
+  p.bucket[2] = rgb(0xb5650a);
+  p.bucket[3] = rgb(0x8e44ad);
+  p.series_s = 0.62f;
+  p.series_v = 0.54f;  // dark enough for 3:1 on white at every hue (yellow is the lightest)
   return p;
 }
 
@@ -151,6 +162,15 @@ Palette make_dark() {
   p.level[3] = rgb(0x1f293b);
   p.level[4] = rgb(0x1a212e);
   p.level_text = rgb(0xffffff);
+  p.gpu_die = rgb(0x1f2a44);
+  p.hbm = rgb(0xf0c35a);
+  p.hbm_text = rgb(0x1f2328);
+  p.bucket[0] = rgb(0x5b8def);
+  p.bucket[1] = rgb(0x3fb3a3);
+  p.bucket[2] = rgb(0xf0a020);
+  p.bucket[3] = rgb(0xb57fd6);
+  p.series_s = 0.62f;
+  p.series_v = 0.92f;  // light enough for 3:1 on the dark page at every hue (blue is the darkest)
   return p;
 }
 
@@ -197,13 +217,21 @@ const Palette& palette() {
 }
 bool theme_is_dark() { return g_dark; }
 
+ImU32 series_color(int i, int n, float alpha) {
+  const Palette& p = palette();
+  const float h = std::fmod(static_cast<float>(i) / static_cast<float>(std::max(n, 1)) + 0.58f, 1.0f);
+  ImColor c = ImColor::HSV(h, p.series_s, p.series_v);
+  c.Value.w = alpha;
+  return c;
+}
+
 double contrast_ratio(ImU32 a, ImU32 b) {
   double la = luminance(a), lb = luminance(b);
   if (la < lb) std::swap(la, lb);
   return (la + 0.05) / (lb + 0.05);
 }
 
-void apply_style(float scale) {
+void apply_style(float scale, float min_target) {
   ImGuiStyle& s = ImGui::GetStyle();
   s = ImGuiStyle();
   ImGui::StyleColorsLight(&s);
@@ -250,6 +278,9 @@ void apply_style(float scale) {
   c[ImGuiCol_TableRowBgAlt] = v4(p.table_row_alt);
   c[ImGuiCol_NavHighlight] = v4(p.accent);
   s.ScaleAllSizes(scale);
+  // A frame is the font plus twice the vertical padding (the body font is 16 px at scale 1).
+  const float font = std::round(16.0f * scale);
+  if (min_target > 0) s.FramePadding.y = std::max(s.FramePadding.y, std::ceil((min_target - font) / 2));
 }
 
 }  // namespace dtx::web

@@ -26,8 +26,9 @@ struct Fonts {
 // size setting). Without files (headless test) every slot is ImGui's built-in font.
 Fonts build_fonts(const FontFiles& files, float scale);
 
-// Resets the style to dtx's look at `scale`.
-void apply_style(float scale);
+// Resets the style to dtx's look at `scale`. With `min_target` (pixels; a finger's 44 CSS
+// px), buttons, fields, headers and check boxes are at least that tall.
+void apply_style(float scale, float min_target = 0);
 
 // Glyph ranges for the atlas (assets/glyph-ranges.txt), zero-terminated.
 const ImWchar* glyph_ranges();
@@ -50,6 +51,9 @@ struct Palette {
   ImU32 chart_f, chart_b, chart_w, idle, hatch, future;
   ImU32 level[5];  // hierarchy widget: GPU, server, rack, pod, cluster
   ImU32 level_text;  // labels drawn inside the GPU level
+  ImU32 gpu_die, hbm, hbm_text;  // hierarchy widget: a GPU up close (die labelled in level_text)
+  ImU32 bucket[4];   // plan widget: weights, gradients, optimizer state, activations
+  float series_s, series_v;  // series_color(): saturation and value of its hues
 };
 const Palette& light_palette();
 const Palette& dark_palette();
@@ -64,6 +68,10 @@ inline ImU32 kText, kMuted, kAccent, kCorrect, kPartial, kWrong, kPreview, kCode
 void apply_theme(bool dark);
 const Palette& palette();  // the one in use
 bool theme_is_dark();
+
+// Colour `i` of `n` told apart by hue (ring widget's chunks): hues spread round the wheel,
+// each at least 3:1 against the page and panels of the theme in use.
+ImU32 series_color(int i, int n, float alpha = 1);
 
 // WCAG 2.1 contrast ratio of two opaque colours (1..21).
 double contrast_ratio(ImU32 a, ImU32 b);

@@ -1,5 +1,7 @@
 // Choice: one or several options, shown in the instance's (shuffled) order. Each row is one
 // tappable item, so long options wrap on a phone instead of running off the screen.
+#include <algorithm>
+
 #include "grade/choice.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
@@ -29,7 +31,9 @@ void draw(App& app, ExerciseState& st) {
     std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
     float marker = e * 1.8f;
     float text_w = app.content_width - marker - e * 0.5f;
-    float h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
+    const float text_h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
+    const float h = std::max(text_h, touch_target(app));  // a finger's height at least
+    const float dy = (h - text_h) * 0.5f;
     ImVec2 p = ImGui::GetCursorScreenPos();
     bool on = picked(st, authored);
     std::string id = std::string(1, static_cast<char>('A' + pos % 26)) + "##choice-" + std::to_string(pos);
@@ -45,7 +49,7 @@ void draw(App& app, ExerciseState& st) {
     mark_answer_control();
     ImGui::PopStyleColor();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ImVec2 c(p.x + marker * 0.5f, p.y + e * 0.2f + e * 0.72f);
+    ImVec2 c(p.x + marker * 0.5f, p.y + dy + e * 0.2f + e * 0.72f);
     float r = e * 0.42f;
     if (spec->multiple) {
       dl->AddRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), on ? color::kAccent : color::kMuted, r * 0.3f, 0, 1.5f);
@@ -54,7 +58,7 @@ void draw(App& app, ExerciseState& st) {
       dl->AddCircle(c, r, on ? color::kAccent : color::kMuted, 24, 1.5f);
       if (on) dl->AddCircleFilled(c, r * 0.55f, color::kAccent, 24);
     }
-    layout_runs(runs, ImVec2(p.x + marker, p.y + e * 0.2f), text_w, md, true);
+    layout_runs(runs, ImVec2(p.x + marker, p.y + dy + e * 0.2f), text_w, md, true);
   }
 }
 

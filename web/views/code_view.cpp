@@ -62,7 +62,7 @@ void draw(App& app, ExerciseState& st) {
                             ImGuiInputTextFlags_AllowTabInput);
   mark_text_field();
   ImGui::PopFont();
-  if (ImGui::SmallButton("Reset to the starter code##code-reset")) reset(app, st);
+  if (small_button(app, "Reset to the starter code##code-reset")) reset(app, st);
 
   // per-case results of the last run
   if (st.feedback && !st.feedback->cases.empty()) {

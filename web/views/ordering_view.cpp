@@ -1,6 +1,9 @@
-// Ordering: drag a row to a new place, or select it (click, tap) and move it with the arrow
-// keys (Home/End: to the top/bottom) or its ▲ ▼ buttons. The page owns those keys, so the
+// Ordering: drag a row to a new place (by its grip; a mouse anywhere on it, a finger after a
+// long press), or select it (click, tap) and move it with the arrow keys (Home/End: to the
+// top/bottom) or its ▲ ▼ buttons. The page owns those keys, so the
 // browser does not scroll (see web/shell/dtx.js).
+#include <algorithm>
+
 #include "grade/ordering.h"
 #include "imgui_internal.h"
 #include "ui/keyboard.h"
@@ -29,10 +32,17 @@ void draw(App& app, ExerciseState& st) {
   const OrderingSpec* spec = spec_of(st);
   const float e = em(app);
   MdStyle md = md_style(app);
-  ImGui::TextDisabled("Drag the steps into order, or select one and move it with ↑ ↓ (Home/End: top/bottom).");
+  ImGui::TextDisabled(app.coarse_pointer
+                          ? "Drag a step by its grip (or hold it, then drag), or use its ▲ ▼ buttons."
+                          : "Drag the steps into order, or select one and move it with ↑ ↓ (Home/End: top/bottom).");
   const int n = static_cast<int>(st.order.size());
   ImGuiStyle& style = ImGui::GetStyle();
-  float btn_w = ImGui::CalcTextSize("▲").x + style.FramePadding.x * 2;
+  const float target = touch_target(app);
+  const float btn_w = std::max(ImGui::CalcTextSize("▲").x + style.FramePadding.x * 2, target);
+  const float grip_w = std::max(e * 1.4f, target);
+  // On a touch screen ▲ sits over ▼: the text keeps the width a finger-sized pair would take.
+  const bool stack = app.coarse_pointer;
+  const float buttons_w = stack ? btn_w : btn_w * 2 + style.ItemSpacing.x;
   for (int pos = 0; pos < n; ++pos) {
     // The ID follows the item, not the place: a row being dragged keeps its identity as it moves.
     ImGui::PushID(st.order[pos]);
@@ -40,44 +50,75 @@ void draw(App& app, ExerciseState& st) {
     MdDoc doc = parse_markdown(text);
     std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
     float num_w = e * 1.8f;
-    float text_w = app.content_width - num_w - (btn_w + style.ItemSpacing.x) * 2 - e * 0.5f;
-    float h = std::max(layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f, ImGui::GetFrameHeight());
+    float text_w = app.content_width - grip_w - num_w - buttons_w - style.ItemSpacing.x - e * 0.5f;
+    const float text_h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
+    const float buttons_h = stack ? ImGui::GetFrameHeight() * 2 + style.ItemSpacing.y : ImGui::GetFrameHeight();
+    float h = std::max({text_h, buttons_h, target});
+    const float dy = (h - text_h) * 0.5f;
+    // Dragging: swap with the neighbour the pointer has moved onto.
+    auto drag = [&]() {
+      if (!ImGui::IsItemActive() || ImGui::IsItemHovered()) return;
+      float d = ImGui::GetMouseDragDelta(0).y;
+      int to = pos + (d < 0 ? -1 : 1);
+      if (to >= 0 && to < n && std::abs(d) > h * 0.5f) {
+        move(st, pos, to);
+        st.grabbed = to;
+        ImGui::ResetMouseDragDelta();
+      }
+    };
+    // The grip: a finger that goes down here holds the row at once (mark_draggable), so a
+    // vertical move drags it; anywhere else on the row a vertical swipe scrolls the page.
+    ImVec2 grip_pos = ImGui::GetCursorScreenPos();
+    // (Not a Tab stop: the keyboard moves the selected row with the arrows.)
+    ImGui::PushItemFlag(ImGuiItemFlags_NoNav, true);
+    const std::string grip_id = "##grip-" + std::to_string(pos);
+    ImGui::InvisibleButton(grip_id.c_str(), ImVec2(grip_w, h));
+    {
+      ImGuiContext& g = *GImGui;  // (the hook macro reads `g`)
+      IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), grip_id.c_str(), 0);  // listed for the tests
+    }
+    ImGui::PopItemFlag();
+    mark_draggable();
+    if (ImGui::IsItemActive()) st.grabbed = pos;
+    drag();
+    {
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const ImU32 col = ImGui::IsItemActive() || ImGui::IsItemHovered() ? color::kText : color::kMuted;
+      const float cx = grip_pos.x + grip_w * 0.5f, cy = grip_pos.y + h * 0.5f, half = e * 0.45f, gap = e * 0.25f;
+      for (int k = -1; k <= 1; ++k)
+        dl->AddLine(ImVec2(cx - half, cy + k * gap), ImVec2(cx + half, cy + k * gap), col, std::max(1.0f, e * 0.1f));
+    }
+    ImGui::SameLine(0, 0);
     ImVec2 p = ImGui::GetCursorScreenPos();
     std::string id = std::to_string(pos + 1) + "##order-" + std::to_string(pos);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
     if (ImGui::Selectable(id.c_str(), st.grabbed == pos, 0, ImVec2(text_w + num_w, h)))
       st.grabbed = st.grabbed == pos ? -1 : pos;
-    mark_draggable();
     mark_answer_control();
     if (st.focus_row == pos) {  // moved by the keys: the focus ring goes with it
       focus_last_item();
       st.focus_row = -1;
     }
     ImGui::PopStyleColor();
-    // Dragging: swap with the neighbour the pointer has moved onto (works for touch too).
-    if (ImGui::IsItemActive() && !ImGui::IsItemHovered()) {
-      float dy = ImGui::GetMouseDragDelta(0).y;
-      int to = pos + (dy < 0 ? -1 : 1);
-      if (to >= 0 && to < n && std::abs(dy) > h * 0.5f) {
-        move(st, pos, to);
-        st.grabbed = to;
-        ImGui::ResetMouseDragDelta();
-      }
-    }
+    // The row itself drags under a mouse, and under a finger only after a long press (a
+    // finger that just moves scrolls the page; it never presses the row).
+    if (!app.touch_pointer || app.touch_long_press) drag();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     char num[16];
     std::snprintf(num, sizeof num, "%d.", pos + 1);
-    dl->AddText(ImVec2(p.x + e * 0.3f, p.y + e * 0.2f), color::kMuted, num);
-    layout_runs(runs, ImVec2(p.x + num_w, p.y + e * 0.2f), text_w, md, true);
-    if (st.grabbed == pos) dl->AddRect(p, ImVec2(p.x + text_w + num_w, p.y + h), color::kAccent, 4, 0, 2);
+    dl->AddText(ImVec2(p.x + e * 0.3f, p.y + dy + e * 0.2f), color::kMuted, num);
+    layout_runs(runs, ImVec2(p.x + num_w, p.y + dy + e * 0.2f), text_w, md, true);
+    if (st.grabbed == pos) dl->AddRect(grip_pos, ImVec2(p.x + text_w + num_w, p.y + h), color::kAccent, 4, 0, 2);
     ImGui::SameLine();
+    ImGui::BeginGroup();
     if (pos == 0) ImGui::BeginDisabled();
-    if (ImGui::Button(("▲##up-" + std::to_string(pos)).c_str())) move(st, pos, pos - 1);
+    if (ImGui::Button(("▲##up-" + std::to_string(pos)).c_str(), ImVec2(btn_w, 0))) move(st, pos, pos - 1);
     if (pos == 0) ImGui::EndDisabled();
-    ImGui::SameLine();
+    if (!stack) ImGui::SameLine();
     if (pos == n - 1) ImGui::BeginDisabled();
-    if (ImGui::Button(("▼##down-" + std::to_string(pos)).c_str())) move(st, pos, pos + 1);
+    if (ImGui::Button(("▼##down-" + std::to_string(pos)).c_str(), ImVec2(btn_w, 0))) move(st, pos, pos + 1);
     if (pos == n - 1) ImGui::EndDisabled();
+    ImGui::EndGroup();
     ImGui::PopID();
   }
   // keyboard moves of the selected row (no text field is active on this view)

@@ -22,7 +22,16 @@ std::string id_label(const char* text, const char* kind, const char* what) {
 bool draw_player(App& app, Player& p, const char* kind, double dt) {
   if (p.steps <= 0) p.steps = 0;
   if (p.playing) {
-    p.pos += dt * p.speed;
+    if (app.reduced_motion) {
+      // prefers-reduced-motion: the picture changes a whole step at a time, nothing glides
+      // (sends are never drawn part-way along a link).
+      p.carry += dt * p.speed;
+      const double whole = std::floor(p.carry);
+      p.carry -= whole;
+      p.pos = std::floor(p.pos) + whole;
+    } else {
+      p.pos += dt * p.speed;
+    }
     if (p.pos >= p.steps) {
       p.pos = p.steps;
       p.playing = false;
@@ -34,6 +43,7 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
       p.playing = false;
     } else {
       if (at_end) p.pos = 0;
+      p.carry = 0;
       p.playing = p.steps > 0;
     }
   }
@@ -54,7 +64,6 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
   ImGui::SetNextItemWidth(std::min(10 * e, ImGui::GetContentRegionAvail().x));
   std::string speed_id = std::string("##") + kind + "-speed";
   ImGui::SliderFloat(speed_id.c_str(), &p.speed, 0.25f, 32.0f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
-  mark_draggable();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(4 * e, ImGui::GetContentRegionAvail().x));
   int shown = p.step();
@@ -65,7 +74,6 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
     p.playing = false;
     p.pos = std::clamp(shown, 0, p.steps);
   }
-  mark_draggable();
   return p.playing;
 }
 
@@ -134,8 +142,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         val = x;
         changed = true;
       }
-      mark_draggable();
-    } else {
+        } else {
       // ImGui 1.86 has no double slider with log scale on ints: slide a double and round.
       double lo = in.min, hi = in.max, x = val;
       ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (in.log_scale ? ImGuiSliderFlags_Logarithmic : 0);
@@ -145,8 +152,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         val = in.integer ? std::round(x) : x;
         changed = true;
       }
-      mark_draggable();
-    }
+        }
     ImGui::EndGroup();
     col = (col + 1) % columns;
   }

@@ -324,25 +324,25 @@ class HierarchyWidget : public Widget {
   void draw_gpu_detail(ImDrawList* dl, ImFont* font, float size, ImVec2 a, ImVec2 z) {
     const float w = z.x - a.x, h = z.y - a.y;
     const ImVec2 da(a.x + 0.3f * w, a.y + 0.2f * h), dz(z.x - 0.3f * w, z.y - 0.2f * h);
-    dl->AddRectFilled(da, dz, IM_COL32(0x1f, 0x2a, 0x44, 0xff), 3);
+    dl->AddRectFilled(da, dz, palette().gpu_die, 3);
     for (int side = 0; side < 2; ++side)
       for (int k = 0; k < 3; ++k) {
         float x0 = side ? dz.x + 0.04f * w : a.x + 0.06f * w, x1 = side ? z.x - 0.06f * w : da.x - 0.04f * w;
         float y0 = da.y + k * (dz.y - da.y) / 3 + 2, y1 = da.y + (k + 1) * (dz.y - da.y) / 3 - 2;
-        dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(0xf0, 0xc3, 0x5a, 0xff), 2);
+        dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), palette().hbm, 2);
         ImVec2 hs = font->CalcTextSizeA(size, FLT_MAX, 0, "HBM");
         if (hs.x < x1 - x0 - 4 && hs.y < y1 - y0)
-          dl->AddText(font, size, ImVec2((x0 + x1 - hs.x) / 2, (y0 + y1 - hs.y) / 2), IM_COL32(0x1f, 0x23, 0x28, 0xff), "HBM");  // dark on the amber HBM in both themes
+          dl->AddText(font, size, ImVec2((x0 + x1 - hs.x) / 2, (y0 + y1 - hs.y) / 2), palette().hbm_text, "HBM");
       }
     const char* gpu = h_.gpu->name;
     ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0, gpu);
     if (ts.x < dz.x - da.x - 4 && ts.y < dz.y - da.y)
-      dl->AddText(font, size, ImVec2((da.x + dz.x - ts.x) / 2, (da.y + dz.y - ts.y) / 2), IM_COL32_WHITE, gpu);
+      dl->AddText(font, size, ImVec2((da.x + dz.x - ts.x) / 2, (da.y + dz.y - ts.y) / 2), palette().level_text, gpu);
     // The bottom band holds the HBM link's speed.
     std::string hbm = "HBM ↔ GPU " + format_rate(h_.links[0].bw_gbs * 1e9, "B/s");
     ImVec2 hs = font->CalcTextSizeA(size, FLT_MAX, 0, hbm.c_str());
     if (hs.x < w - 8 && hs.y < 0.12f * h)
-      dl->AddText(font, size, ImVec2(a.x + (w - hs.x) / 2, z.y - 0.1f * h - hs.y / 2), IM_COL32_WHITE, hbm.c_str());
+      dl->AddText(font, size, ImVec2(a.x + (w - hs.x) / 2, z.y - 0.1f * h - hs.y / 2), palette().level_text, hbm.c_str());
   }
 
   // Bandwidth per rung on a log scale (1 GB/s to 10 TB/s), the current level's link marked.

@@ -405,8 +405,8 @@ std::string PipelineWidget::state_json() const {
   const sim::PipelineInputs in = sim::pipeline_inputs(values_);
   std::string o = "{\"kind\":\"pipeline\"";
   char buf[320];
-  std::snprintf(buf, sizeof buf, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"schedule\":%s,\"p\":%d,\"m\":%d,\"v\":%d",
-                player_.step(), player_.steps, player_.playing ? "true" : "false",
+  std::snprintf(buf, sizeof buf, ",\"step\":%d,\"pos\":%.6g,\"steps\":%d,\"playing\":%s,\"schedule\":%s,\"p\":%d,\"m\":%d,\"v\":%d",
+                player_.step(), player_.pos, player_.steps, player_.playing ? "true" : "false",
                 json_str(sim::pipe_schedule_name(in.schedule)).c_str(), in.p, in.m, in.v);
   o += buf;
   if (!result_.error.empty()) return o + ",\"error\":" + json_str(result_.error) + "}";

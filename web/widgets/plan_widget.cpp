@@ -13,15 +13,8 @@ namespace dtx::web {
 
 namespace {
 
-struct Bucket {
-  const char* name;
-  ImU32 col;
-};
-// Four distinct hues that stay apart for the common colour-vision deficiencies.
-const Bucket kBuckets[4] = {{"weights", IM_COL32(0x1d, 0x5f, 0xd1, 0xff)},
-                            {"gradients", IM_COL32(0x2a, 0x9d, 0x8f, 0xff)},
-                            {"optimizer", IM_COL32(0xe0, 0x8e, 0x0b, 0xff)},
-                            {"activations", IM_COL32(0x8e, 0x44, 0xad, 0xff)}};
+// The memory buckets, coloured from the theme (palette().bucket, in this order).
+const char* const kBucketNames[4] = {"weights", "gradients", "optimizer", "activations"};
 
 std::string gb(double bytes) {
   char buf[32];
@@ -78,7 +71,7 @@ struct PlanWidget : Widget {
     heading(app, "Batch and memory");
     changed |= draw_inputs(app, values, "mbs,microbatches,recompute,flash,stage,eff");
     ImGui::Spacing();
-    if (ImGui::TreeNode("Model overrides (0 = the preset's)###plan-overrides")) {
+    if (ImGui::TreeNodeEx("Model overrides (0 = the preset's)###plan-overrides", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
       changed |= draw_inputs(app, values, "params_b,layers,hidden,heads,kv_heads,ffn,vocab");
       ImGui::TreePop();
     }
@@ -102,7 +95,7 @@ struct PlanWidget : Widget {
       for (const auto& w : r.warnings) text_colored(color::kPartial, ("• " + w).c_str());
     }
     ImGui::Spacing();
-    if (ImGui::TreeNode("Assumptions behind the estimate###plan-assumptions")) {
+    if (ImGui::TreeNodeEx("Assumptions behind the estimate###plan-assumptions", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
       for (const char* a : sim::plan_assumptions()) wrapped_disabled(std::string("• ") + a);
       ImGui::TreePop();
     }
@@ -142,7 +135,7 @@ struct PlanWidget : Widget {
     const float mouse_x = ImGui::GetIO().MousePos.x;
     for (int i = 0; i < 4; ++i) {
       const float x1 = x + static_cast<float>(bytes[i]) * to_px;
-      if (x1 > x) dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x1, p0.y + bar_h), kBuckets[i].col);
+      if (x1 > x) dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x1, p0.y + bar_h), palette().bucket[i]);
       if (hovered && mouse_x >= x && mouse_x < x1) hovered_bucket = i;
       x = x1;
     }
@@ -155,7 +148,7 @@ struct PlanWidget : Widget {
     dl->AddText(ImVec2(cap_lx, p0.y + bar_h + 0.2f * e), cap_col, cap.c_str());
     if (hovered_bucket >= 0) {
       const double share = r.total_bytes > 0 ? bytes[hovered_bucket] / r.total_bytes : 0;
-      ImGui::SetTooltip("%s: %s (%s of the total)", kBuckets[hovered_bucket].name, gb(bytes[hovered_bucket]).c_str(),
+      ImGui::SetTooltip("%s: %s (%s of the total)", kBucketNames[hovered_bucket], gb(bytes[hovered_bucket]).c_str(),
                         pct(share).c_str());
     }
 
@@ -167,7 +160,7 @@ struct PlanWidget : Widget {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const float sq = 0.8f * e;
     for (int i = 0; i < 4; ++i) {
-      const std::string label = std::string(kBuckets[i].name) + " " + gb(bytes[i]);
+      const std::string label = std::string(kBucketNames[i]) + " " + gb(bytes[i]);
       const float item_w = sq + 0.3f * e + ImGui::CalcTextSize(label.c_str()).x;
       if (i > 0) {
         ImGui::SameLine(0, 1.2f * e);
@@ -176,7 +169,7 @@ struct PlanWidget : Widget {
       ImGui::BeginGroup();
       const ImVec2 q = ImGui::GetCursorScreenPos();
       const float dy = (ImGui::GetTextLineHeight() - sq) / 2;
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + sq, q.y + dy + sq), kBuckets[i].col);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + sq, q.y + dy + sq), palette().bucket[i]);
       ImGui::Dummy(ImVec2(sq, ImGui::GetTextLineHeight()));
       ImGui::SameLine(0, 0.3f * e);
       ImGui::TextUnformatted(label.c_str());

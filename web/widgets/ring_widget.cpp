@@ -24,13 +24,8 @@ constexpr int kCellsMaxRanks = 16;
 // Above this many ranks sends are drawn as packets only, without their arrows.
 constexpr int kArrowsMaxRanks = 128;
 
-ImU32 chunk_color(int chunk, int n, float alpha = 1) {
-  // Hues spread round the wheel; neighbouring chunks stay distinguishable at small N.
-  float h = std::fmod(static_cast<float>(chunk) / static_cast<float>(n) + 0.58f, 1.0f);
-  ImColor c = ImColor::HSV(h, 0.62f, 0.86f);
-  c.Value.w = alpha;
-  return c;
-}
+// Hues spread round the wheel; neighbouring chunks stay distinguishable at small N.
+ImU32 chunk_color(int chunk, int n, float alpha = 1) { return series_color(chunk, n, alpha); }
 
 ImVec2 lerp(ImVec2 a, ImVec2 b, float t) { return ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t); }
 

@@ -46,7 +46,8 @@ struct Player {
   int steps = 0;
   bool playing = false;
   float speed = 1;     // steps per second
-  void rewind() { pos = 0; playing = false; }
+  double carry = 0;    // reduced motion: time toward the next whole step
+  void rewind() { pos = 0; playing = false; carry = 0; }
   int step() const { return static_cast<int>(pos); }  // completed steps
   double frac() const { return pos - static_cast<int>(pos); }
 };
