@@ -345,6 +345,7 @@ void draw_frame() {
   }
   double gl_end = emscripten_get_now();
   app_after_frame(g_app);
+  keyboard_after_frame();
   double hook_end = emscripten_get_now();
   bool want = ImGui::GetIO().WantTextInput;
   if (want != g_text_focus) {

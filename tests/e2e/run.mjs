@@ -961,6 +961,49 @@ async function tabUntil(page, pred, what, max = 60) {
   throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
 }
 
+test('keyboard: the course map (first Tab, a chapter, an exercise) and a Lab slider, keys alone', async () => {
+  const page = await newPage();
+  await page.addInitScript(() => {
+    window.__pointer = 0;
+    for (const ev of ['mousedown', 'mouseup', 'click', 'mousemove', 'touchstart', 'wheel'])
+      window.addEventListener(ev, () => { window.__pointer++; }, true);
+  });
+  await page.goto(server.url);
+  let s = await ready(page);
+  eq(s.focus, '', 'no focus ring before a key');
+  await press(page, 'Tab');
+  eq((await state(page)).focus, 'nav-course', 'the first Tab focuses the first control');
+  // a closed chapter opens with Enter, and its exercises follow it in Tab order
+  s = await tabUntil(page, "s.focus === 'chapter-1'", 'the header of chapter 1');
+  await press(page, 'Enter');
+  const ch1 = JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['list', '--json'], { cwd: ROOT }).toString())
+    .find((e) => e.chapter === 1);
+  s = await tabUntil(page, `s.focus === 'ex-${ch1.id}'`, `the first exercise of chapter 1 (${ch1.id})`);
+  await press(page, 'Enter');
+  s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(ch1.id)}`);
+  // Esc leaves the answer field the exercise opened in (if any), then goes back to the course
+  if ((await waitFor(page, `s.frame > ${s.frame + 1}`)).text_input) await press(page, 'Escape');
+  await press(page, 'Escape');
+  await waitFor(page, "s.screen === 'course'");
+  // the Lab: Tab to a slider, Space takes it, the arrows change it, Space lets it go
+  await page.evaluate(() => { location.hash = '#/lab/pipeline?schedule=1f1b&p=4&m=8'; });
+  s = await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.p === 4");
+  s = await tabUntil(page, "s.focus === 'pipeline-p'", 'the stages slider');
+  await press(page, 'Space');
+  await press(page, 'ArrowRight');
+  await press(page, 'ArrowRight');
+  s = await waitFor(page, 's.widget.p > 4');
+  const p = s.widget.p;
+  await press(page, 'Space');
+  s = await waitFor(page, "s.active === ''");
+  await press(page, 'ArrowRight');  // let go: the arrows move the focus, not the value
+  s = await waitFor(page, 'true');
+  eq(s.widget.p, p, 'the slider keeps its value once let go');
+  assert(/p=\d+/.test(await page.evaluate(() => location.hash)) && (await page.evaluate(() => location.hash)).includes(`p=${p}`), 'the address follows the slider');
+  eq(await page.evaluate(() => window.__pointer), 0, 'pointer events');
+  await page.context().close();
+});
+
 test('keyboard: one exercise of every type solved with keys alone; a visible focus ring; Esc goes back', async () => {
   const page = await newPage();
   await page.addInitScript(() => {

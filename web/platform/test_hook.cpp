@@ -105,8 +105,11 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   if (w && !(f & ImGuiItemFlags_Inputable))
     for (ImGuiWindow* c : w->DC.ChildWindows)
       if (c->ChildId == id) child_item = true;
-  // (Nor what lands in ImGui's implicit "Debug" window, which is never drawn.)
-  if (w && !w->IsFallbackWindow && !(f & (ImGuiItemFlags_Disabled | ImGuiItemFlags_NoNav)) && !child_item &&
+  // (Nor what lands in ImGui's implicit "Debug" window, which is never drawn. Nor a scrollbar:
+  // ButtonBehavior reports items that never went through ItemAdd, and then LastItemData is
+  // still the item before; ImGui's navigation never stops on those.)
+  const bool added = ctx->LastItemData.ID == id;
+  if (w && added && !w->IsFallbackWindow && !(f & (ImGuiItemFlags_Disabled | ImGuiItemFlags_NoNav)) && !child_item &&
       g_focusable_ids.insert(id).second) {
     FocusItem fi;
     fi.id = id;

@@ -64,6 +64,7 @@ void draw_settings(App& app) {
       {"Ctrl+Enter", "submit, even while typing (in the code editor too)"},
       {"Arrow keys", "move between options, lines and rows"},
       {"Space, then ↑ ↓", "ordering: pick up a row, move it (Home/End: top/bottom), Space to put it down"},
+      {"Space, then ← →", "a slider: take it, change its value (Enter: type one), Space or Esc to let go"},
       {"Esc", "leave the field you are typing in (Tab in the code editor indents: Esc, then Tab, moves on); "
               "out of a field, back to the course"},
       {"h", "next hint"},

@@ -97,7 +97,14 @@
   // The WebGL context is made now, while the engine downloads: creating it costs 80 ms with
   // software GL, and GLFW's createWindow later gets this same context back from getContext
   // (a canvas has one context; the attributes are GLFW's defaults for our hints).
-  try { canvas.getContext('webgl2', { alpha: true, depth: true, stencil: true, antialias: false }); } catch (e) { /* reported by the engine */ }
+  // The canvas gets its size first (what main() will ask for), so the drawing buffer is not
+  // made at 300 x 150 and made again (a 30 ms wait on the GPU process) when the engine starts.
+  try {
+    const [w, h] = cssSize(), dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.max(Math.round(w * dpr), 1);
+    canvas.height = Math.max(Math.round(h * dpr), 1);
+    canvas.getContext('webgl2', { alpha: true, depth: true, stencil: true, antialias: false });
+  } catch (e) { /* reported by the engine */ }
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
   if (!window.dtxNoEarlyFetch) {
     for (const f of FONT_FILES) fetchEarly(f, 'font');

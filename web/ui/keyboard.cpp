@@ -12,6 +12,7 @@ namespace {
 
 std::unordered_set<ImGuiID> g_answer_controls;
 bool g_enter_was_down = false;
+ImGuiID g_clicked_nav = 0;  // where the last click put ImGui's NavId (Tab goes on from there)
 
 bool editing_multiline(const ImGuiContext& g) {
   return g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && !g.InputTextState.Stb.single_line;
@@ -49,9 +50,11 @@ bool keyboard_tab(bool backwards) {
   if (editing_multiline(g)) return false;  // the code editor indents
   const auto& list = hook_frame().focusables;
   if (list.empty()) return false;
-  // From the field being typed in, else from the focused or last clicked item (ImGui moves
-  // NavId to what the pointer activates, so Tab continues from a click, as on a web page).
-  ImGuiID from = g.ActiveId ? g.ActiveId : g.NavId;
+  // From the field being typed in, else from the focused item, else from the last clicked one
+  // (ImGui moves NavId to what the pointer activates, so Tab continues from a click, as on a
+  // web page). A NavId that is neither (ImGui's own pick when a window appears) is no focus:
+  // Tab then starts at the first control, as a page's first Tab does.
+  ImGuiID from = g.ActiveId ? g.ActiveId : !g.NavDisableHighlight || g.NavId == g_clicked_nav ? g.NavId : 0;
   int n = static_cast<int>(list.size()), at = -1;
   for (int i = 0; i < n && at < 0; ++i)
     if (list[i].id == from) at = i;
@@ -74,6 +77,11 @@ bool keyboard_escape_field() {
       break;
     }
   return true;
+}
+
+void keyboard_after_frame() {
+  const ImGuiContext& g = *GImGui;
+  if (g.IO.MouseClicked[0] || g.IO.MouseReleased[0]) g_clicked_nav = g.NavId;
 }
 
 void keyboard_before_frame(App& app) {

@@ -26,6 +26,8 @@ bool keyboard_escape_field();
 // Call between ImGui_Impl*_NewFrame and ImGui::NewFrame: turns a fresh Enter into a press of
 // the focused control, or into app.submit_requested on an answer control.
 void keyboard_before_frame(App& app);
+// Call after ImGui::Render: notes where a click this frame put the focus (Tab goes on from it).
+void keyboard_after_frame();
 
 // Called by exercise views right after an option, line or row: Enter there submits.
 void mark_answer_control();
