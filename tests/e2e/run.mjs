@@ -961,13 +961,19 @@ async function tabUntil(page, pred, what, max = 60) {
   throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
 }
 
-test('keyboard: the course map (first Tab, a chapter, an exercise) and a Lab slider, keys alone', async () => {
+// A page that counts every pointer event it gets (window.__pointer): keyboard tests end with 0.
+async function keyboardOnlyPage() {
   const page = await newPage();
   await page.addInitScript(() => {
     window.__pointer = 0;
     for (const ev of ['mousedown', 'mouseup', 'click', 'mousemove', 'touchstart', 'wheel'])
       window.addEventListener(ev, () => { window.__pointer++; }, true);
   });
+  return page;
+}
+
+test('keyboard: the course map (first Tab, a chapter, an exercise) and a Lab slider, keys alone', async () => {
+  const page = await keyboardOnlyPage();
   await page.goto(server.url);
   let s = await ready(page);
   eq(s.focus, '', 'no focus ring before a key');
@@ -1005,12 +1011,7 @@ test('keyboard: the course map (first Tab, a chapter, an exercise) and a Lab sli
 });
 
 test('keyboard: one exercise of every type solved with keys alone; a visible focus ring; Esc goes back', async () => {
-  const page = await newPage();
-  await page.addInitScript(() => {
-    window.__pointer = 0;
-    for (const ev of ['mousedown', 'mouseup', 'click', 'mousemove', 'touchstart', 'wheel'])
-      window.addEventListener(ev, () => { window.__pointer++; }, true);
-  });
+  const page = await keyboardOnlyPage();
   // Presses `key` and waits for the answer it submits to be graded correct.
   const submitsCorrect = async (key, what, timeout = 8000) => {
     const before = (await state(page)).graded;
