@@ -267,7 +267,19 @@ class Parser {
       if (!b) return nullptr;
       return make_bin("^", a, b, col);
     }
+    // 10⁻⁵: superscript digits (the page prints large and small values so; a student may
+    // paste one back) are a power too.
     pos_ = save;
+    if (size_t len = 0; auto e = superscript_integer(s_, pos_, &len)) {
+      int col = column_at(pos_);
+      auto b = std::make_shared<ExprNode>();
+      b->kind = ExprNode::Num;
+      b->value = *e;
+      b->column = col;
+      pos_ += len;
+      end_of_last_token_ = pos_;
+      return make_bin("^", a, b, col);
+    }
     return a;
   }
 

@@ -634,7 +634,7 @@ std::string Instance::render(const std::string& text) const {
       bool fits = close != std::string::npos && close - i - 1 <= kMaxExprLength + 3;
       if (fits && (nl == std::string::npos || nl > close)) {
         if (auto v = placeholder_value(std::string_view(text).substr(i + 1, close - i - 1), sc)) {
-          out += *v;
+          out += superscript_power(*v);  // 6.1 × 10⁻⁵ in prose, as a reader expects
           i = close;
           continue;
         }

@@ -113,4 +113,53 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+namespace {
+// Superscript digits 0-9 and the superscript minus, as UTF-8.
+const char* const kSuperDigits[10] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
+                                      "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+const char* const kSuperMinus = "\u207B";
+}  // namespace
+
+std::string superscript_power(const std::string& f) {
+  static const std::string kMark = " × 10^";
+  size_t x = f.find(kMark);
+  if (x == std::string::npos) return f;
+  std::string out = f.substr(0, x) + " × 10";
+  for (char c : f.substr(x + kMark.size())) {
+    if (c == '-') out += kSuperMinus;
+    else if (c >= '0' && c <= '9') out += kSuperDigits[c - '0'];
+    else return f;  // not what format_number writes
+  }
+  return out;
+}
+
+std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* len) {
+  auto digit_at = [&](size_t p, size_t* n) -> int {
+    for (int d = 0; d < 10; ++d) {
+      std::string_view g(kSuperDigits[d]);
+      if (s.substr(p, g.size()) == g) {
+        *n = g.size();
+        return d;
+      }
+    }
+    return -1;
+  };
+  size_t p = pos;
+  bool negative = false;
+  const std::string_view minus(kSuperMinus);
+  if (s.substr(p, minus.size()) == minus) {
+    negative = true;
+    p += minus.size();
+  }
+  int value = 0, digits = 0;
+  for (size_t n = 0; digits < 5; ++digits, p += n) {
+    int d = digit_at(p, &n);
+    if (d < 0) break;
+    value = value * 10 + d;
+  }
+  if (digits == 0 || digits > 4) return std::nullopt;
+  *len = p - pos;
+  return negative ? -value : value;
+}
+
 }  // namespace dtx

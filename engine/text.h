@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,15 @@ void append_utf8(std::string& out, uint32_t cp);
 // full with thousands separators ("16,384"), very large or very small magnitudes as
 // "6.1 × 10^-5". Never prints "1e+09".
 std::string format_number(double v, int sig = 4);
+
+// The same number for reading: the power of ten in superscript digits ("6.1 × 10⁻⁵"), as
+// prose shows it (format_number's caret is for maths spans and the CLI's plain text).
+std::string superscript_power(const std::string& formatted);
+// An integer written in superscript digits (⁻ for minus) at byte `pos` of `s`, with its byte
+// length; nothing when none starts there. At most 4 digits.
+std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* len);
+// format_number for what a student reads (feedback, prompts): superscript_power of it.
+inline std::string format_for_reading(double v, int sig = 4) { return superscript_power(format_number(v, sig)); }
 
 // "1.5%" style percentage of a fraction with up to 3 significant digits.
 std::string format_percent(double fraction);

@@ -312,7 +312,7 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     pf.id = part.id;
     pf.label = part.label;
     pf.given = a.parts[i];
-    pf.expected = format_number(inst.part_values[i]) + (part.unit_text.empty() ? "" : " " + part.unit_text);
+    pf.expected = format_for_reading(inst.part_values[i]) + (part.unit_text.empty() ? "" : " " + part.unit_text);
     std::string err;
     auto q = parse_quantity(a.parts[i], &err);
     if (!q) {
@@ -364,10 +364,10 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     double g = given[i];
     std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
     std::string tol = describe_tolerance(part.rel, part.abs, part.unit_text);
-    pf.given = format_number(g) + unit_sp;
+    pf.given = format_for_reading(g) + unit_sp;
     if (within(g, expected, part.rel, part.abs)) {
       pf.verdict = Verdict::Correct;
-      pf.message = "Correct: " + format_number(g) + unit_sp + " matches " + format_number(expected) +
+      pf.message = "Correct: " + format_for_reading(g) + unit_sp + " matches " + format_for_reading(expected) +
                    unit_sp + " (" + tol + ").";
       ++right;
       continue;
@@ -386,7 +386,7 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     if (pf.message.empty() && given_unit[i] && given_unit[i]->family == DataFamily::Bits &&
         part.unit.family != DataFamily::Bits && near_factor(g, expected, 0.125, part.rel, part.abs)) {
       pf.message = "You answered in " + given_unit[i]->symbol + " (bits), but the question asks for bytes: " +
-                   format_number(given_raw[i]) + " " + given_unit[i]->symbol + " is only " + format_number(g) +
+                   format_for_reading(given_raw[i]) + " " + given_unit[i]->symbol + " is only " + format_for_reading(g) +
                    unit_sp + ". Your number is right in bytes: write " +
                    bytes_symbol(given_unit[i]->symbol) + ".";
     }
@@ -398,11 +398,11 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     if (pf.message.empty()) pf.message = diagnose_factor(g, expected, part.rel, part.abs);
     if (pf.message.empty() && given_unit[i] && part.unit.family != DataFamily::None &&
         given_unit[i]->family != DataFamily::None && given_unit[i]->family != part.unit.family)
-      pf.message = format_number(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
+      pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
                    given_unit[i]->symbol + (given_unit[i]->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
                    " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
     if (pf.message.empty())
-      pf.message = format_number(g) + unit_sp + " is not " + tol + " of the answer.";
+      pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
   }
   fb.score = static_cast<double>(right) / static_cast<double>(parts.size());
   fb.verdict = right == static_cast<int>(parts.size()) ? Verdict::Correct

@@ -14,6 +14,17 @@ TEST(FormatNumber, ProseFriendly) {
   EXPECT_EQ(format_number(1e9), "1,000,000,000");
   EXPECT_EQ(format_number(6.1e-5), "6.1 × 10^-5");
   EXPECT_EQ(format_number(3.8e25), "3.8 × 10^25");
+  // prose shows the power in superscript digits
+  EXPECT_EQ(superscript_power(format_number(6.1e-5)), "6.1 × 10\u207B\u2075");
+  EXPECT_EQ(superscript_power(format_number(3.8e25)), "3.8 × 10\u00B2\u2075");
+  EXPECT_EQ(superscript_power("16,384"), "16,384");
+  size_t len = 0;
+  auto e = superscript_integer("10\u207B\u2075 s", 2, &len);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(*e, -5);
+  EXPECT_EQ(len, 6u);
+  EXPECT_FALSE(superscript_integer("10^5", 2, &len).has_value());
+  EXPECT_FALSE(superscript_integer("10\u2075\u2075\u2075\u2075\u2075", 2, &len).has_value()) << "at most 4 digits";
   EXPECT_EQ(format_number(0), "0");
   EXPECT_EQ(format_number(-0.5), "-0.5");
   EXPECT_EQ(format_number(999.99), "1000");

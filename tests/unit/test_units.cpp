@@ -93,6 +93,9 @@ TEST(QuantityInput, EverySyntax) {
   EXPECT_DOUBLE_EQ(qty("6.1 × 10^-5").value, 6.1e-5);
   EXPECT_DOUBLE_EQ(qty("6.1x10^-5").value, 6.1e-5);
   EXPECT_DOUBLE_EQ(qty("6.1 x 10^-5").value, 6.1e-5);
+  // pasted from a prompt, where the page writes the power in superscript digits
+  EXPECT_DOUBLE_EQ(qty("6.1 × 10\u207B\u2075").value, 6.1e-5);
+  EXPECT_DOUBLE_EQ(qty("3.8 × 10\u00B2\u2075 FLOP").value, 3.8e25);
   EXPECT_DOUBLE_EQ(qty("6.1*10^-5").value, 6.1e-5);
   EXPECT_DOUBLE_EQ(qty("16,384").value, 16384);
   EXPECT_DOUBLE_EQ(qty("1,000,000 tokens").value, 1e6);
