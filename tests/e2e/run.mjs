@@ -115,7 +115,7 @@ test('numeric: wrong, unreadable, then right; progress survives a reload', async
 
 // Maths in a prompt (issue 13, point 5): fractions and powers drawn built up, at a desktop
 // width and then at a phone's 390 px on the same page. The screenshots are for looking at.
-test('maths in a prompt, desktop and phone', async () => {
+test('maths in a prompt, desktop and phone, light and dark', async () => {
   const page = await newPage();
   await page.goto(server.url.replace(/#.*$/, '') + '#/ex/zero.stage3-traffic');
   let s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'zero.stage3-traffic' && !s.busy", 20000);
@@ -134,6 +134,11 @@ test('maths in a prompt, desktop and phone', async () => {
   eq(s.screen, 'exercise', 'still on the exercise at phone width');
   await top();
   await shot(page, 'maths-phone');
+  // the dark theme (the system's wish: no setting stored)
+  await page.emulateMedia({ colorScheme: 'dark' });
+  s = await waitFor(page, 's.theme === \'dark\'');
+  await top();
+  await shot(page, 'maths-phone-dark');
   await page.context().close();
 });
 
