@@ -134,6 +134,9 @@ std::string superscript_power(const std::string& f) {
 }
 
 std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* len) {
+  // Every one starts with byte C2 (¹ ² ³) or E2 (the rest): the parser asks after every number.
+  if (pos >= s.size() || (static_cast<unsigned char>(s[pos]) != 0xC2 && static_cast<unsigned char>(s[pos]) != 0xE2))
+    return std::nullopt;
   auto digit_at = [&](size_t p, size_t* n) -> int {
     for (int d = 0; d < 10; ++d) {
       std::string_view g(kSuperDigits[d]);
