@@ -255,6 +255,12 @@ void fetch_preview(App& app, Preview& p) {
 
 }  // namespace
 
+// A pack's text arrived: characters it uses that the font atlas lacks (a name in Latin
+// Extended-A) are added to it, the atlas rebuilt at the next frame.
+static void note_glyphs(App& app, const std::string& text) {
+  if (note_text_glyphs(text) && app.font_files.complete()) app.fonts_dirty = true;
+}
+
 bool app_load_arrived_packs(App& app, double budget_ms) {
   if (app.library_ready || !app.index_loaded) return false;
   const double start = app.platform->now_ms();
@@ -349,6 +355,7 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
       if (ok) {
         p->fetch_error.clear();
         p->text = std::move(body);
+        note_glyphs(app, p->text);
         p->fetched = true;
         if (repoint_after_preview(app, *p)) ++app.reloads;
         if (app.route_pending && app.library_ready && app.preview_requests.empty()) {
@@ -390,6 +397,7 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     }
   } else if (ok) {
     app.pack_texts[file] = std::move(body);
+    note_glyphs(app, app.pack_texts[file]);
     app.fetch_failed.erase(file);
   } else {
     app.pack_texts.erase(file);
@@ -416,6 +424,7 @@ void app_preview_url(App& app, const std::string& url) {
 void app_preview_text(App& app, const std::string& name, const std::string& text) {
   Preview& p = preview_for(app, name, false);
   p.text = text;
+  note_glyphs(app, p.text);
   p.fetched = true;
   p.fetch_error.clear();
   repoint_after_preview(app, p);
@@ -958,6 +967,11 @@ void app_after_frame(App& app) {
   j["dpr"] = app.dpr;
   j["busy"] = app_busy(app);
   j["theme"] = theme_is_dark() ? "dark" : "light";
+  j["atlas_extra"] = atlas_extra_glyphs();  // code points added to the font atlas for the packs
+  int missing = 0;  // ... that the atlas in use does not have yet (it is rebuilt at the next frame)
+  if (app.font_files.complete() && app.fonts.body)
+    for (ImWchar c : atlas_extra_glyphs()) missing += app.fonts.body->FindGlyphNoFallback(c) == nullptr;
+  j["atlas_missing"] = missing;
   if (app.screen == Screen::Exercise) {
     j["exercise"] = app.ex.id;
     j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;

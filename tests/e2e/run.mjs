@@ -564,7 +564,7 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
 const MINE = JSON.stringify({
   format: 1, chapter: 42, id: 'mine', title: 'My course extension',
   exercises: [
-    { id: 'mine.good', type: 'numeric', title: 'Ring volume, my way', prompt: 'A ring of {N} GPUs: what factor of the gradient does each GPU send?',
+    { id: 'mine.good', type: 'numeric', title: 'Ring volume, my way', prompt: 'A ring of {N} GPUs (the Łódź lab): what factor of the gradient does each GPU send?',
       params: { N: { default: 8, min: 2, max: 64, step: 1 } },
       parts: [{ id: 'v', label: 'Factor', answer: '2*(N-1)/N', unit: '' }] },
     { id: 'mine.bad', type: 'numeric', title: 'Typo', prompt: '{N} GPUs', params: { N: { default: 8, min: 2, max: 64, step: 1 } },
@@ -601,6 +601,8 @@ test('instructors: a pack dropped on the page is previewed, its errors shown and
   const head = s.items.find((i) => i.id === 'preview-0'), ch0 = s.items.find((i) => i.id === 'chapter-0');
   assert(head && (!ch0 || head.y < ch0.y), 'preview header above the course');
   assert(!s.items.some((i) => i.id === 'ex-mine.bad'), 'the broken exercise is not playable');
+  // Ł and ź (Latin Extended-A) are not in the atlas at start: the pack's arrival adds them
+  s = await waitFor(page, 's.atlas_extra.includes(0x141) && s.atlas_extra.includes(0x17A) && s.atlas_missing === 0');
   await shot(page, 'preview-dropped');
 
   await click(page, 'ex-mine.good');

@@ -154,8 +154,9 @@ TEST(Coverage, IndexListsEveryPack) {
 
 namespace {
 
-std::vector<std::pair<uint32_t, uint32_t>> glyph_ranges() {
-  // Lines "U+XXXX" or "U+XXXX-YYYY" at line start, as CMake and scripts/build-fonts.sh read them.
+std::vector<std::pair<uint32_t, uint32_t>> glyph_ranges(const std::string& prefix = "U+") {
+  // Lines "U+XXXX" or "U+XXXX-YYYY" at line start, as CMake and scripts/build-fonts.sh read them
+  // (prefix "atlas U+": the part of the list in the font atlas from the start).
   std::vector<std::pair<uint32_t, uint32_t>> out;
   std::istringstream in(read_file(source_dir() + "/assets/glyph-ranges.txt"));
   std::string line;
@@ -166,9 +167,9 @@ std::vector<std::pair<uint32_t, uint32_t>> glyph_ranges() {
     return i > pos ? static_cast<uint32_t>(std::stoul(s.substr(pos, i - pos), nullptr, 16)) : UINT32_MAX;
   };
   while (std::getline(in, line)) {
-    if (!line.starts_with("U+")) continue;
+    if (!line.starts_with(prefix)) continue;
     size_t end = 0;
-    uint32_t a = hex_run(line, 2, &end);
+    uint32_t a = hex_run(line, prefix.size(), &end);
     if (a == UINT32_MAX) continue;
     uint32_t b = a;
     if (end < line.size() && line[end] == '-') {
@@ -274,6 +275,35 @@ TEST(Coverage, GlyphsCovered) {
       ADD_FAILURE() << "exercises/" << name << ":" << m.first_line << ": character \"" << utf8_encode(cp) << "\" ("
                     << code_point_name(cp) << ", " << m.count
                     << " time(s) in the file) is outside assets/glyph-ranges.txt and would render as \"?\"";
+  }
+}
+
+// The shipped course draws its first frame with every glyph it needs: each non-ASCII character
+// of the packs, of the page's own strings (web/) and of the maths renderer's symbols
+// (engine/maths.cpp) is in the atlas at start, which is itself a part of the full list.
+TEST(Coverage, AtlasAtStartHoldsWhatTheCourseDraws) {
+  auto full = glyph_ranges(), atlas = glyph_ranges("atlas U+");
+  ASSERT_FALSE(atlas.empty()) << "no \"atlas U+\" lines in assets/glyph-ranges.txt";
+  auto in = [](const auto& ranges, uint32_t cp) {
+    return std::any_of(ranges.begin(), ranges.end(), [&](auto r) { return r.first <= cp && cp <= r.second; });
+  };
+  for (auto [a, b] : atlas)
+    for (uint32_t cp = a; cp <= b; ++cp) ASSERT_TRUE(in(full, cp)) << "atlas line U+" << std::hex << a << " reaches outside the list";
+  std::vector<std::string> files;
+  for (const auto& name : pack_file_names()) files.push_back("exercises/" + name);
+  files.push_back("engine/maths.cpp");
+  for (const auto& e : std::filesystem::recursive_directory_iterator(source_dir() + "/web"))
+    if (e.path().extension() == ".cpp") files.push_back(std::filesystem::relative(e.path(), source_dir()).string());
+  for (const auto& f : files) {
+    std::string text = read_file(source_dir() + "/" + f);
+    std::set<uint32_t> reported;
+    for (size_t i = 0; i < text.size();) {
+      uint32_t cp = 0;
+      if (!decode_utf8(text, i, &cp)) continue;
+      if (cp >= 0x80 && in(full, cp) && !in(atlas, cp) && reported.insert(cp).second)
+        ADD_FAILURE() << f << ": \"" << utf8_encode(cp) << "\" (" << code_point_name(cp)
+                      << ") is not in the atlas at start (an \"atlas U+\" line of assets/glyph-ranges.txt)";
+    }
   }
 }
 

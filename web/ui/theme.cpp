@@ -15,8 +15,77 @@ const ImWchar* glyph_ranges() {
 
 namespace {
 
+const ImWchar kAtlasCore[] = {
+#include "atlas_ranges.inc"
+    0};
+
+bool in_ranges(const ImWchar* r, uint32_t cp) {
+  for (; r[0]; r += 2)
+    if (cp >= r[0] && cp <= r[1]) return true;
+  return false;
+}
+
+std::vector<ImWchar> g_extra;         // sorted, beyond kAtlasCore
+std::vector<ImWchar> g_atlas_ranges;  // kAtlasCore + g_extra, zero-terminated (ImGui keeps the pointer)
+
+}  // namespace
+
+const ImWchar* atlas_ranges() {
+  g_atlas_ranges.assign(kAtlasCore, kAtlasCore + (sizeof kAtlasCore / sizeof kAtlasCore[0]) - 1);
+  for (ImWchar c : g_extra) {
+    g_atlas_ranges.push_back(c);
+    g_atlas_ranges.push_back(c);
+  }
+  g_atlas_ranges.push_back(0);
+  return g_atlas_ranges.data();
+}
+
+const std::vector<ImWchar>& atlas_extra_glyphs() { return g_extra; }
+
+bool note_text_glyphs(std::string_view s) {
+  bool added = false;
+  auto note = [&](uint32_t cp) {
+    // ImWchar is 16 bits: the list holds nothing above U+FFFF anyway.
+    if (cp < 0x80 || cp > 0xFFFF || in_ranges(kAtlasCore, cp) || !in_ranges(glyph_ranges(), cp)) return;
+    auto it = std::lower_bound(g_extra.begin(), g_extra.end(), static_cast<ImWchar>(cp));
+    if (it != g_extra.end() && *it == cp) return;
+    g_extra.insert(it, static_cast<ImWchar>(cp));
+    added = true;
+  };
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\\' && i + 5 < s.size() && s[i + 1] == 'u') {  // a JSON escape, \u00e9
+      uint32_t cp = 0;
+      bool hex = true;
+      for (size_t k = i + 2; k < i + 6 && hex; ++k) {
+        const char h = s[k];
+        cp = cp * 16 + (h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : (hex = false, 0));
+      }
+      if (hex) note(cp);
+      i += 2;
+      continue;
+    }
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (n == 1 || i + n > s.size()) {  // not UTF-8: skip the byte
+      ++i;
+      continue;
+    }
+    uint32_t cp = c & (0x7F >> n);
+    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    note(cp);
+    i += n;
+  }
+  return added;
+}
+
+namespace {
+
 // ImGui keeps a pointer to the data: the atlas must not own (and free) our strings.
-ImFont* add(ImFontAtlas* atlas, const std::string& data, float px, bool merge = false) {
+ImFont* add(ImFontAtlas* atlas, const std::string& data, float px, const ImWchar* ranges, bool merge = false) {
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;
   cfg.MergeMode = merge;
@@ -26,7 +95,7 @@ ImFont* add(ImFontAtlas* atlas, const std::string& data, float px, bool merge = 
   cfg.OversampleV = 1;
   cfg.PixelSnapH = false;
   return atlas->AddFontFromMemoryTTF(const_cast<char*>(data.data()), static_cast<int>(data.size()), px, &cfg,
-                                     glyph_ranges());
+                                     ranges);
 }
 
 }  // namespace
@@ -43,16 +112,17 @@ Fonts build_fonts(const FontFiles& files, float scale) {
     return f;
   }
   const float body = std::round(16.0f * scale), heading = std::round(22.0f * scale), mono = std::round(15.0f * scale);
+  const ImWchar* ranges = atlas_ranges();
   // Inter lacks some maths symbols (∈ ∘ ∼ ≡ ⋯ ⌈ ⌉ ⌊ ⌋): JetBrains Mono fills them in.
-  f.body = add(atlas, files.regular, body);
-  add(atlas, files.mono, body, true);
-  f.bold = add(atlas, files.semibold, body);
-  f.italic = add(atlas, files.italic, body);
-  add(atlas, files.mono, body, true);
-  f.heading = add(atlas, files.semibold, heading);
-  f.mono = add(atlas, files.mono, mono);
+  f.body = add(atlas, files.regular, body, ranges);
+  add(atlas, files.mono, body, ranges, true);
+  f.bold = add(atlas, files.semibold, body, ranges);
+  f.italic = add(atlas, files.italic, body, ranges);
+  add(atlas, files.mono, body, ranges, true);
+  f.heading = add(atlas, files.semibold, heading, ranges);
+  f.mono = add(atlas, files.mono, mono, ranges);
   // JetBrains Mono lacks a few symbols (⁻ ₖ ₙ ∝): Inter fills them in.
-  add(atlas, files.regular, mono, true);
+  add(atlas, files.regular, mono, ranges, true);
   atlas->Build();
   return f;
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "imgui.h"
 
@@ -30,8 +32,15 @@ Fonts build_fonts(const FontFiles& files, float scale);
 // px), buttons, fields, headers and check boxes are at least that tall.
 void apply_style(float scale, float min_target = 0);
 
-// Glyph ranges for the atlas (assets/glyph-ranges.txt), zero-terminated.
+// Every glyph the fonts carry (assets/glyph-ranges.txt), zero-terminated.
 const ImWchar* glyph_ranges();
+// The atlas: the "atlas" lines of that file, plus what note_text_glyphs() has found since.
+const ImWchar* atlas_ranges();
+// Notes the characters of `text` (UTF-8, and JSON's \uXXXX escapes) that the fonts carry but
+// the atlas lacks; true when there were any: the atlas must be built again to show them.
+bool note_text_glyphs(std::string_view text);
+// The code points added to the atlas beyond its "atlas" lines (for tests and the state).
+const std::vector<ImWchar>& atlas_extra_glyphs();
 
 // The theme's colours. Variables, not constants: apply_theme() fills them from the light or
 // the dark palette, and everything that draws reads them each frame. Every text colour has a
