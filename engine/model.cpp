@@ -30,6 +30,44 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+std::string spoken_feedback(const Feedback& fb) {
+  auto sentence = [](std::string s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
+    if (!s.empty() && s.back() != '.' && s.back() != '?' && s.back() != '!') s += '.';
+    return s;
+  };
+  std::string out;
+  auto add = [&](const std::string& s) {
+    if (s.empty()) return;
+    if (!out.empty()) out += ' ';
+    out += sentence(s);
+  };
+  switch (fb.verdict) {
+    case Verdict::Correct: add("Correct"); break;
+    case Verdict::Partial: add("Partly right"); break;
+    case Verdict::Incorrect: add("Not right yet"); break;
+    case Verdict::FormatError: add("Not graded: part of the answer could not be read"); break;
+  }
+  // The summary, unless it is a part's own message (one part: the same sentence twice).
+  if (std::none_of(fb.parts.begin(), fb.parts.end(), [&](const PartFeedback& p) { return p.message == fb.message; }))
+    add(fb.message);
+  for (size_t i = 0; i < fb.parts.size(); ++i) {
+    const PartFeedback& p = fb.parts[i];
+    std::string what = !p.graded ? "not judged, since another part could not be read"
+                       : !p.message.empty() ? p.message
+                       : p.verdict == Verdict::Correct ? "correct" : "not right";
+    add("Part " + std::to_string(i + 1) + (p.label.empty() ? "" : ", " + p.label) + ": " + what);
+  }
+  int failed = 0;
+  for (const auto& c : fb.cases) failed += !c.pass;
+  if (!fb.cases.empty())
+    add(std::to_string(fb.cases.size() - failed) + " of " + std::to_string(fb.cases.size()) + " test cases pass");
+  for (size_t i = 0; i < fb.cases.size(); ++i)
+    if (!fb.cases[i].pass) add("Case " + std::to_string(i + 1) + " fails: " + fb.cases[i].message);
+  for (const auto& d : fb.details) add(d);
+  return out;
+}
+
 namespace {
 
 const std::vector<std::string> kCommonFields = {

@@ -193,4 +193,9 @@ struct Answer {
 
 Feedback grade(const Instance& inst, const Answer& a);
 
+// The feedback as sentences a screen reader speaks (the page's live region): the verdict in
+// words, then each part by number and label ("Part 2, Sent over the whole AllReduce: Correct:
+// 1.75 GB matches 1.75 GB (within 1%)."), each failed case, the details. Never a raw code.
+std::string spoken_feedback(const Feedback& fb);
+
 }  // namespace dtx

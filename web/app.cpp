@@ -989,6 +989,7 @@ void app_after_frame(App& app) {
       for (const auto& c : app.ex.feedback->cases) cases.push_back({{"pass", c.pass}, {"got", c.got}, {"message", c.message}});
       j["cases"] = cases;
       j["details"] = app.ex.feedback->details;
+      j["spoken"] = spoken_feedback(*app.ex.feedback);  // the live region's words
     }
     j["graded"] = app.ex.graded;
     j["order"] = app.ex.order;

@@ -80,6 +80,10 @@ test('numeric: wrong, unreadable, then right; progress survives a reload', async
   let s = await submit(page);
   eq(s.verdict, 'format-error', 'verdict for "lots"');
   assert(s.parts[0].message.length > 0, 'format error message beside the field');
+  // the live region speaks sentences, never the verdict's code
+  let live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
+  assert(live.startsWith('Not graded: part of the answer could not be read') && !live.includes('format-error') &&
+    live.includes('Part 1, Sent during reduce-scatter: '), 'live region after an unreadable answer: ' + live);
   let prog = await page.evaluate(() => localStorage.getItem('dtx.progress'));
   assert(!prog || !JSON.parse(prog).exercises?.['ring.volume'], 'format error was recorded as an attempt: ' + prog);
   // one phase only for the total: the known mistake's own message
@@ -95,6 +99,8 @@ test('numeric: wrong, unreadable, then right; progress survives a reload', async
   s = await waitFor(page, 's.graded >= 3');
   eq(s.verdict, 'correct', 'verdict for the right answer');
   assert(s.explanation, 'worked explanation shown after a correct answer');
+  live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
+  assert(live.startsWith('Correct.') && live.includes('Part 2, Sent over the whole AllReduce: Correct: '), 'live region after the right answer: ' + live);
   await shot(page, 'numeric-right');
   // hints one at a time
   await click(page, 'hint');

@@ -200,3 +200,19 @@ TEST(Numeric, InputHintComesFromThePartsUnitAndHasNoNumber) {
   for (const char* u : {"GB", "GB/s", "ms", "TFLOP/s", "EFLOP", "%", "$", "", "MB", "h", "day", "us", "TB", "FLOP"})
     EXPECT_EQ(hint_for(u).find_first_of("0123456789"), std::string::npos) << u;
 }
+
+// What the page's live region says: sentences with the part's number and label, never a code.
+TEST(Numeric, SpokenFeedbackNamesEachPartInWords) {
+  Pack p = ring_pack();
+  Instance i = must_instance(p.exercises[0]);
+  std::string right = spoken_feedback(grade_parts(i, {"1.75 GB"}));
+  EXPECT_EQ(right.rfind("Correct.", 0), 0u) << right;
+  EXPECT_NE(right.find("Part 1, Volume: Correct: 1.75 GB matches 1.75 GB (within 1%)."), std::string::npos) << right;
+  std::string mistake = spoken_feedback(grade_parts(i, {"0.875"}));
+  EXPECT_EQ(mistake.rfind("Not right yet.", 0), 0u) << mistake;
+  EXPECT_NE(mistake.find("Part 1, Volume: One phase only"), std::string::npos) << mistake;
+  std::string unreadable = spoken_feedback(grade_parts(i, {"lots"}));
+  EXPECT_EQ(unreadable.rfind("Not graded: part of the answer could not be read", 0), 0u) << unreadable;
+  EXPECT_EQ(unreadable.find("format-error"), std::string::npos) << unreadable;
+  EXPECT_NE(unreadable.find("Part 1, Volume: "), std::string::npos) << unreadable;
+}

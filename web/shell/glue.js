@@ -466,9 +466,10 @@
     },
     publishState(json) {
       latest = JSON.parse(json);
-      // The feedback, for screen readers.
-      const spoken = latest.verdict ? `${latest.verdict}. ${latest.message || ''}` : '';
-      if (spoken !== lastSpoken) { lastSpoken = spoken; live.textContent = spoken; }
+      // The feedback, for screen readers: the engine's sentences (spoken_feedback), once per
+      // graded submission (the same words again for a new submission are spoken again).
+      const spoken = latest.spoken ? `${latest.graded}\u0000${latest.spoken}` : '';
+      if (spoken !== lastSpoken) { lastSpoken = spoken; live.textContent = latest.spoken || ''; }
       const still = [];
       for (const w of waiters) {
         let ok = false;
