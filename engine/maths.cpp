@@ -814,44 +814,11 @@ std::optional<MathNode> parse_math(std::string_view source, MathError* error, Ma
 
 namespace {
 
-// Superscript and subscript characters that exist in Unicode (and in our fonts' ranges).
-const char* sup_char(uint32_t c) {
-  switch (c) {
-    case '0': return "⁰"; case '1': return "¹"; case '2': return "²"; case '3': return "³";
-    case '4': return "⁴"; case '5': return "⁵"; case '6': return "⁶"; case '7': return "⁷";
-    case '8': return "⁸"; case '9': return "⁹"; case '+': return "⁺"; case '=': return "⁼";
-    case '(': return "⁽"; case ')': return "⁾"; case 'n': return "ⁿ"; case 'i': return "ⁱ";
-    case 0x2212: return "⁻";
-    default: return nullptr;
-  }
-}
-const char* sub_char(uint32_t c) {
-  switch (c) {
-    case '0': return "₀"; case '1': return "₁"; case '2': return "₂"; case '3': return "₃";
-    case '4': return "₄"; case '5': return "₅"; case '6': return "₆"; case '7': return "₇";
-    case '8': return "₈"; case '9': return "₉"; case '+': return "₊"; case '=': return "₌";
-    case '(': return "₍"; case ')': return "₎"; case 'a': return "ₐ"; case 'e': return "ₑ";
-    case 'o': return "ₒ"; case 'x': return "ₓ"; case 'h': return "ₕ"; case 'k': return "ₖ";
-    case 'l': return "ₗ"; case 'm': return "ₘ"; case 'n': return "ₙ"; case 'p': return "ₚ";
-    case 's': return "ₛ"; case 't': return "ₜ"; case 0x2212: return "₋";
-    default: return nullptr;
-  }
-}
-
-uint32_t decode(std::string_view s, size_t& i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = std::min(utf8_len(c), s.size() - i);
-  uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  i += n;
-  return cp;
-}
-
 // "⁻⁵" when every character has a script form, else nothing.
 std::optional<std::string> as_script_chars(const std::string& plain, bool sup) {
   std::string out;
   for (size_t i = 0; i < plain.size();) {
-    const char* m = (sup ? sup_char : sub_char)(decode(plain, i));
+    const char* m = (sup ? superscript_of : subscript_of)(utf8_decode(plain, i));
     if (!m) return std::nullopt;
     out += m;
   }
@@ -901,7 +868,7 @@ std::string script(const MathNode& arg, bool sup) {
   if (auto s = as_script_chars(p, sup)) return *s;
   std::string mark = sup ? "^" : "_";
   size_t i = 0;
-  if (!p.empty()) decode(p, i);
+  if (!p.empty()) utf8_decode(p, i);
   if (i == p.size() && !p.empty()) return mark + p;
   return mark + "(" + p + ")";
 }

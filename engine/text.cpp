@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -113,12 +114,39 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
-namespace {
-// Superscript digits 0-9 and the superscript minus, as UTF-8.
-const char* const kSuperDigits[10] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
-                                      "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
-const char* const kSuperMinus = "\u207B";
-}  // namespace
+uint32_t utf8_decode(std::string_view s, size_t& i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  const size_t n = std::min(len, s.size() - i);
+  uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += n;
+  return cp;
+}
+
+const char* superscript_of(uint32_t c) {
+  switch (c) {
+    case '0': return "⁰"; case '1': return "¹"; case '2': return "²"; case '3': return "³";
+    case '4': return "⁴"; case '5': return "⁵"; case '6': return "⁶"; case '7': return "⁷";
+    case '8': return "⁸"; case '9': return "⁹"; case '+': return "⁺"; case '=': return "⁼";
+    case '(': return "⁽"; case ')': return "⁾"; case 'n': return "ⁿ"; case 'i': return "ⁱ";
+    case 0x2212: return "⁻";
+    default: return nullptr;
+  }
+}
+const char* subscript_of(uint32_t c) {
+  switch (c) {
+    case '0': return "₀"; case '1': return "₁"; case '2': return "₂"; case '3': return "₃";
+    case '4': return "₄"; case '5': return "₅"; case '6': return "₆"; case '7': return "₇";
+    case '8': return "₈"; case '9': return "₉"; case '+': return "₊"; case '=': return "₌";
+    case '(': return "₍"; case ')': return "₎"; case 'a': return "ₐ"; case 'e': return "ₑ";
+    case 'o': return "ₒ"; case 'x': return "ₓ"; case 'h': return "ₕ"; case 'k': return "ₖ";
+    case 'l': return "ₗ"; case 'm': return "ₘ"; case 'n': return "ₙ"; case 'p': return "ₚ";
+    case 's': return "ₛ"; case 't': return "ₜ"; case 0x2212: return "₋";
+    default: return nullptr;
+  }
+}
+
 
 std::string superscript_power(const std::string& f) {
   static const std::string kMark = " × 10^";
@@ -126,9 +154,8 @@ std::string superscript_power(const std::string& f) {
   if (x == std::string::npos) return f;
   std::string out = f.substr(0, x) + " × 10";
   for (char c : f.substr(x + kMark.size())) {
-    if (c == '-') out += kSuperMinus;
-    else if (c >= '0' && c <= '9') out += kSuperDigits[c - '0'];
-    else return f;  // not what format_number writes
+    if (c != '-' && (c < '0' || c > '9')) return f;  // not what format_number writes
+    out += superscript_of(c == '-' ? 0x2212 : static_cast<uint32_t>(c));
   }
   return out;
 }
@@ -139,7 +166,7 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
     return std::nullopt;
   auto digit_at = [&](size_t p, size_t* n) -> int {
     for (int d = 0; d < 10; ++d) {
-      std::string_view g(kSuperDigits[d]);
+      std::string_view g(superscript_of('0' + d));
       if (s.substr(p, g.size()) == g) {
         *n = g.size();
         return d;
@@ -149,7 +176,7 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
   };
   size_t p = pos;
   bool negative = false;
-  const std::string_view minus(kSuperMinus);
+  const std::string_view minus(superscript_of(0x2212));
   if (s.substr(p, minus.size()) == minus) {
     negative = true;
     p += minus.size();

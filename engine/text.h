@@ -13,6 +13,9 @@ namespace dtx {
 int utf8_column(std::string_view s, size_t byte_pos);
 // The (possibly multi-byte) character starting at byte_pos, or "end of input".
 std::string_view utf8_char_at(std::string_view s, size_t byte_pos);
+// The code point starting at byte i (advancing i past it; a malformed sequence gives some code
+// point and moves on, never past the end).
+uint32_t utf8_decode(std::string_view s, size_t& i);
 // Appends code point `cp` (at most 0x10FFFF) encoded as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
 
@@ -20,6 +23,11 @@ void append_utf8(std::string& out, uint32_t cp);
 // full with thousands separators ("16,384"), very large or very small magnitudes as
 // "6.1 × 10^-5". Never prints "1e+09".
 std::string format_number(double v, int sig = 4);
+
+// Superscript and subscript forms that exist in Unicode (and in our fonts' ranges) of a digit,
+// + = ( ), U+2212 minus and some letters; null when there is none.
+const char* superscript_of(uint32_t c);
+const char* subscript_of(uint32_t c);
 
 // The same number for reading: the power of ten in superscript digits ("6.1 × 10⁻⁵"), as
 // prose shows it (format_number's caret is for maths spans and the CLI's plain text).

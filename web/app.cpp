@@ -789,11 +789,9 @@ void same_line_if_room(float width) {
 }
 
 void same_line_if_fits(const char* next_label) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float w = ImGui::CalcTextSize(next_label, nullptr, true).x + style.FramePadding.x * 2;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectSize().y < ImGui::GetTextLineHeight() * 1.5f && ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right)
-    ImGui::SameLine();
+  // (After wrapped text the next item would start beside its last line, not its first.)
+  if (ImGui::GetItemRectSize().y >= ImGui::GetTextLineHeight() * 1.5f) return;
+  same_line_if_room(ImGui::CalcTextSize(next_label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2);
 }
 
 bool touch_button(App& app, const char* label) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "text.h"
+
 namespace dtx::web {
 
 const ImWchar* glyph_ranges() {
@@ -53,8 +55,7 @@ bool note_text_glyphs(std::string_view s) {
     added = true;
   };
   for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\\' && i + 5 < s.size() && s[i + 1] == 'u') {  // a JSON escape, \u00e9
+    if (s[i] == '\\' && i + 5 < s.size() && s[i + 1] == 'u') {  // a JSON escape, \u00e9
       uint32_t cp = 0;
       bool hex = true;
       for (size_t k = i + 2; k < i + 6 && hex; ++k) {
@@ -65,19 +66,7 @@ bool note_text_glyphs(std::string_view s) {
       i += 2;
       continue;
     }
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    const int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    if (n == 1 || i + n > s.size()) {  // not UTF-8: skip the byte
-      ++i;
-      continue;
-    }
-    uint32_t cp = c & (0x7F >> n);
-    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    note(cp);
-    i += n;
+    note(utf8_decode(s, i));
   }
   return added;
 }
