@@ -78,7 +78,7 @@ export async function ready(page) {
   return waitFor(page, "s.screen === 'course' && !s.busy", 20000);
 }
 
-async function findItem(page, id, { scroll = true } = {}) {
+export async function findItem(page, id, { scroll = true } = {}) {
   for (let i = 0; i < 120; i++) {
     const s = await waitFor(page, 'true');
     const vp = page.viewportSize();

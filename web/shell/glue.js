@@ -186,6 +186,11 @@
   const EDIT_KEYS = new Set(['Enter', 'Backspace', 'Delete', 'Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight',
     'Home', 'End', 'PageUp', 'PageDown', 'Escape']);
   window.addEventListener('keypress', (e) => { e.stopImmediatePropagation(); }, true);
+  // GLFW (3.1.6) releases every held key on any blur its window-level capture listener sees,
+  // and a blur of an element (the text field's textarea when a field closes, a DOM proxy)
+  // reaches it too: a Ctrl held for Ctrl+click was released a frame before the click when a
+  // slider's field had just closed. Only the window losing focus releases keys.
+  window.addEventListener('blur', (e) => { if (e.target !== window) { e.stopImmediatePropagation(); wake(); } }, true);
   window.addEventListener('keydown', (e) => {
     wake();
     if (e.keyCode === 229 || e.isComposing) return;  // IME or phone keyboard: the textarea handles it
