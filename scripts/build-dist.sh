@@ -3,7 +3,7 @@
 #
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
-# OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js,
+# OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js, text-layer.js,
 # code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm,
 # fonts/, exercises/index.json and the packs listed in it.
 # Every URL in it is relative, so the folder works from any static server at any sub-path.
@@ -13,7 +13,7 @@ out=${2:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out/exercises" "$out/fonts"
 cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
-cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/favicon.svg" "$out/"
+cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/text-layer.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/favicon.svg" "$out/"
 # The code sandbox: sandbox-worker.js (bundled from web/sandbox/) and quickjs.wasm.
 node "$repo_root/scripts/build-sandbox.mjs" "$out" worker
 "$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"

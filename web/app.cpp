@@ -11,6 +11,7 @@
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
 #include "ui/keyboard.h"
+#include "ui/text_layer.h"
 #include "screens/screens.h"
 #include "views/views.h"
 
@@ -882,6 +883,10 @@ void app_frame(App& app) {
   app.last_frame_ms = now;
   app.widget_animating = false;
   app.drawn_widget = nullptr;
+  if (app.release_field) {
+    app.release_field = false;
+    ImGui::ClearActiveID();
+  }
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   // No background: the frame starts cleared to the page colour, and a full-screen quad blended
@@ -909,6 +914,11 @@ void app_frame(App& app) {
     if (app.scroll_frames-- > 0) ImGui::SetScrollY(*app.scroll_restore);
     else app.scroll_restore.reset();
   }
+  if (app.scroll_request) {
+    ImGui::SetScrollY(*app.scroll_request);
+    app.scroll_request.reset();
+  }
+  text_layer_set_page(ImGui::GetCurrentWindow());
   // In 1.86 a child without padding reports its scrollbar's width as content region: stop
   // before the scrollbar (with a small gap), or on a phone the right edge of every line is
   // drawn under it and clipped.
@@ -1006,6 +1016,8 @@ void app_after_frame(App& app) {
   j["frame_ms"] = app.frame_cpu_ms;
   j["drawn"] = app.frames_drawn;
   j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
+  j["layer_runs"] = app.layer_runs;
+  j["layer_ms"] = app.layer_ms;
   if (const ImDrawData* dd = ImGui::GetDrawData()) {
     int cmds = 0;
     for (int i = 0; i < dd->CmdListsCount; ++i) cmds += dd->CmdLists[i]->CmdBuffer.Size;

@@ -131,6 +131,10 @@ struct App {
   std::map<std::string, float> scroll_memory;  // fragment -> where that screen was scrolled
   std::optional<float> scroll_restore;         // Back/Forward: scroll the new screen here
   int scroll_frames = 0;                       // frames left to apply scroll_restore
+  // The browser scrolled the text layer (find in page, a screen reader moving to a word):
+  // the page follows, in physical pixels.
+  std::optional<float> scroll_request;
+  bool release_field = false;  // a press on the text layer: the active field closes next frame
   int course_chapter = -1;             // course map: the chapter last opened (in the address)
   int focus_chapter = -1;              // course map: open this chapter and scroll to it
   int focus_frames = 0;
@@ -150,6 +154,8 @@ struct App {
   double frame_dt = 0;              // seconds since the previous frame, capped
   double frame_parts_ms[3] = {0, 0, 0};  // of frame_cpu_ms: UI build, GL submission, test-hook state
   double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
+  int layer_runs = 0;               // text runs in the text layer (ui/text_layer.h) after the last drawn frame
+  double layer_ms = 0;              // CPU time that frame spent building the layer
   long frames_drawn = 0;            // frames whose drawing reached the canvas (unchanged ones are skipped)
 };
 

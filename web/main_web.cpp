@@ -16,6 +16,8 @@
 #include <emscripten.h>
 
 #include "app.h"
+#include <nlohmann/json.hpp>
+
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
@@ -23,6 +25,7 @@
 #include "platform/platform_web.h"
 #include "platform/test_hook.h"
 #include "ui/keyboard.h"
+#include "ui/text_layer.h"
 
 using namespace dtx::web;
 
@@ -37,6 +40,8 @@ bool g_fonts_uploaded = false;  // a new font texture: the next frame is drawn w
 double g_last_caret_ms = 0;
 bool g_text_focus = false;
 bool g_first_frame_sent = false;
+bool g_layer_on = true;       // the text layer (off only to measure what it costs: ?layer=0)
+float g_layer_scroll = -1;    // the page scroll the text layer was last given, CSS pixels
 std::string g_clipboard;
 
 // A finger on the canvas. Nothing is pressed until the finger says what it wants (the
@@ -309,6 +314,7 @@ void draw_frame() {
   // drawn with the first chapters while the others load.
   if (app_load_arrived_packs(g_app, 20.0) && !g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
   hook_begin_frame();
+  text_layer_begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   apply_touch();
@@ -342,6 +348,16 @@ void draw_frame() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++g_app.frames_drawn;
+    // The text layer follows what was drawn (a frame that draws nothing new changes no DOM).
+    if (g_layer_on) {
+      double t = emscripten_get_now();
+      TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), g_app.dpr);
+      if (up.changed) web_text_layer(up.json.c_str(), up.scroll_css);
+      else if (std::fabs(up.scroll_css - g_layer_scroll) > 0.01f) web_layer_scroll(up.scroll_css);
+      g_layer_scroll = up.scroll_css;
+      g_app.layer_runs = up.runs;
+      g_app.layer_ms = emscripten_get_now() - t;
+    }
   }
   double gl_end = emscripten_get_now();
   app_after_frame(g_app);
@@ -493,6 +509,35 @@ EMSCRIPTEN_KEEPALIVE char* dtx_input_log() {  // freed by the caller (glue.js)
   std::string all;
   for (const std::string& l : g_input_log) all += l + "\n";
   return strdup(all.c_str());
+}
+// The browser scrolled the text layer's page (find in page brought a word into view).
+EMSCRIPTEN_KEEPALIVE void dtx_layer_scrolled(float css_y) {
+  if (std::fabs(css_y - g_layer_scroll) < 0.5f) return;  // the scroll the layer was given
+  g_layer_scroll = css_y;
+  g_app.scroll_request = css_y * g_app.dpr;
+  dtx_wake();
+}
+// A press on the text layer's words (a selection starting): the field being edited closes.
+EMSCRIPTEN_KEEPALIVE void dtx_pointer_on_text() {
+  g_app.release_field = true;
+  dtx_wake();
+}
+EMSCRIPTEN_KEEPALIVE void dtx_text_layer_enable(int on) {
+  g_layer_on = on != 0;
+  dtx_wake();
+}
+// The glyph runs the last drawn frame shows, read from its draw data, in CSS pixels of the
+// canvas (the alignment test compares the DOM text with them). Freed by the caller.
+EMSCRIPTEN_KEEPALIVE char* dtx_drawn_runs() {
+  std::string out = "[";
+  const float d = g_app.dpr > 0 ? g_app.dpr : 1;
+  for (const DrawnRun& r : text_layer_drawn_runs()) {
+    if (out.size() > 1) out += ",";
+    nlohmann::json j = {{"t", r.text}, {"x", r.rect.Min.x / d}, {"y", r.rect.Min.y / d}, {"w", r.rect.GetWidth() / d}, {"h", r.rect.GetHeight() / d}};
+    out += j.dump();
+  }
+  out += "]";
+  return strdup(out.c_str());
 }
 EMSCRIPTEN_KEEPALIVE int dtx_wants_text() { return ImGui::GetIO().WantTextInput ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE int dtx_wants_keys() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }

@@ -952,7 +952,26 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
         window.dtxGlue.openUrl(u);
     });
     eq(JSON.stringify(await page.evaluate(() => window.__opened)), '[]', 'the glue opened a refused scheme');
-    // The allowed ones open in a new tab with no opener and no referrer.
+    // The allowed ones are real links in the text layer (middle-click and "open in new tab"
+    // work), opening in a new tab with no opener and no referrer; the refused one is text.
+    const anchors = await page.evaluate(() => [...document.querySelectorAll('#dtx-layer a')]
+      .map((a) => [a.textContent, a.getAttribute('href'), a.target, a.rel]));
+    eq(JSON.stringify(anchors), JSON.stringify([['docs', 'https://example.com/docs', '_blank', 'noopener noreferrer'],
+      ['notes', srv.url + 'notes.html', '_blank', 'noopener noreferrer'], ['mail', 'mailto:a@example.com', '_blank', 'noopener noreferrer']]),
+    'links in the text layer');
+    assert(await page.evaluate(() => [...document.querySelectorAll('#dtx-layer .dtx-line')].some((l) => l.tagName !== 'A' && l.textContent.includes('refusedlinktext'))),
+      'the refused link is plain text in the layer');
+    // A click on a link opens it in a new tab: the browser's own link, not the engine's.
+    const popup = page.context().waitForEvent('page');
+    await click(page, 'link:notes.html');
+    const tab = await popup;
+    eq(tab.url(), srv.url + 'notes.html', 'the new tab');
+    eq(await tab.evaluate(() => window.opener), null, 'the new tab has no opener');
+    await tab.close();
+    eq(JSON.stringify(await page.evaluate(() => window.__opened)), '[]', 'opened twice (the engine as well)');
+    // Where the canvas gets the press itself (a touch screen: the layer lets touches through),
+    // the engine opens the link the same way.
+    await page.evaluate(() => { document.getElementById('dtx-layer').style.pointerEvents = 'none'; for (const l of document.querySelectorAll('#dtx-layer .dtx-line')) l.style.pointerEvents = 'none'; });
     for (const id of ['link:https://example.com/docs', 'link:notes.html', 'link:mailto:a@example.com']) await click(page, id);
     const opened = await page.evaluate(() => window.__opened);
     eq(JSON.stringify(opened), JSON.stringify([['https://example.com/docs', '_blank', 'noopener,noreferrer'],
@@ -1477,6 +1496,154 @@ test('limits: an exercise with the longest title and a 64 KB prompt opens and sc
   } finally {
     srv.stop();
   }
+});
+
+// ---------------------------------------------------------------- the text layer (issue 14)
+
+// The DOM lines of the text layer that are on screen, with their text's own rectangle.
+async function layerLines(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const page = document.getElementById('dtx-page');
+    const pr = page ? page.getBoundingClientRect() : null;
+    for (const l of document.querySelectorAll('#dtx-layer .dtx-line')) {
+      const range = document.createRange();
+      range.selectNodeContents(l);
+      const r = range.getBoundingClientRect();
+      const inPage = page && page.contains(l);
+      // on screen: inside the viewport, and inside the page's box for the page's lines
+      const cy = r.y + r.height / 2;
+      if (r.width <= 0 || cy < 0 || cy > innerHeight) continue;
+      if (inPage && (cy < pr.top || cy > pr.bottom)) continue;
+      out.push({ t: l.textContent, x: r.x, y: r.y, w: r.width, h: r.height, math: l.classList.contains('f-math'), link: l.tagName === 'A' ? l.href : null });
+    }
+    return out;
+  });
+}
+
+// The DOM text lies on the drawn glyphs: every line's text rectangle is within 2 CSS px of the
+// glyphs the frame drew for it (read back from the draw data), and every drawn run on screen
+// has its words in the layer.
+async function checkAlignment(page, what) {
+  const lines = await layerLines(page);
+  const drawn = await page.evaluate(() => window.dtx.drawnRuns());
+  const vh = page.viewportSize().height;
+  assert(lines.length > 5, `${what}: ${lines.length} lines in the text layer`);
+  const squash = (t) => t.replace(/\s+/g, '');
+  const used = new Set();
+  let worst = 0;
+  for (const l of lines) {
+    const mine = drawn.filter((d, i) => {
+      const cx = d.x + d.w / 2, cy = d.y + d.h / 2;
+      const inside = cx >= l.x - 2 && cx <= l.x + l.w + 2 && cy >= l.y - 2 && cy <= l.y + l.h + 2;
+      if (inside) used.add(i);
+      return inside;
+    });
+    assert(mine.length > 0, `${what}: no drawn glyphs under "${l.t}" at (${l.x}, ${l.y})`);
+    if (l.math) continue;  // a formula's glyphs rise and sink around its line; its text is plain
+    eq(squash(mine.map((d) => d.t).join('')), squash(l.t), `${what}: the drawn text under the line at (${l.x.toFixed(1)}, ${l.y.toFixed(1)})`);
+    const x0 = Math.min(...mine.map((d) => d.x)), x1 = Math.max(...mine.map((d) => d.x + d.w));
+    const y0 = Math.min(...mine.map((d) => d.y)), y1 = Math.max(...mine.map((d) => d.y + d.h));
+    const off = Math.max(Math.abs(x0 - l.x), Math.abs(x1 - (l.x + l.w)), Math.abs(y0 - l.y), Math.abs(y1 - (l.y + l.h)));
+    worst = Math.max(worst, off);
+    assert(off <= 2, `${what}: "${l.t}" is ${off.toFixed(2)} px from its glyphs (DOM ${l.x.toFixed(1)},${l.y.toFixed(1)} ${l.w.toFixed(1)}×${l.h.toFixed(1)}; drawn ${x0.toFixed(1)},${y0.toFixed(1)} ${(x1 - x0).toFixed(1)}×${(y1 - y0).toFixed(1)})`);
+  }
+  const missing = drawn.filter((d, i) => !used.has(i) && d.y >= 0 && d.y + d.h <= vh);
+  assert(missing.length === 0, `${what}: drawn text with no words in the layer: ${missing.slice(0, 5).map((d) => `"${d.t}" at (${d.x.toFixed(0)}, ${d.y.toFixed(0)})`).join(', ')}`);
+  return { lines: lines.length, worst };
+}
+
+test('text layer: a drag copies a prompt sentence exactly; a double-click selects a word; find reaches a scrolled-out explanation and the canvas shows it', async () => {
+  const page = await newPage({ viewport: { width: 1280, height: 560 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.goto(server.url);
+  await ready(page);
+  const id = 'ring.volume';
+  await openExercise(page, id);
+  await waitFor(page, 's.layer_runs > 10');
+  // Before: the page's text is in the document (a canvas alone has none).
+  const body = await page.evaluate(() => document.body.innerText);
+  assert(body.includes('Bytes each GPU sends'), 'the title is in the document: ' + body.slice(0, 200));
+  // 1. The prompt's first sentence, as the CLI prints it (maths as readable text), is dragged
+  // over from its first to its last character and copied with Ctrl+C.
+  const shown = execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8' }).split('\n');
+  const sentence = shown[2];
+  assert(sentence.startsWith('8 GPUs') && sentence.includes('10⁹'), 'the first paragraph: ' + sentence);
+  const ends = await page.evaluate((sentence) => {
+    const p = [...document.querySelectorAll('#dtx-page p')].find((e) => e.textContent.replace(/\s+/g, ' ').trim().startsWith(sentence.slice(0, 20)));
+    const lines = [...p.querySelectorAll('.dtx-line')];
+    const a = lines[0].getBoundingClientRect(), b = lines[lines.length - 1].getBoundingClientRect();
+    return { a: { x: a.x, y: a.y + a.height / 2 }, b: { x: b.x + b.width, y: b.y + b.height / 2 } };
+  }, sentence);
+  await page.mouse.move(ends.a.x + 1, ends.a.y);
+  await page.mouse.down();
+  await page.mouse.move(ends.b.x - 1, ends.b.y, { steps: 10 });
+  await page.mouse.up();
+  eq(await page.evaluate(() => window.getSelection().toString()), sentence, 'selected text');
+  await page.keyboard.press('Control+C');
+  eq(await page.evaluate(() => navigator.clipboard.readText()), sentence, 'clipboard after Ctrl+C');
+  await shot(page, 'text-layer-selection');
+  // 2. A double-click selects one word.
+  const word = await page.evaluate(() => {
+    const l = [...document.querySelectorAll('#dtx-page .dtx-line')].find((e) => e.textContent.includes('gradient'));
+    const i = l.textContent.indexOf('gradient');
+    const range = document.createRange();
+    range.setStart(l.firstChild, i + 2);
+    range.setEnd(l.firstChild, i + 3);
+    const r = range.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  await page.mouse.dblclick(word.x, word.y);
+  eq((await page.evaluate(() => window.getSelection().toString())).trim(), 'gradient', 'double-clicked word');
+  await page.evaluate(() => window.getSelection().removeAllRanges());
+  // 3. Solved, the explanation is drawn below the fold; find locates a word of it, and the
+  // canvas scrolls to where it is (the drawn glyphs then include it, on screen).
+  const ans = engineAnswer(id);
+  for (const p of ans.parts) await typeInto(page, `part-${p.id}`, String(p.value), { commit: true });
+  let s = await submit(page);
+  eq(s.verdict, 'correct', 'verdict');
+  s = await waitFor(page, 's.explanation === true');
+  const phrase = 'creeps';
+  assert(ans.explanation.includes(phrase), 'the explanation has the phrase');
+  const onScreen = async () => (await page.evaluate(() => window.dtx.drawnRuns()))
+    .some((d) => d.t.includes('creeps') && d.y >= 0 && d.y + d.h <= page.viewportSize().height);
+  assert(!(await onScreen()), 'the explanation starts out of view (a taller window would not test find)');
+  eq(await page.evaluate((w) => window.find(w, false, false, true), phrase), true, 'window.find');
+  const f0 = (await state(page)).frame;
+  await waitFor(page, `s.frame > ${f0 + 1}`);
+  for (let i = 0; i < 20 && !(await onScreen()); i++) await new Promise((r) => setTimeout(r, 100));
+  assert(await onScreen(), 'the canvas shows the found words');
+  const sel = await page.evaluate(() => { const r = window.getSelection().getRangeAt(0).getBoundingClientRect(); return { y: r.y, h: r.height, t: window.getSelection().toString() }; });
+  eq(sel.t, phrase, 'found text selected');
+  const run = (await page.evaluate(() => window.dtx.drawnRuns())).find((d) => d.t.includes('creeps'));
+  near(sel.y, run.y, 2, 'the highlight sits on the drawn words');
+  await shot(page, 'text-layer-find');
+  // (Links are real links: the links test.)
+  await page.context().close();
+});
+
+test('text layer: DOM text lies within 2 CSS px of the drawn glyphs on three screens at dpr 1, 2 and 3', async () => {
+  const figures = [];
+  for (const dpr of [1, 2, 3]) {
+    const page = await newPage({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: dpr });
+    await page.goto(server.url);
+    await ready(page);
+    await waitFor(page, 's.layer_runs > 10');
+    let r = await checkAlignment(page, `course map at dpr ${dpr}`);
+    figures.push(`course ${r.lines} lines ≤ ${r.worst.toFixed(2)} px`);
+    await openExercise(page, 'ring.volume');
+    await waitFor(page, "s.layer_runs > 10");
+    await new Promise((res) => setTimeout(res, 200));
+    r = await checkAlignment(page, `ring.volume at dpr ${dpr}`);
+    figures.push(`exercise ${r.lines} ≤ ${r.worst.toFixed(2)}`);
+    await page.goto(server.url + '#/lab/pipeline');
+    await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.kind === 'pipeline'");
+    await new Promise((res) => setTimeout(res, 300));
+    r = await checkAlignment(page, `Lab pipeline at dpr ${dpr}`);
+    figures.push(`lab ${r.lines} ≤ ${r.worst.toFixed(2)}`);
+    eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+    await page.context().close();
+  }
+  console.log('      ' + figures.join('; '));
 });
 
 // ---------------------------------------------------------------- runner

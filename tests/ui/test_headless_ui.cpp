@@ -33,6 +33,7 @@
 #include "text.h"
 #include "ui/markdown.h"
 #include "ui/maths_layout.h"
+#include "ui/text_layer.h"
 #include "ui/theme.h"
 
 // gtest prints the display size of a parameterised test with this (ImVec2 is global).
@@ -181,6 +182,7 @@ class HeadlessUi : public ::testing::Test {
     pf.clock_ms += 1000.0 / 60.0;
     app_load_arrived_packs(app, 12.0);  // as main_web.cpp does before each frame
     hook_begin_frame();
+    text_layer_begin_frame();
     ImGui::NewFrame();
     app_frame(app);
     ImGui::Render();
@@ -1079,6 +1081,60 @@ TEST_F(HeadlessUi, MathsInAPromptIsLaidOutWithScriptsAndFractions) {
   EXPECT_GT(i->baseline, x->baseline + x->size * 0.1f) << "the subscript is lowered";
   EXPECT_EQ(ten->baseline, x->baseline) << "maths sits on the text's baseline";
   EXPECT_LT(thirty->baseline, two->baseline) << "a placeholder as a superscript: 2 to the instance's 30";
+}
+
+// The text layer holds every word on screen (read back from the draw data) and the whole
+// Markdown text, also what is scrolled out of view; its places are page coordinates, so a
+// scroll moves no Markdown word, and a frame that draws the same words builds no new layer.
+TEST_F(HeadlessUi, TheTextLayerHasTheWordsOnScreenAndTheProseOutOfView) {
+  start();
+  ImGui::GetIO().DisplaySize = ImVec2(900, 150);
+  open_exercise(app, "ring.volume", 0);
+  frames_n(3, "ring.volume, short window");
+  ImGui::SetScrollY(page_window(), 0);  // (the first field took the focus and scrolled to it)
+  frames_n(2, "ring.volume at its top");
+  auto build = [&]() { return text_layer_build(ImGui::GetDrawData(), 1.0f); };
+  TextLayerUpdate up = build();
+  // the first build after other screens: a new layer
+  nlohmann::json layer = nlohmann::json::parse(up.json.empty() ? "{}" : up.json);
+  ASSERT_TRUE(layer.contains("els")) << "no layer built";
+  auto find_el = [](const nlohmann::json& l, const std::string& kind, const std::string& starts) -> nlohmann::json {
+    for (const auto& e : l["els"]) {
+      if (e["k"] != kind) continue;
+      std::string all;
+      for (const auto& line : e["lines"]) all += (all.empty() ? "" : " ") + line["t"].get<std::string>();
+      if (all.rfind(starts, 0) == 0) return e;
+    }
+    return nullptr;
+  };
+  auto text_of = [](const nlohmann::json& e) {
+    std::string all;
+    for (const auto& line : e["lines"]) all += (all.empty() ? "" : " ") + line["t"].get<std::string>();
+    return all;
+  };
+  // The prompt's first paragraph, maths as readable text; the title, from the glyphs.
+  nlohmann::json first = find_el(layer, "p", "8 GPUs");
+  ASSERT_FALSE(first.is_null()) << up.json.substr(0, 2000);
+  EXPECT_EQ(text_of(first), "8 GPUs each hold a gradient buffer of 1 GB (1 GB = 10⁹ bytes) and combine them with a ring AllReduce.");
+  EXPECT_FALSE(find_el(layer, "text", "Bytes each GPU sends").is_null()) << "the title, read back from its glyphs: " << up.json.substr(0, 3000);
+  // The prompt's last paragraph is below the fold: in the layer, not among the drawn runs.
+  nlohmann::json last = find_el(layer, "p", "Count bytes sent");
+  ASSERT_FALSE(last.is_null());
+  for (const DrawnRun& r : text_layer_drawn_runs()) EXPECT_EQ(r.text.find("Count bytes"), std::string::npos) << "drawn at " << r.rect.Min.y;
+  EXPECT_GT(last["lines"][0]["r"][1].get<double>(), 150.0);
+  // The same frame again: nothing new to send to the page.
+  frame("ring.volume again");
+  EXPECT_FALSE(build().changed) << "an unchanged frame rebuilt the layer";
+  // Scrolled: the Markdown words keep their page coordinates; the scroll is reported.
+  ImGui::SetScrollY(page_window(), 120);
+  frames_n(2, "ring.volume scrolled");
+  up = build();
+  EXPECT_NEAR(up.scroll_css, 120, 0.5);
+  if (up.changed) layer = nlohmann::json::parse(up.json);
+  nlohmann::json moved = find_el(layer, "p", "8 GPUs");
+  ASSERT_FALSE(moved.is_null());
+  for (int k = 0; k < 4; ++k)  // (to a float's rounding)
+    EXPECT_NEAR(moved["lines"][0]["r"][k].get<double>(), first["lines"][0]["r"][k].get<double>(), 0.02) << k;
 }
 
 // The engine finds maths spans without md4c (for placeholders, lint and the CLI); the page

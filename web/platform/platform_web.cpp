@@ -31,6 +31,8 @@ EM_JS(double, js_now_ms, (), { return performance.now(); });
 EM_JS(void, js_clipboard_set, (const char* text), { dtxGlue.clipboardSet(UTF8ToString(text)); });
 EM_JS(void, js_text_focus, (int on), { dtxGlue.textFocus(!!on); });
 EM_JS(void, js_first_frame, (), { dtxGlue.firstFrame(); });
+EM_JS(void, js_text_layer, (const char* json, float scroll), { dtxGlue.textLayer(UTF8ToString(json), scroll); });
+EM_JS(void, js_layer_scroll, (float scroll), { dtxGlue.layerScroll(scroll); });
 
 namespace dtx::web {
 
@@ -64,5 +66,7 @@ double WebPlatform::now_ms() { return js_now_ms(); }
 void web_clipboard_set(const char* text) { js_clipboard_set(text); }
 void web_text_focus(bool on) { js_text_focus(on ? 1 : 0); }
 void web_first_frame() { js_first_frame(); }
+void web_text_layer(const char* json, float scroll_css) { js_text_layer(json, scroll_css); }
+void web_layer_scroll(float scroll_css) { js_layer_scroll(scroll_css); }
 
 }  // namespace dtx::web

@@ -28,5 +28,7 @@ class WebPlatform : public Platform {
 void web_clipboard_set(const char* text);
 void web_text_focus(bool on);
 void web_first_frame();
+void web_text_layer(const char* json, float scroll_css);
+void web_layer_scroll(float scroll_css);
 
 }  // namespace dtx::web

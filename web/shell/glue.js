@@ -250,7 +250,10 @@
   // gives ~100 units a notch): stopped here, on the window in the capture phase, before it
   // reaches the canvas. Lines and pages become CSS pixels. Ctrl+wheel stays the browser's zoom.
   window.addEventListener('wheel', (e) => {
-    if (e.target !== canvas || e.ctrlKey) { wake(); return; }
+    // (Over the text layer's words too: they lie on the canvas.)
+    const layer = window.dtxTextLayer.element;
+    const overCanvas = e.target === canvas || (layer && layer.contains(e.target));
+    if (!overCanvas || e.ctrlKey) { wake(); return; }
     e.stopPropagation();
     e.preventDefault();
     const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? canvas.clientHeight : 1;
@@ -338,6 +341,9 @@
     ready() {
       performance.mark('dtx:engine-running');  // main() has run: the bench reads these marks
       ready = true;
+      window.dtxTextLayer.init(call);
+      // ?layer=0 turns the text layer off: only to measure what it costs (make bench).
+      if (new URLSearchParams(location.search).get('layer') === '0') call('_dtx_text_layer_enable', 0);
       resetTextarea();
       resize();
       watchDpr();
@@ -461,6 +467,8 @@
     clipboardSet(text) {
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(() => {});
     },
+    textLayer(json, scroll) { window.dtxTextLayer.update(json, scroll); },
+    layerScroll(scroll) { window.dtxTextLayer.scroll(scroll); },
     textFocus(on) {
       if (on) ta.focus({ preventScroll: true });
       else if (document.activeElement === ta) ta.blur();
@@ -512,6 +520,12 @@
       const p = call('_dtx_input_log');
       if (!p) return '';
       try { return M().UTF8ToString(p); } finally { M()._free(p); }
+    },
+    // The glyph runs the last drawn frame shows, read from its draw data (CSS pixels).
+    drawnRuns() {
+      const p = call('_dtx_drawn_runs');
+      if (!p) return [];
+      try { return JSON.parse(M().UTF8ToString(p)); } finally { M()._free(p); }
     },
     firstFrameMs: null,
   };

@@ -7,6 +7,7 @@
 #include "markdown_links.h"
 #include "md4c.h"
 #include "ui/maths_layout.h"
+#include "ui/text_layer.h"
 
 namespace dtx::web {
 namespace {
@@ -409,6 +410,10 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
       float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;
       ImU32 col = (run.style & kLink) ? color::kAccent : st.text_color;
       draw_math(*k.box, dl, ImVec2(origin.x + k.x, baseline), col);
+      // The text layer gets the maths as plain text over the box ("2(N − 1)/N").
+      text_layer_report_run(math_to_plain(*run.math),
+                            ImRect(origin.x + k.x, baseline - k.box->ascent, origin.x + k.x + k.box->width, baseline + k.box->descent),
+                            bf, (run.style & kLink) ? run.url : std::string(), true);
       continue;
     }
     const bool as_code = (run.style & kCode) || (run.style & kMath);
@@ -426,6 +431,16 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
       pos.x += pad;
     }
     dl->AddText(font, font->FontSize, pos, col, s, t);
+    {
+      // The words without the spaces after them, over exactly the glyphs drawn.
+      const char* e = t;
+      while (e > s && e[-1] == ' ') --e;
+      if (e > s) {
+        float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, e).x;
+        text_layer_report_run(std::string(s, e), ImRect(pos.x, pos.y, pos.x + w, pos.y + font->FontSize), font,
+                              (run.style & kLink) ? run.url : std::string());
+      }
+    }
     if (run.style & kLink) {
       ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
       dl->AddLine(a, b, col, 1.0f);
@@ -489,7 +504,10 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
           dl->AddText(bf, bf->FontSize, ImVec2(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f),
                       color::kMuted, b.bullet.c_str());
         }
+        text_layer_begin_block(b.kind == MdBlock::Heading ? TextBlock::Heading : !b.bullet.empty() ? TextBlock::ListItem : TextBlock::Para,
+                               b.level, b.bullet);
         h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), std::min(avail - left, prose), s2, true);
+        text_layer_end_block();
         if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::kBorder);
         break;
       }
@@ -526,6 +544,7 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
         if (ImGui::BeginTable("##md-table", static_cast<int>(std::min<size_t>(cols, 64)),
                               ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
                               ImVec2(avail - left, 0))) {
+          const int layer_table = text_layer_new_table();
           for (size_t ri = 0; ri < b.rows.size(); ++ri) {
             ImGui::TableNextRow(ri < static_cast<size_t>(b.header_rows) ? ImGuiTableRowFlags_Headers : 0);
             for (size_t ci = 0; ci < cols; ++ci) {
@@ -536,7 +555,9 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
                 for (auto& r : runs) r.style |= kBold;
               float cw = ImGui::GetContentRegionAvail().x;
               ImVec2 o = ImGui::GetCursorScreenPos();
+              text_layer_begin_block(TextBlock::Cell, 0, "", layer_table, static_cast<int>(ri), static_cast<int>(ci));
               float ch = layout_runs(runs, o, cw, st, true);
+              text_layer_end_block();
               ImGui::Dummy(ImVec2(cw, ch));
             }
           }

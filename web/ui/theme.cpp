@@ -1,5 +1,7 @@
 #include "ui/theme.h"
 
+#include "imgui_internal.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -74,8 +76,11 @@ bool note_text_glyphs(std::string_view s) {
 namespace {
 
 // ImGui keeps a pointer to the data: the atlas must not own (and free) our strings.
-ImFont* add(ImFontAtlas* atlas, const std::string& data, float px, const ImWchar* ranges, bool merge = false) {
+// `name` tells the text layer (ui/text_layer.cpp) which face a glyph it reads back is in.
+ImFont* add(ImFontAtlas* atlas, const char* name, const std::string& data, float px, const ImWchar* ranges,
+            bool merge = false) {
   ImFontConfig cfg;
+  ImFormatString(cfg.Name, IM_ARRAYSIZE(cfg.Name), "%s", name);
   cfg.FontDataOwnedByAtlas = false;
   cfg.MergeMode = merge;
   // Oversampling sharpens small text at 1x; at 2x and above the pixels are already there,
@@ -103,15 +108,15 @@ Fonts build_fonts(const FontFiles& files, float scale) {
   const float body = std::round(16.0f * scale), heading = std::round(22.0f * scale), mono = std::round(15.0f * scale);
   const ImWchar* ranges = atlas_ranges();
   // Inter lacks some maths symbols (∈ ∘ ∼ ≡ ⋯ ⌈ ⌉ ⌊ ⌋): JetBrains Mono fills them in.
-  f.body = add(atlas, files.regular, body, ranges);
-  add(atlas, files.mono, body, ranges, true);
-  f.bold = add(atlas, files.semibold, body, ranges);
-  f.italic = add(atlas, files.italic, body, ranges);
-  add(atlas, files.mono, body, ranges, true);
-  f.heading = add(atlas, files.semibold, heading, ranges);
-  f.mono = add(atlas, files.mono, mono, ranges);
+  f.body = add(atlas, "Regular", files.regular, body, ranges);
+  add(atlas, "Mono", files.mono, body, ranges, true);
+  f.bold = add(atlas, "SemiBold", files.semibold, body, ranges);
+  f.italic = add(atlas, "Italic", files.italic, body, ranges);
+  add(atlas, "Mono", files.mono, body, ranges, true);
+  f.heading = add(atlas, "SemiBold", files.semibold, heading, ranges);
+  f.mono = add(atlas, "Mono", files.mono, mono, ranges);
   // JetBrains Mono lacks a few symbols (⁻ ₖ ₙ ∝): Inter fills them in.
-  add(atlas, files.regular, mono, ranges, true);
+  add(atlas, "Regular", files.regular, mono, ranges, true);
   atlas->Build();
   return f;
 }

@@ -1,0 +1,303 @@
+// The text layer: the words the canvas draws, as transparent DOM text laid over the glyphs
+// (web/ui/text_layer.h builds the list each time the drawn text changes). The browser's own
+// selection, copy, double-click, find in page and links then work on dtx's text, and a screen
+// reader reads it. How it is laid out:
+//  - #dtx-layer covers the canvas and lets the pointer through, except over prose (so a drag
+//    there selects, and a link opens like any link); text inside a control (a button's label,
+//    an option) lets it through too, so the control gets the click.
+//  - The scrolling page is a box of its own (#dtx-page) holding the whole page's text at page
+//    coordinates: its scrollTop is the canvas's scroll. When find in page scrolls it to a word,
+//    the canvas follows (_dtx_layer_scrolled).
+//  - Each line is a span at its run's rectangle, in the font the canvas uses (Inter, JetBrains
+//    Mono), sized so its em box is the canvas's font size, then stretched (scaleX) to the
+//    run's exact width.
+// Nodes are kept by content: a redraw with the same words changes no DOM (no churn while idle
+// or while only the hover changes), and a selection survives a redraw.
+'use strict';
+(function () {
+  const FONT_CLASS = ['f-body', 'f-bold', 'f-italic', 'f-mono', 'f-math'];
+  const OPENABLE = new Set(['http:', 'https:', 'mailto:']);  // as glue.js openUrl
+  let layer, fixedBox, pageBox, pageContent;
+  let lastScroll = 0;
+  let pointerDown = false;
+  let call = null;
+  // CSS font-size per canvas font size: ImGui sizes a font by ascent - descent, CSS by the em.
+  const emPerPx = new Map();
+
+  function ensure() {
+    if (layer) return;
+    layer = document.createElement('div');
+    layer.id = 'dtx-layer';
+    fixedBox = document.createElement('div');
+    fixedBox.className = 'dtx-fixed';
+    pageBox = document.createElement('div');
+    pageBox.id = 'dtx-page';
+    pageContent = document.createElement('div');
+    pageContent.className = 'dtx-page-content';
+    pageBox.appendChild(pageContent);
+    layer.append(fixedBox, pageBox);
+    document.body.insertBefore(layer, document.getElementById('dtx-live'));
+    pageBox.addEventListener('scroll', () => {
+      if (Math.abs(pageBox.scrollTop - lastScroll) > 0.5 && call) {
+        lastScroll = pageBox.scrollTop;
+        call('_dtx_layer_scrolled', pageBox.scrollTop);
+      }
+    }, { passive: true });
+    // The canvas keeps hearing where the mouse is while it is over text (hover, cursor).
+    layer.addEventListener('mousemove', (e) => {
+      const canvas = document.getElementById('canvas');
+      canvas.dispatchEvent(new MouseEvent('mousemove', {
+        clientX: e.clientX, clientY: e.clientY, screenX: e.screenX, screenY: e.screenY,
+        movementX: e.movementX, movementY: e.movementY, buttons: e.buttons,
+        ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, altKey: e.altKey, metaKey: e.metaKey, bubbles: true,
+      }));
+    }, true);
+    // Sizes are measured in the canvas's own faces: when one arrives (they load on first
+    // use), every line is measured again.
+    if (document.fonts) {
+      document.fonts.addEventListener('loadingdone', () => { emPerPx.clear(); remeasureAll(); });
+      for (const f of ['16px dtx-sans', '600 16px dtx-sans', 'italic 16px dtx-sans', '16px dtx-mono']) document.fonts.load(f);
+    }
+    // A press on the words starts a selection, not a click: the canvas's open field (if any)
+    // closes, as a click beside it would (else its Ctrl+C would copy the field, not the words).
+    layer.addEventListener('mousedown', () => { pointerDown = true; if (call) call('_dtx_pointer_on_text'); }, true);
+    window.addEventListener('mouseup', () => { pointerDown = false; }, true);
+    // A selection made without the mouse (window.find, a screen reader's cursor, the keyboard)
+    // out of the page's view is scrolled into it; the canvas follows the scroll. (Chromium's
+    // window.find selects but does not scroll; its find bar scrolls by itself.)
+    document.addEventListener('selectionchange', () => {
+      if (pointerDown) return;
+      const sel = window.getSelection();
+      if (!sel.rangeCount) return;
+      const range = sel.getRangeAt(0);
+      const node = range.startContainer.nodeType === 1 ? range.startContainer : range.startContainer.parentElement;
+      if (!node || !pageContent.contains(node)) return;
+      const r = range.getBoundingClientRect(), p = pageBox.getBoundingClientRect();
+      if (r.top < p.top || r.bottom > p.bottom) node.scrollIntoView({ block: 'center', inline: 'nearest' });
+    });
+  }
+
+  function emRatio(fontClass) {
+    let k = emPerPx.get(fontClass);
+    if (k) return k;
+    const probe = document.createElement('span');
+    probe.className = `dtx-line ${fontClass} dtx-probe`;
+    probe.style.fontSize = '100px';
+    probe.textContent = 'Hg';
+    layer.appendChild(probe);
+    const range = document.createRange();
+    range.selectNodeContents(probe);
+    const h = range.getBoundingClientRect().height;
+    probe.remove();
+    k = h > 0 ? 100 / h : 1;
+    emPerPx.set(fontClass, k);
+    return k;
+  }
+
+  function safeHref(url) {
+    try {
+      const u = new URL(url, document.baseURI);
+      return OPENABLE.has(u.protocol) ? u.href : null;
+    } catch (e) { return null; }
+  }
+
+  function size(node) {
+    const fc = FONT_CLASS.find((c) => node.classList.contains(c)) || 'f-body';
+    node.style.fontSize = `${(Number(node.dataset.fs) * emRatio(fc)).toFixed(3)}px`;
+  }
+
+  function lineNode(l) {
+    const fc = FONT_CLASS[l.f] || 'f-body';
+    let node;
+    const href = l.a ? safeHref(l.a) : null;
+    if (href) {
+      node = document.createElement('a');
+      node.href = href;
+      node.target = '_blank';
+      node.rel = 'noopener noreferrer';
+    } else {
+      node = document.createElement('span');
+    }
+    node.className = `dtx-line ${fc}${l.i ? ' in-item' : ''}`;
+    node.textContent = l.t;
+    const [x, y, w, h] = l.r;
+    node.style.left = `${x}px`;
+    node.style.top = `${y}px`;
+    node.style.height = `${h}px`;
+    node.style.lineHeight = `${h}px`;
+    node.dataset.fs = l.fs;
+    node.dataset.w = w;
+    size(node);
+    return node;
+  }
+
+  function blockNode(el) {
+    let tag = 'div';
+    if (el.k === 'p') tag = 'p';
+    else if (el.k === 'h') tag = `h${Math.min(Math.max(el.level || 2, 1), 6)}`;
+    else if (el.k === 'li') tag = 'li';
+    else if (el.k === 'pre') tag = 'pre';
+    const node = document.createElement(tag);
+    node.className = 'dtx-block';
+    el.lines.forEach((l, i) => {
+      // Words on consecutive lines are one sentence: a space between lines (not in a line's
+      // box, so it is not stretched), none before punctuation glued to maths.
+      if (i > 0) {
+        const prev = el.lines[i - 1];
+        const sameLine = Math.abs(prev.r[1] - l.r[1]) < 1;
+        const gap = l.r[0] - (prev.r[0] + prev.r[2]);
+        if (!sameLine || gap > l.fs * 0.15) {
+          const sp = document.createElement('span');
+          sp.className = 'dtx-space';
+          sp.textContent = ' ';
+          sp.style.left = `${prev.r[0] + prev.r[2]}px`;
+          sp.style.top = `${prev.r[1]}px`;
+          sp.style.height = `${prev.r[3]}px`;
+          node.appendChild(sp);
+        }
+      }
+      node.appendChild(lineNode(l));
+    });
+    return node;
+  }
+
+  // Consecutive list items become one list, consecutive cells of one table one table.
+  function groups(els) {
+    const out = [];
+    for (const el of els) {
+      const last = out[out.length - 1];
+      if (el.k === 'li' && last && last.kind === 'ul' && last.page === el.page) last.els.push(el);
+      else if (el.k === 'cell' && last && last.kind === 'table' && last.table === el.cell[0] && last.page === el.page) last.els.push(el);
+      else if (el.k === 'li') out.push({ kind: 'ul', page: el.page, els: [el] });
+      else if (el.k === 'cell') out.push({ kind: 'table', table: el.cell[0], page: el.page, els: [el] });
+      else out.push({ kind: 'one', page: el.page, els: [el] });
+    }
+    // A node is kept for the same words (its key); a move (a float rounding the other way
+    // after a scroll, a reflow) updates its place without replacing it, so a selection in it
+    // survives.
+    for (const g of out) {
+      g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.lines.map((l) => [l.t, l.f, l.a, l.i])]));
+      g.geometry = JSON.stringify(g.els.map((el) => el.lines.map((l) => [l.r, l.fs])));
+    }
+    return out;
+  }
+
+  function groupNode(g) {
+    if (g.kind === 'one') return blockNode(g.els[0]);
+    if (g.kind === 'ul') {
+      const ul = document.createElement('ul');
+      ul.className = 'dtx-block';
+      for (const el of g.els) ul.appendChild(blockNode(el));
+      return ul;
+    }
+    const table = document.createElement('table');
+    table.className = 'dtx-block';
+    let tr = null, row = -1;
+    for (const el of g.els) {
+      const [, r] = el.cell;
+      if (r !== row) { tr = document.createElement('tr'); table.appendChild(tr); row = r; }
+      const td = document.createElement('td');
+      for (const child of [...blockNode(el).childNodes]) td.appendChild(child);
+      tr.appendChild(td);
+    }
+    return table;
+  }
+
+  // Stretches each new line to its run's width (one layout for all of them).
+  function fit(nodes) {
+    const lines = [];
+    for (const n of nodes) for (const l of n.querySelectorAll('.dtx-line')) lines.push(l);
+    const widths = lines.map((l) => l.getBoundingClientRect().width);
+    lines.forEach((l, i) => {
+      const want = Number(l.dataset.w);
+      const s = widths[i] > 0 ? want / widths[i] : 1;
+      l.style.transform = `scaleX(${s.toFixed(4)})`;
+    });
+  }
+
+  function remeasureAll() {
+    if (!layer) return;
+    for (const l of layer.querySelectorAll('.dtx-line')) {
+      l.style.transform = '';
+      size(l);
+    }
+    fit([layer]);
+  }
+
+  // Puts a kept node's lines (and the spaces between them) at their new places; false when
+  // the new places need other spaces (a line joined or split), and the node is rebuilt.
+  function move(node, g) {
+    const fresh = groupNode(g);
+    const a = node.querySelectorAll('.dtx-line, .dtx-space'), b = fresh.querySelectorAll('.dtx-line, .dtx-space');
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i].className !== b[i].className) return false;
+      for (const p of ['left', 'top', 'height', 'lineHeight', 'fontSize']) a[i].style[p] = b[i].style[p];
+      if (b[i].dataset.w) { a[i].dataset.w = b[i].dataset.w; a[i].dataset.fs = b[i].dataset.fs; a[i].style.transform = ''; }
+    }
+    return true;
+  }
+
+  function reconcile(box, wanted) {
+    const old = new Map();
+    for (const n of [...box.children]) {
+      const list = old.get(n.dataset.key) || [];
+      list.push(n);
+      old.set(n.dataset.key, list);
+    }
+    // Which old node each wanted group keeps; the others go first, so that kept nodes are
+    // never moved (moving a node drops a selection in it).
+    const kept = wanted.map((g) => { const list = old.get(g.key); return list && list.length ? list.shift() : null; });
+    for (const list of old.values()) for (const n of list) n.remove();
+    const created = [];
+    let ref = box.firstChild;
+    wanted.forEach((g, i) => {
+      let node = kept[i];
+      if (node && node.dataset.geometry !== g.geometry && !move(node, g)) {
+        if (node === ref) ref = ref.nextSibling;
+        node.remove();
+        node = null;
+      }
+      if (!node) {
+        node = groupNode(g);
+        node.dataset.key = g.key;
+        node.dataset.geometry = g.geometry;
+        created.push(node);
+      } else if (node.dataset.geometry !== g.geometry) {
+        node.dataset.geometry = g.geometry;
+        created.push(node);  // measured again
+      }
+      if (node === ref) ref = ref.nextSibling;
+      else box.insertBefore(node, ref);
+    });
+    return created;
+  }
+
+
+  window.dtxTextLayer = {
+    init(callFn) { call = callFn; },
+    update(json, scroll) {
+      ensure();
+      const d = JSON.parse(json);
+      const [px, py, pw, ph] = d.page;
+      pageBox.style.left = `${px}px`;
+      pageBox.style.top = `${py}px`;
+      pageBox.style.width = `${pw}px`;
+      pageBox.style.height = `${ph}px`;
+      pageContent.style.height = `${Math.max(d.height, ph)}px`;
+      const all = groups(d.els);
+      const created = reconcile(fixedBox, all.filter((g) => !g.page))
+        .concat(reconcile(pageContent, all.filter((g) => g.page)));
+      fit(created);
+      this.scroll(scroll);
+      layer.dataset.version = d.v;
+    },
+    scroll(y) {
+      if (!pageBox) return;
+      lastScroll = y;
+      pageBox.scrollTop = y;
+      lastScroll = pageBox.scrollTop;
+    },
+    get element() { return layer; },
+  };
+})();

@@ -1,0 +1,402 @@
+#include "ui/text_layer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/test_hook.h"
+
+namespace dtx::web {
+namespace {
+
+struct MdRunRec {
+  std::string text;
+  ImRect rect;  // screen pixels
+  float font_px = 0;
+  int font = 0;
+  std::string url;
+  int block = -1;
+  bool in_page = false;
+};
+
+struct BlockRec {
+  TextBlock kind = TextBlock::Para;
+  int level = 0;
+  std::string bullet;
+  int table = -1, row = -1, col = -1;
+  bool in_page = false;
+};
+
+struct Glyph {
+  ImFont* font;
+  const ImFontGlyph* glyph;
+};
+
+struct Frame {
+  ImGuiWindow* page = nullptr;
+  std::string page_name;
+  ImRect page_clip;
+  float page_scroll = 0, page_scroll_max = 0;
+  std::vector<MdRunRec> runs;
+  std::vector<BlockRec> blocks;
+  int open_block = -1;
+  int tables = 0;
+} g;
+
+std::vector<DrawnRun> g_drawn;
+uint64_t g_last_hash = 0;
+int g_version = 0;
+
+// (U0, V0) of every glyph in the atlas -> its font and glyph. Rebuilt when the atlas changes.
+std::unordered_map<uint64_t, Glyph> g_uv;
+ImTextureID g_uv_tex = nullptr;
+int g_uv_count = -1;
+
+uint64_t uv_key(float u, float v) {
+  uint32_t a, b;
+  std::memcpy(&a, &u, 4);
+  std::memcpy(&b, &v, 4);
+  return (static_cast<uint64_t>(a) << 32) | b;
+}
+
+void refresh_uv_map() {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  int count = 0;
+  for (ImFont* f : atlas->Fonts) count += f->Glyphs.Size;
+  if (atlas->TexID == g_uv_tex && count == g_uv_count) return;
+  g_uv.clear();
+  g_uv_tex = atlas->TexID;
+  g_uv_count = count;
+  for (ImFont* f : atlas->Fonts)
+    for (const ImFontGlyph& gl : f->Glyphs)
+      if (gl.Visible) g_uv.emplace(uv_key(gl.U0, gl.V0), Glyph{f, &gl});
+}
+
+void append_utf8(std::string& s, unsigned c) {
+  if (c < 0x80) {
+    s += static_cast<char>(c);
+  } else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18));
+    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// Rectangles looked up by the row bands they cross, so that thousands of glyphs each test a
+// handful of rectangles instead of all of them.
+class RectIndex {
+ public:
+  explicit RectIndex(float band) : band_(band) {}
+  void add(const ImRect& r, int value) {
+    rects_.push_back({r, value});
+    for (int b = key(r.Min.y); b <= key(r.Max.y); ++b) bands_[b].push_back(static_cast<int>(rects_.size()) - 1);
+  }
+  // The value of the first rectangle holding p, or -1.
+  int find(ImVec2 p) const {
+    auto it = bands_.find(key(p.y));
+    if (it == bands_.end()) return -1;
+    for (int i : it->second)
+      if (rects_[i].first.Contains(p)) return rects_[i].second;
+    return -1;
+  }
+
+ private:
+  int key(float y) const { return static_cast<int>(std::floor(y / band_)); }
+  float band_;
+  std::vector<std::pair<ImRect, int>> rects_;
+  std::unordered_map<int, std::vector<int>> bands_;
+};
+
+struct GlyphRun {
+  std::string text;
+  ImRect rect;
+  float font_px = 0;
+  int font = 0;
+  bool in_page = false;
+  // while joining
+  ImFont* imfont = nullptr;
+  float scale = 1, next_pen = 0;
+  int md = -1;    // the Markdown run its glyphs lie in
+  int item = -1;  // the item (hook) they lie in
+};
+
+int font_class(ImFont* f) {
+  // The atlas holds body, bold, italic, heading and mono (ui/theme.cpp build_fonts); the
+  // layer only needs to know monospace from proportional, and bold or italic for the eye of
+  // a selection. Font names from the config say which.
+  const char* n = f && f->ConfigData ? f->ConfigData->Name : "";
+  if (std::strstr(n, "Mono")) return 3;
+  if (std::strstr(n, "Italic")) return 2;
+  if (std::strstr(n, "SemiBold") || std::strstr(n, "Bold")) return 1;
+  return 0;
+}
+
+double r2(float v) { return std::round(static_cast<double>(v) * 100.0) / 100.0; }
+
+}  // namespace
+
+void text_layer_begin_frame() {
+  g.page = nullptr;
+  g.page_name.clear();
+  g.runs.clear();
+  g.blocks.clear();
+  g.open_block = -1;
+  g.tables = 0;
+}
+
+void text_layer_set_page(ImGuiWindow* page) {
+  g.page = page;
+  g.page_name = page ? page->Name : "";
+  g.page_clip = page ? page->InnerClipRect : ImRect();
+  g.page_scroll = page ? page->Scroll.y : 0;
+  g.page_scroll_max = page ? page->ScrollMax.y : 0;
+}
+
+static bool current_in_page() {
+  ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+  if (!w || g.page_name.empty()) return false;
+  return std::strncmp(w->Name, g.page_name.c_str(), g.page_name.size()) == 0;
+}
+
+void text_layer_begin_block(TextBlock kind, int level, const std::string& bullet, int table, int row, int col) {
+  BlockRec b;
+  b.kind = kind;
+  b.level = level;
+  b.bullet = bullet;
+  b.table = table;
+  b.row = row;
+  b.col = col;
+  b.in_page = current_in_page();
+  g.blocks.push_back(std::move(b));
+  g.open_block = static_cast<int>(g.blocks.size()) - 1;
+}
+
+void text_layer_end_block() { g.open_block = -1; }
+
+int text_layer_new_table() { return g.tables++; }
+
+void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont, const std::string& url, bool math) {
+  if (text.empty() || !imfont) return;
+  const float font_px = imfont->FontSize;
+  const int font = math ? 4 : font_class(imfont);
+  const bool in_page = current_in_page();
+  // Pieces of one line in one style join into one run (a line of a paragraph is one span).
+  if (!g.runs.empty()) {
+    MdRunRec& last = g.runs.back();
+    if (last.block == g.open_block && last.font == font && font != 4 && last.url == url && last.in_page == in_page &&
+        std::fabs(last.rect.Min.y - rect.Min.y) < 0.5f && std::fabs(last.font_px - font_px) < 0.01f &&
+        rect.Min.x >= last.rect.Max.x - 0.5f && rect.Min.x - last.rect.Max.x < font_px * 0.6f) {
+      last.text += ' ';
+      last.text += text;
+      last.rect.Max.x = rect.Max.x;
+      return;
+    }
+  }
+  MdRunRec r;
+  r.text = text;
+  r.rect = rect;
+  r.font_px = font_px;
+  r.font = font;
+  r.url = url;
+  r.block = g.open_block;
+  r.in_page = in_page;
+  g.runs.push_back(std::move(r));
+}
+
+const std::vector<DrawnRun>& text_layer_drawn_runs() { return g_drawn; }
+
+TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
+  TextLayerUpdate out;
+  if (dpr <= 0) dpr = 1;
+  refresh_uv_map();
+  const ImTextureID atlas_tex = ImGui::GetIO().Fonts->TexID;
+
+  // Markdown runs and the items the hooks saw, looked up by position.
+  RectIndex md_index(64);
+  for (size_t i = 0; i < g.runs.size(); ++i) md_index.add(g.runs[i].rect, static_cast<int>(i));
+  RectIndex item_index(64);
+  const HookFrame& hf = hook_frame();
+  for (size_t i = 0; i < hf.items.size(); ++i) item_index.add(ImRect(hf.items[i].min, hf.items[i].max), static_cast<int>(i));
+
+  // 1. Glyphs read back from the draw data, joined into runs along their baselines.
+  std::vector<GlyphRun> glyph_runs;
+  g_drawn.clear();
+  for (int li = 0; dd && li < dd->CmdListsCount; ++li) {
+    const ImDrawList* dl = dd->CmdLists[li];
+    const bool in_page = !g.page_name.empty() && dl->_OwnerName &&
+                         std::strncmp(dl->_OwnerName, g.page_name.c_str(), g.page_name.size()) == 0;
+    GlyphRun cur, drawn;
+    bool open = false, drawn_open = false;
+    auto close = [&]() {
+      if (open && !cur.text.empty()) glyph_runs.push_back(cur);
+      open = false;
+    };
+    auto close_drawn = [&]() {
+      if (drawn_open && !drawn.text.empty()) g_drawn.push_back({drawn.text, drawn.rect});
+      drawn_open = false;
+    };
+    for (const ImDrawCmd& cmd : dl->CmdBuffer) {
+      if (cmd.UserCallback || cmd.TextureId != atlas_tex) continue;
+      const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset;
+      const ImDrawVert* vtx = dl->VtxBuffer.Data + cmd.VtxOffset;
+      const unsigned n = cmd.ElemCount;
+      unsigned i = 0;
+      while (i + 3 <= n) {
+        const unsigned a = idx[i];
+        if (i + 6 <= n && idx[i + 1] == a + 1 && idx[i + 2] == a + 2 && idx[i + 3] == a && idx[i + 4] == a + 2 &&
+            idx[i + 5] == a + 3) {
+          const ImDrawVert& v0 = vtx[a];
+          const ImDrawVert& v2 = vtx[a + 2];
+          auto it = g_uv.find(uv_key(v0.uv.x, v0.uv.y));
+          if (it != g_uv.end() && it->second.glyph->U1 == v2.uv.x && it->second.glyph->V1 == v2.uv.y) {
+            const ImFontGlyph& gl = *it->second.glyph;
+            ImFont* font = it->second.font;
+            const float gw = gl.X1 - gl.X0;
+            const float scale = gw > 0 ? (v2.pos.x - v0.pos.x) / gw : 1.0f;
+            const float pen = v0.pos.x - gl.X0 * scale;
+            const float top = v0.pos.y - gl.Y0 * scale;
+            const float size = font->FontSize * scale;
+            const ImVec2 centre((v0.pos.x + v2.pos.x) * 0.5f, (v0.pos.y + v2.pos.y) * 0.5f);
+            const bool shown = cmd.ClipRect.x <= centre.x && centre.x <= cmd.ClipRect.z && cmd.ClipRect.y <= centre.y &&
+                               centre.y <= cmd.ClipRect.w;
+            if (shown) {
+              // Every glyph (Markdown's too) goes into the drawn runs the alignment test reads.
+              // (The drawn runs break where Markdown's runs do, so the test can pair them.)
+              const int md = md_index.find(centre);
+              const int item = item_index.find(centre);  // labels of two buttons are two runs
+              for (int pass = 0; pass < 2; ++pass) {
+                GlyphRun& r = pass == 0 ? drawn : cur;
+                bool& is_open = pass == 0 ? drawn_open : open;
+                if (pass == 1 && md >= 0) {
+                  close();  // Markdown reported these words already
+                  continue;
+                }
+                bool joins = is_open && r.imfont == font && std::fabs(r.scale - scale) < 1e-3f &&
+                             std::fabs(r.rect.Min.y - top) < 0.5f && r.item == item && (pass == 1 || r.md == md);
+                int spaces = 0;
+                if (joins) {
+                  const float gap = pen - r.next_pen;
+                  const ImFontGlyph* sp = font->FindGlyphNoFallback(' ');
+                  const float space = (sp ? sp->AdvanceX : font->FontSize * 0.25f) * scale;
+                  if (gap < -0.5f || gap > space * 4.5f) joins = false;
+                  else if (gap > space * 0.5f) spaces = std::max(1, static_cast<int>(std::lround(gap / space)));
+                }
+                if (!joins) {
+                  if (pass == 0) close_drawn();
+                  else close();
+                  r = GlyphRun();
+                  r.imfont = font;
+                  r.scale = scale;
+                  r.font_px = size;
+                  r.font = font_class(font);
+                  r.in_page = in_page;
+                  r.rect = ImRect(pen, top, pen, top + size);
+                  r.md = md;
+                  r.item = item;
+                  is_open = true;
+                }
+                r.text.append(static_cast<size_t>(spaces), ' ');
+                append_utf8(r.text, gl.Codepoint);
+                r.next_pen = pen + gl.AdvanceX * scale;
+                r.rect.Max.x = r.next_pen;
+              }
+            }
+            i += 6;
+            continue;
+          }
+        }
+        i += 3;
+      }
+    }
+    close();
+    close_drawn();
+  }
+
+  // 2. The layer: Markdown blocks with their lines, then the other runs, each in page or
+  // screen coordinates, in CSS pixels.
+  const float scroll = g.page_scroll;
+  auto place = [&](const ImRect& r, bool in_page) {
+    ImVec2 o = in_page ? ImVec2(g.page_clip.Min.x, g.page_clip.Min.y - scroll) : ImVec2(0, 0);
+    return nlohmann::json::array({r2((r.Min.x - o.x) / dpr), r2((r.Min.y - o.y) / dpr), r2(r.GetWidth() / dpr),
+                                  r2(r.GetHeight() / dpr)});
+  };
+  auto inside_item = [&](const ImRect& r) { return item_index.find(r.GetCenter()) >= 0; };
+  struct El {
+    bool in_page;
+    float y, x;
+    nlohmann::json j;
+  };
+  std::vector<El> els;
+  std::vector<int> block_el(g.blocks.size(), -1);
+  for (const MdRunRec& r : g.runs) {
+    nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
+    if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
+    else if (inside_item(r.rect)) line["i"] = 1;
+    int bi = r.block;
+    int ei = bi >= 0 ? block_el[static_cast<size_t>(bi)] : -1;
+    if (ei < 0) {
+      nlohmann::json e;
+      const BlockRec* b = bi >= 0 ? &g.blocks[static_cast<size_t>(bi)] : nullptr;
+      static const char* kKinds[] = {"p", "h", "li", "pre", "cell", "p"};
+      e["k"] = b ? kKinds[static_cast<int>(b->kind)] : "p";
+      if (b && b->kind == TextBlock::Heading) e["level"] = b->level;
+      if (b && !b->bullet.empty()) e["bullet"] = b->bullet;
+      if (b && b->kind == TextBlock::Cell) e["cell"] = {b->table, b->row, b->col};
+      e["page"] = r.in_page;
+      e["lines"] = nlohmann::json::array();
+      els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
+      ei = static_cast<int>(els.size()) - 1;
+      if (bi >= 0) block_el[static_cast<size_t>(bi)] = ei;
+    }
+    els[static_cast<size_t>(ei)].j["lines"].push_back(std::move(line));
+  }
+  for (const GlyphRun& r : glyph_runs) {
+    nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
+    if (inside_item(r.rect)) line["i"] = 1;
+    nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
+    els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
+  }
+  // Reading order: what sits outside the page (the top bar) first, then top to bottom, left
+  // to right (a block goes where its first line is).
+  std::stable_sort(els.begin(), els.end(), [](const El& a, const El& b) {
+    if (a.in_page != b.in_page) return !a.in_page;
+    if (std::fabs(a.y - b.y) > 1.0f) return a.y < b.y;
+    return a.x < b.x;
+  });
+  nlohmann::json list = nlohmann::json::array();
+  int runs = 0;
+  for (El& e : els) {
+    runs += static_cast<int>(e.j["lines"].size());
+    list.push_back(std::move(e.j));
+  }
+  nlohmann::json layer;
+  layer["els"] = std::move(list);
+  layer["page"] = {r2(g.page_clip.Min.x / dpr), r2(g.page_clip.Min.y / dpr), r2(g.page_clip.GetWidth() / dpr),
+                   r2(g.page_clip.GetHeight() / dpr)};
+  layer["height"] = r2((g.page_scroll_max + g.page_clip.GetHeight()) / dpr);
+  std::string body = layer.dump();
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : body) h = (h ^ c) * 1099511628211ull;
+  out.runs = runs;
+  out.scroll_css = scroll / dpr;
+  if (h != g_last_hash) {
+    g_last_hash = h;
+    layer["v"] = ++g_version;
+    out.changed = true;
+    out.json = layer.dump();
+  }
+  return out;
+}
+
+}  // namespace dtx::web
