@@ -48,10 +48,14 @@ const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 const server = await serve(dist);
 const browser = await launch();
 const rows = [];
+let idle = null;
 try {
+  // Each widget twice: with the text layer (web/ui/text_layer.h), as students have it, and
+  // without it (?layer=0), to show what the layer costs.
+  for (const layer of [true, false]) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
-  await page.goto(server.url);
+  await page.goto(server.url + (layer ? '' : '?layer=0'));
   await ready(page);
   await click(page, 'nav-lab');
   for (const c of cases) {
@@ -99,7 +103,7 @@ try {
       const t0 = performance.now();
       const tick = () => {
         const st = window.dtx.state;
-        if (st && st.frame !== last) { last = st.frame; out.push(st.frame_parts_ms || [NaN, NaN, NaN]); }
+        if (st && st.frame !== last) { last = st.frame; out.push([...(st.frame_parts_ms || [NaN, NaN, NaN]), st.layer_ms ?? NaN, st.layer_runs ?? 0]); }
         if (performance.now() - t0 < ms) requestAnimationFrame(tick); else resolve(out);
       };
       requestAnimationFrame(tick);
@@ -108,11 +112,24 @@ try {
     const parts = (await partsP).slice(2);
     const s1 = await state(page);
     const part = (i) => parts.map((r) => r[i]);
-    rows.push([c.label, `${raf.length}/${f1 - f0}`, fmt(q(cpu, 0.5)), fmt(q(cpu, 0.95)), fmt(Math.max(...cpu)),
-      fmt(q(wall, 0.5)), fmt(q(wall, 0.95)), fmt(q(part(0), 0.95)), fmt(q(part(1), 0.95)), fmt(q(part(2), 0.95)),
+    rows.push([c.label, layer ? `on (${Math.max(...part(4))} runs)` : 'off', `${raf.length}/${f1 - f0}`, fmt(q(cpu, 0.5)), fmt(q(cpu, 0.95)), fmt(Math.max(...cpu)),
+      fmt(q(wall, 0.5)), fmt(q(wall, 0.95)), fmt(q(part(0), 0.95)), fmt(q(part(1), 0.95)), layer ? fmt(q(part(3), 0.95)) : '-', fmt(q(part(2), 0.95)),
       String(s1.draw ? s1.draw.vtx : '-'), animated ? `${s1.widget.step}/${s1.widget.steps}` : 'mouse']);
   }
+  if (layer) {
+    // Idle: no frame, so no change to the text layer's DOM.
+    await click(page, 'nav-course');
+    await page.waitForTimeout(1500);
+    idle = await page.evaluate(() => new Promise((resolve) => {
+      let n = 0;
+      const mo = new MutationObserver((list) => { n += list.length; });
+      mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      const f0 = window.dtx.state.frame;
+      setTimeout(() => { mo.disconnect(); resolve({ mutations: n, frames: window.dtx.state.frame - f0 }); }, 3000);
+    }));
+  }
   await ctx.close();
+  }
 } catch (e) {
   console.error('bench-widgets: ' + (e.stack || e));
   process.exitCode = 1;
@@ -120,8 +137,8 @@ try {
   await browser.close();
   server.stop();
 }
-const header = ['widget (in the Lab, 1280x900)', 'frames', 'CPU p50', 'CPU p95', 'CPU max', 'wall p50', 'wall p95',
-  'ui p95', 'gl p95', 'hook p95', 'vertices', 'step reached'];
+const header = ['widget (in the Lab, 1280x900)', 'text layer', 'frames', 'CPU p50', 'CPU p95', 'CPU max', 'wall p50', 'wall p95',
+  'ui p95', 'gl p95', 'layer p95', 'hook p95', 'vertices', 'step reached'];
 const w = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r) => r.map((v, i) => (i === 0 ? v.padEnd(w[i]) : v.padStart(w[i]))).join('  ');
 console.log(`== widget frame cost, ms per drawn frame (target: CPU < 4 ms) ==`);
@@ -129,3 +146,5 @@ console.log('frames = traced callbacks that drew / frames the page counted; ui/g
 console.log(line(header));
 console.log(w.map((n) => '-'.repeat(n)).join('  '));
 for (const r of rows) console.log(line(r));
+console.log('layer = building the text layer in C++ and updating its DOM (within gl: it runs after the GL submission)');
+if (idle) console.log(`idle on the course map, 3 s: ${idle.frames} frames drawn, ${idle.mutations} DOM mutations (text layer included; expected 0 and 0)`);

@@ -42,6 +42,8 @@ bool g_text_focus = false;
 bool g_first_frame_sent = false;
 bool g_layer_on = true;       // the text layer (off only to measure what it costs: ?layer=0)
 float g_layer_scroll = -1;    // the page scroll the text layer was last given, CSS pixels
+bool g_layer_stale = false;   // a frame was drawn since the text layer was last built
+double g_layer_built_ms = 0;
 std::string g_clipboard;
 
 // A finger on the canvas. Nothing is pressed until the finger says what it wants (the
@@ -348,16 +350,29 @@ void draw_frame() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++g_app.frames_drawn;
-    // The text layer follows what was drawn (a frame that draws nothing new changes no DOM).
-    if (g_layer_on) {
-      double t = emscripten_get_now();
+    g_layer_stale = true;
+  }
+  // The text layer follows what was drawn (a frame that draws nothing new changes no DOM).
+  // While a widget plays, its words change every frame, faster than anyone reads them: the
+  // layer follows once a second (a frame that builds it costs ~3-6 ms more), and at once when the
+  // widget stops.
+  if (g_layer_on && g_layer_stale) {
+    double t = emscripten_get_now();
+    if (!g_app.widget_animating || t - g_layer_built_ms >= 1000) {
+      g_layer_stale = false;
+      g_layer_built_ms = t;
       TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), g_app.dpr);
       if (up.changed) web_text_layer(up.json.c_str(), up.scroll_css);
       else if (std::fabs(up.scroll_css - g_layer_scroll) > 0.01f) web_layer_scroll(up.scroll_css);
       g_layer_scroll = up.scroll_css;
       g_app.layer_runs = up.runs;
       g_app.layer_ms = emscripten_get_now() - t;
+    } else {
+      g_app.layer_ms = 0;
+      g_wake = std::max(g_wake, 1);  // a frame soon builds it
     }
+  } else {
+    g_app.layer_ms = 0;
   }
   double gl_end = emscripten_get_now();
   app_after_frame(g_app);

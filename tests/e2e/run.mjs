@@ -543,9 +543,16 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   await page.mouse.move(5, 5);
   await page.waitForTimeout(500);
   const f0 = (await state(page)).frame;
+  // ... and changes no DOM: the text layer is updated only when the drawn text changes.
+  await page.evaluate(() => {
+    window.__mutations = 0;
+    new MutationObserver((l) => { window.__mutations += l.length; })
+      .observe(document.getElementById('dtx-layer'), { subtree: true, childList: true, attributes: true, characterData: true });
+  });
   await page.waitForTimeout(2000);
   const f1 = (await state(page)).frame;
   assert(f1 - f0 <= 1, `frames drawn while idle: ${f1 - f0}`);
+  eq(await page.evaluate(() => window.__mutations), 0, 'text layer changes while idle');
   // A pointer moving where nothing reacts runs frames but draws none of them again; moving
   // onto a chapter (its row lights up) draws.
   const d0 = await state(page);
@@ -558,9 +565,12 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   assert(d1.frame > d0.frame, 'the pointer moves ran frames');
   eq(d1.drawn, d0.drawn, `frames drawn for moves that change nothing (of ${d1.frame - d0.frame} run)`);
   const row = d1.items.find((i) => i.id === 'chapter-0');
+  const m0 = await page.evaluate(() => window.__mutations);
   await page.mouse.move(row.x + 20, row.y + row.h / 2);
   const d2 = await waitFor(page, `s.drawn > ${d1.drawn}`);
   assert(d2.drawn > d1.drawn, 'hovering a chapter is drawn');
+  // A hover redraws the canvas, not the words.
+  eq(await page.evaluate(() => window.__mutations), m0, 'text layer changes for a hover');
   await page.context().close();
 });
 
