@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/test_hook.h"
+#include "text.h"
 
 namespace dtx::web {
 namespace {
@@ -73,24 +74,6 @@ void refresh_uv_map() {
   for (ImFont* f : atlas->Fonts)
     for (const ImFontGlyph& gl : f->Glyphs)
       if (gl.Visible) g_uv.emplace(uv_key(gl.U0, gl.V0), Glyph{f, &gl});
-}
-
-void append_utf8(std::string& s, unsigned c) {
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18));
-    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
 }
 
 // Rectangles looked up by the row bands they cross, so that thousands of glyphs each test a
