@@ -1575,7 +1575,7 @@ test('text layer: a drag copies a prompt sentence exactly; a double-click select
   assert(body.includes('Bytes each GPU sends'), 'the title is in the document: ' + body.slice(0, 200));
   // 1. The prompt's first sentence, as the CLI prints it (maths as readable text), is dragged
   // over from its first to its last character and copied with Ctrl+C.
-  const shown = execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8' }).split('\n');
+  const shown = execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8', cwd: ROOT }).split('\n');
   const sentence = shown[2];
   assert(sentence.startsWith('8 GPUs') && sentence.includes('10⁹'), 'the first paragraph: ' + sentence);
   const ends = await page.evaluate((sentence) => {
