@@ -28,7 +28,6 @@ struct BlockRec {
   int level = 0;
   std::string bullet;
   int table = -1, row = -1, col = -1;
-  bool in_page = false;
 };
 
 struct Glyph {
@@ -160,7 +159,6 @@ void text_layer_begin_block(TextBlock kind, int level, const std::string& bullet
   b.table = table;
   b.row = row;
   b.col = col;
-  b.in_page = current_in_page();
   g.blocks.push_back(std::move(b));
   g.open_block = static_cast<int>(g.blocks.size()) - 1;
 }
@@ -331,7 +329,7 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     if (ei < 0) {
       nlohmann::json e;
       const BlockRec* b = bi >= 0 ? &g.blocks[static_cast<size_t>(bi)] : nullptr;
-      static const char* kKinds[] = {"p", "h", "li", "pre", "cell", "p"};
+      static const char* kKinds[] = {"p", "h", "li", "pre", "cell"};
       e["k"] = b ? kKinds[static_cast<int>(b->kind)] : "p";
       if (b && b->kind == TextBlock::Heading) e["level"] = b->level;
       if (b && !b->bullet.empty()) e["bullet"] = b->bullet;

@@ -22,7 +22,7 @@
 
 namespace dtx::web {
 
-enum class TextBlock { Para, Heading, ListItem, Code, Cell, Caption };
+enum class TextBlock { Para, Heading, ListItem, Code, Cell };
 
 // The scrolling page (the "##page" child): set each frame before the screens draw.
 void text_layer_set_page(ImGuiWindow* page);
