@@ -44,6 +44,8 @@ bool g_layer_on = true;       // the text layer (off only to measure what it cos
 float g_layer_scroll = -1;    // the page scroll the text layer was last given, CSS pixels
 bool g_layer_stale = false;   // a frame was drawn since the text layer was last built
 double g_layer_built_ms = 0;
+ImGuiID g_layer_focus = 0;    // the keyboard focus when the text layer was last built
+ImGuiID g_layer_typing = 0;   // and the field being typed in
 std::string g_clipboard;
 
 // A finger on the canvas. Nothing is pressed until the finger says what it wants (the
@@ -356,10 +358,16 @@ void draw_frame() {
   // While a widget plays, its words change every frame, faster than anyone reads them: the
   // layer follows once a second (a frame that builds it costs ~3-6 ms more), and at once when the
   // widget stops.
-  if (g_layer_on && g_layer_stale) {
+  // A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
+  // focus goes with it), also when nothing else was drawn differently.
+  const ImGuiID typing = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
+  const bool focus_moved = keyboard_focus_id() != g_layer_focus || typing != g_layer_typing;
+  if (g_layer_on && (g_layer_stale || focus_moved)) {
     double t = emscripten_get_now();
-    if (!g_app.widget_animating || t - g_layer_built_ms >= 1000) {
+    if (!g_app.widget_animating || t - g_layer_built_ms >= 1000 || focus_moved) {
       g_layer_stale = false;
+      g_layer_focus = keyboard_focus_id();
+      g_layer_typing = typing;
       g_layer_built_ms = t;
       TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), g_app.dpr);
       if (up.changed) web_text_layer(up.json.c_str(), up.scroll_css);
@@ -536,6 +544,15 @@ EMSCRIPTEN_KEEPALIVE void dtx_layer_scrolled(float css_y) {
 EMSCRIPTEN_KEEPALIVE void dtx_pointer_on_text() {
   g_app.release_field = true;
   dtx_wake();
+}
+// The text layer's proxy of a control took the DOM focus (focus = 1) or was activated by
+// assistive technology (its "click"): the page's keyboard focus follows, and an activation
+// presses the control as a click would.
+EMSCRIPTEN_KEEPALIVE void dtx_focus_control(unsigned id, int activate) {
+  if (keyboard_focus_control(id, activate != 0)) {
+    g_wake = std::max(g_wake, 3);
+    dtx_wake();
+  }
 }
 EMSCRIPTEN_KEEPALIVE void dtx_text_layer_enable(int on) {
   g_layer_on = on != 0;

@@ -1116,7 +1116,7 @@ TEST_F(HeadlessUi, TheTextLayerHasTheWordsOnScreenAndTheProseOutOfView) {
   nlohmann::json first = find_el(layer, "p", "8 GPUs");
   ASSERT_FALSE(first.is_null()) << up.json.substr(0, 2000);
   EXPECT_EQ(text_of(first), "8 GPUs each hold a gradient buffer of 1 GB (1 GB = 10⁹ bytes) and combine them with a ring AllReduce.");
-  EXPECT_FALSE(find_el(layer, "text", "Bytes each GPU sends").is_null()) << "the title, read back from its glyphs: " << up.json.substr(0, 3000);
+  EXPECT_FALSE(find_el(layer, "h", "Bytes each GPU sends").is_null()) << "the title, a heading: " << up.json.substr(0, 3000);
   // The prompt's last paragraph is below the fold: in the layer, not among the drawn runs.
   nlohmann::json last = find_el(layer, "p", "Count bytes sent");
   ASSERT_FALSE(last.is_null());

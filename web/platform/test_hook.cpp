@@ -18,6 +18,8 @@ std::unordered_set<ImGuiID> g_partial;  // items only partly shown
 std::unordered_map<ImGuiID, size_t> g_seen;
 std::unordered_set<ImGuiID> g_focusable_ids;  // this frame's, listed once each
 std::unordered_set<ImGuiID> g_text_fields;  // IDs seen as InputText (their label comes only when visible)
+std::unordered_map<ImGuiID, HookItem> g_last_seen;  // bounded: cleared when it grows past kMaxRemembered
+constexpr size_t kMaxRemembered = 8192;
 
 std::string key_of(const char* label) {
   std::string s = label ? label : "";
@@ -48,6 +50,11 @@ void hook_begin_frame() {
 }
 
 const HookFrame& hook_frame() { return g_frame; }
+
+const HookItem* hook_last_seen(ImGuiID id) {
+  auto it = g_last_seen.find(id);
+  return it == g_last_seen.end() ? nullptr : &it->second;
+}
 
 bool hook_is_text_field(ImGuiID id) { return g_text_fields.count(id) != 0; }
 
@@ -135,7 +142,9 @@ void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* lab
   if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;
   g_seen[id] = g_frame.items.size();
   g_frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max, g_cut.count(id) != 0,
-                           g_partial.count(id) != 0});
+                           g_partial.count(id) != 0, flags});
+  if (g_last_seen.size() > kMaxRemembered) g_last_seen.clear();
+  g_last_seen[id] = g_frame.items.back();
 }
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}

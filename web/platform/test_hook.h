@@ -18,6 +18,7 @@ struct HookItem {
   ImVec2 min, max;    // visible rectangle, in framebuffer pixels
   bool cut = false;      // its left or right edge lies outside what its window shows (clipped text)
   bool partial = false;  // only part of it is shown (scrolled partly out of view)
+  ImGuiItemStatusFlags status = 0;  // ImGui's Checkable/Checked/Openable/Opened, for the text layer's roles
 };
 
 // Every item the keyboard can reach, in the order the frame submitted them (reading order),
@@ -40,6 +41,10 @@ struct HookFrame {
 // slider); the mark is remembered while the field is scrolled out of view.
 void hook_mark_text_field(ImGuiID id);
 bool hook_is_text_field(ImGuiID id);
+
+// The last label and status an item was drawn with (ImGui clips an item scrolled out of view
+// before its label is known; the text layer still names it). nullptr if never drawn.
+const HookItem* hook_last_seen(ImGuiID id);
 
 // Starts a new frame's record (call before ImGui::NewFrame).
 void hook_begin_frame();

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "screens/screens.h"
+#include "ui/access.h"
+#include "ui/text_layer.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -57,6 +59,13 @@ static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
     ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
     ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0, 0.5f));
     if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
+    {
+      Access a;
+      a.role = Role::Link;
+      a.name = ex.title;
+      a.desc = std::string(!ep ? "not tried" : ep->solved_at ? "solved" : "tried, not solved yet") + ", " + type_label(ex.type);
+      access_item(std::move(a));
+    }
     ImGui::PopStyleVar();
     if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y + (h - text_h) * 0.5f), color::kMuted, right.c_str());
   }
@@ -117,7 +126,7 @@ void draw_course_map(App& app) {
   const float e = em(app);
   ImGui::Dummy(ImVec2(1, e * 0.3f));
   ImGui::PushFont(app.fonts.heading);
-  ImGui::TextWrapped("The arithmetic of distributed training");
+  heading_text("The arithmetic of distributed training", 1, ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
   markdown(app, "Derive the numbers behind ring AllReduce, ZeRO, pipeline bubbles, tensor parallelism and "
                 "405B-scale plans. Every answer is checked at once; progress stays in this browser.");
@@ -195,6 +204,15 @@ void draw_course_map(App& app) {
     if (focus) ImGui::SetNextItemOpen(true);
     else ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
     bool open = ImGui::CollapsingHeader(head.c_str());
+    {
+      Access a;
+      a.role = Role::Expander;
+      a.name = "Chapter " + std::to_string(p->chapter) + ": " + p->title + ", " + std::to_string(cp.solved) + " of " +
+               std::to_string(cp.total) + " solved";
+      a.checked = open ? 1 : 0;
+      a.heading = 2;
+      access_item(std::move(a));
+    }
     if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
     if (focus) {
       ImGui::SetScrollHereY(0.0f);

@@ -6,6 +6,8 @@
 #include "text.h"
 
 #include "screens/screens.h"
+#include "ui/access.h"
+#include "ui/text_layer.h"
 #include "views/views.h"
 
 namespace dtx::web {
@@ -138,7 +140,9 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
 void feedback_box(App& app, const Feedback& fb) {
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
-  text_colored(verdict_color(fb.verdict), verdict_title(fb.verdict));
+  ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(fb.verdict));
+  heading_text(verdict_title(fb.verdict), 2);
+  ImGui::PopStyleColor();
   ImGui::PopFont();
   // An unreadable answer's message quotes what the student typed ("$5", "2*3"): plain text,
   // or a typed $ would open maths.
@@ -178,7 +182,9 @@ void draw_exercise_screen(App& app) {
       }
     }
   }
-  if (small_button(app, "← Course##back")) {
+  const bool back = small_button(app, "← Course##back");
+  access_item(Role::Link, "Back to the course map");
+  if (back) {
     app.screen = Screen::CourseMap;
     return;
   }
@@ -206,7 +212,7 @@ void draw_exercise_screen(App& app) {
   ImGui::TextWrapped("%s", where);
   ImGui::PopStyleColor();
   ImGui::PushFont(app.fonts.heading);
-  ImGui::TextWrapped("%s", ex.title.c_str());
+  heading_text(ex.title, 1, ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
   auto pit = app.progress.exercises.find(ex.id);
   if (pit != app.progress.exercises.end()) {
@@ -285,7 +291,7 @@ void draw_exercise_screen(App& app) {
   for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
     ImGui::Spacing();
     ImGui::PushFont(app.fonts.bold);
-    ImGui::Text("Hint %d", i + 1);
+    heading_text("Hint " + std::to_string(i + 1), 2);
     ImGui::PopFont();
     markdown(app, inst.render(ex.hints[i]));
   }
@@ -299,7 +305,7 @@ void draw_exercise_screen(App& app) {
     } else {
       ImGui::Separator();
       ImGui::PushFont(app.fonts.bold);
-      ImGui::TextUnformatted("Worked solution");
+      heading_text("Worked solution", 2);
       ImGui::PopFont();
       markdown(app, inst.render(ex.explanation));
     }
@@ -312,6 +318,7 @@ void draw_exercise_screen(App& app) {
     open_exercise(app, prev->id, 0);
     return;
   }
+  if (prev) access_item(Role::Link, "Previous: " + prev->title);
   if (const Exercise* next = neighbour(app, ex.id, +1)) {
     // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
     // title when even a line of its own is too narrow (a phone).
@@ -323,6 +330,7 @@ void draw_exercise_screen(App& app) {
       open_exercise(app, next->id, 0);
       return;
     }
+    access_item(Role::Link, "Next: " + next->title);
   }
   (void)e;
 }

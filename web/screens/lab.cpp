@@ -1,6 +1,7 @@
 // The Lab: every widget for free play, with the engine's default inputs. The same widget
 // objects are embedded in exercises (exercise_screen.cpp) with the instance's inputs.
 #include "screens/screens.h"
+#include "ui/text_layer.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -15,7 +16,7 @@ void select_lab_widget(App& app, const std::string& kind) {
 
 void draw_lab(App& app) {
   ImGui::PushFont(app.fonts.heading);
-  ImGui::TextUnformatted("Lab");
+  heading_text("Lab", 1);
   ImGui::PopFont();
   markdown(app, "Play with the simulations behind the exercises. Every number shown here is computed by the same "
                 "engine that grades your answers.");
@@ -37,7 +38,7 @@ void draw_lab(App& app) {
   if (!kind) return;
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
-  ImGui::TextUnformatted(kind->title);
+  heading_text(kind->title, 2);
   ImGui::PopFont();
   ImGui::TextDisabled("%s", kind->summary);
   same_line_if_fits("Reset inputs##lab-reset");

@@ -3,26 +3,32 @@
 
 #include "progress.h"
 #include "screens/screens.h"
+#include "ui/access.h"
+#include "ui/text_layer.h"
 
 namespace dtx::web {
 
 void draw_settings(App& app) {
   ImGui::PushFont(app.fonts.heading);
-  ImGui::TextUnformatted("Settings");
+  heading_text("Settings", 1);
   ImGui::PopFont();
 
   ImGui::PushFont(app.fonts.bold);
-  ImGui::TextUnformatted("Text size");
+  heading_text("Text size", 2);
   ImGui::PopFont();
   ImGui::Text("%.0f%%", app.text_scale * 100);
   ImGui::SameLine();
-  if (ImGui::Button("Smaller##text-smaller") && app.text_scale > 0.76f) {
+  const bool smaller = ImGui::Button("Smaller##text-smaller");
+  access_item(Role::Button, "Smaller text");
+  if (smaller && app.text_scale > 0.76f) {
     app.text_scale -= 0.125f;
     app.fonts_dirty = true;
     app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
   }
   ImGui::SameLine();
-  if (ImGui::Button("Larger##text-larger") && app.text_scale < 1.99f) {
+  const bool larger = ImGui::Button("Larger##text-larger");
+  access_item(Role::Button, "Larger text");
+  if (larger && app.text_scale < 1.99f) {
     app.text_scale += 0.125f;
     app.fonts_dirty = true;
     app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
@@ -30,7 +36,7 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
-  ImGui::TextUnformatted("Theme");
+  heading_text("Theme", 2);
   ImGui::PopFont();
   const char* themes[] = {"Follow the system##theme-system", "Light##theme-light", "Dark##theme-dark"};
   for (int i = 0; i < 3; ++i) {
@@ -38,7 +44,9 @@ void draw_settings(App& app) {
       const ImGuiStyle& st = ImGui::GetStyle();
       same_line_if_room(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(themes[i], nullptr, true).x);
     }
-    if (ImGui::RadioButton(themes[i], app.theme_choice == i)) {
+    const bool picked = ImGui::RadioButton(themes[i], app.theme_choice == i);
+    access_item(Role::Radio, "", "", app.theme_choice == i ? 1 : 0, "Theme");
+    if (picked) {
       app.theme_choice = i;
       app.platform->storage_set("dtx.theme", i == 0 ? "system" : i == 1 ? "light" : "dark");
       app_apply_theme(app);
@@ -54,7 +62,7 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
-  ImGui::TextUnformatted("Keyboard");
+  heading_text("Keyboard", 2);
   ImGui::PopFont();
   // What web/ui/keyboard.cpp and the exercise screen do with keys, in the student's words.
   static const char* const kKeys[][2] = {
@@ -84,7 +92,7 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   ImGui::PushFont(app.fonts.bold);
-  ImGui::TextUnformatted("Your progress");
+  heading_text("Your progress", 2);
   ImGui::PopFont();
   markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document, and tabs "
                 "open on this site share it. Export it to keep a copy or to move to another browser; importing "

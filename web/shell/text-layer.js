@@ -161,11 +161,18 @@
     return node;
   }
 
-  // Consecutive list items become one list, consecutive cells of one table one table.
+  // Consecutive list items become one list, consecutive cells of one table one table,
+  // consecutive controls of one group (the options, the steps, the lines) one named group.
   function groups(els) {
     const out = [];
     for (const el of els) {
       const last = out[out.length - 1];
+      if (el.k === 'ctl') {
+        if (el.group && last && last.kind === 'cgroup' && last.name === el.group && last.page === el.page) last.els.push(el);
+        else if (el.group) out.push({ kind: 'cgroup', name: el.group, page: el.page, els: [el] });
+        else out.push({ kind: 'ctl', page: el.page, els: [el] });
+        continue;
+      }
       if (el.k === 'li' && last && last.kind === 'ul' && last.page === el.page) last.els.push(el);
       else if (el.k === 'cell' && last && last.kind === 'table' && last.table === el.cell[0] && last.page === el.page) last.els.push(el);
       else if (el.k === 'li') out.push({ kind: 'ul', page: el.page, els: [el] });
@@ -176,13 +183,132 @@
     // after a scroll, a reflow) updates its place without replacing it, so a selection in it
     // survives.
     for (const g of out) {
+      if (g.kind === 'ctl' || g.kind === 'cgroup') {
+        // A control keeps its node while its state, name and place change (its node may have
+        // the focus): kept by its ID; the rest is brought up to date in place (syncControls).
+        g.key = g.kind + g.name + JSON.stringify(g.els.map((el) => [el.id, el.role, el.heading || 0]));
+        g.geometry = '';
+        continue;
+      }
       g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.lines.map((l) => [l.t, l.f, l.a, l.i])]));
       g.geometry = JSON.stringify(g.els.map((el) => el.lines.map((l) => [l.r, l.fs])));
     }
     return out;
   }
 
+  // ---- controls: a proxy per control, with its role, name and state, where the control is.
+  // The canvas takes the pointer (a proxy lets it through); the proxies take the focus (a
+  // screen reader's, the keyboard's) and a screen reader's activation.
+  let focusing = false;
+  let lastFocus = null;  // the focus and typing of the last update (for tests)  // the engine moved the focus here: no echo back to it
+  function onControlFocus(e) {
+    if (focusing || !call) return;
+    call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 0);
+  }
+  function onControlClick(e) {
+    // Only assistive technology clicks a proxy (the mouse goes through to the canvas): the
+    // same press a click on the canvas makes.
+    e.preventDefault();
+    if (call) call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 1);
+  }
+  function setAttr(node, name, value) {
+    if (value === undefined || value === null) { if (node.hasAttribute(name)) node.removeAttribute(name); return; }
+    const v = String(value);
+    if (node.getAttribute(name) !== v) node.setAttribute(name, v);
+  }
+  function syncControl(node, c) {
+    setAttr(node, 'role', c.role);
+    setAttr(node, 'aria-label', c.name);
+    setAttr(node, 'aria-description', c.desc);
+    setAttr(node, 'aria-checked', c.checked === undefined ? null : c.checked);
+    setAttr(node, 'aria-pressed', c.pressed === undefined ? null : c.pressed);
+    setAttr(node, 'aria-expanded', c.expanded === undefined ? null : c.expanded);
+    const slider = c.role === 'slider';
+    setAttr(node, 'aria-valuenow', slider ? c.vnow : null);
+    setAttr(node, 'aria-valuemin', slider ? c.vmin : null);
+    setAttr(node, 'aria-valuemax', slider ? c.vmax : null);
+    setAttr(node, 'aria-valuetext', slider ? c.vt : null);
+    setAttr(node, 'aria-orientation', slider ? 'horizontal' : null);
+    const text = c.role === 'textbox';
+    setAttr(node, 'aria-multiline', text ? (c.multi ? 'true' : 'false') : null);
+    setAttr(node, 'aria-placeholder', text && c.ph ? c.ph : null);
+    const [x, y, w, h] = c.r;
+    node.style.left = `${x}px`;
+    node.style.top = `${y}px`;
+    node.style.width = `${w}px`;
+    node.style.height = `${h}px`;
+    // Its words: the drawn ones (for find), placed relative to the control. A text field's
+    // drawn words may be its placeholder: its value is said from the text it holds instead.
+    const words = JSON.stringify([c.lines.map((l) => [l.t, l.r, l.fs, l.f]), text ? c.vt : null, x, y]);
+    if (node.dataset.words !== words) {
+      node.dataset.words = words;
+      node.textContent = '';
+      for (const l of c.lines) {
+        const ln = lineNode({ ...l, r: [l.r[0] - x, l.r[1] - y, l.r[2], l.r[3]] });
+        if (text) ln.setAttribute('aria-hidden', 'true');
+        node.appendChild(ln);
+      }
+      if (text) {
+        const v = document.createElement('span');
+        v.className = 'dtx-value';
+        v.textContent = c.vt || '';
+        node.appendChild(v);
+      }
+      return true;
+    }
+    return false;
+  }
+  function controlNode(c) {
+    const node = document.createElement('div');
+    node.className = 'dtx-ctl';
+    node.dataset.id = c.id;
+    node.tabIndex = -1;
+    node.addEventListener('focus', onControlFocus);
+    node.addEventListener('click', onControlClick);
+    syncControl(node, c);
+    if (!c.heading) return node;
+    const hn = document.createElement(`h${Math.min(Math.max(c.heading, 1), 6)}`);
+    hn.className = 'dtx-block';
+    hn.appendChild(node);
+    return hn;
+  }
+  const GROUP_ROLE = { radio: 'radiogroup' };
+  function controlGroupNode(g) {
+    const box = document.createElement('div');
+    box.className = 'dtx-block';
+    const rows = g.els.some((c) => c.kind === 'row');
+    setAttr(box, 'role', rows ? 'list' : GROUP_ROLE[g.els[0].role] || 'group');
+    setAttr(box, 'aria-label', g.name);
+    let item = null;
+    for (const c of g.els) {
+      // A list of steps: each step (its row and its move buttons) is one list item.
+      if (rows && (c.kind === 'row' || !item)) {
+        item = document.createElement('div');
+        item.setAttribute('role', 'listitem');
+        item.className = 'dtx-block';
+        box.appendChild(item);
+      }
+      (rows ? item : box).appendChild(controlNode(c));
+    }
+    return box;
+  }
+  // Brings a kept control group's proxies up to date; returns the nodes whose words changed.
+  function syncControls(node, g) {
+    const changed = [];
+    const byId = new Map();
+    for (const n of node.querySelectorAll('.dtx-ctl')) byId.set(n.dataset.id, n);
+    if (node.classList.contains('dtx-ctl')) byId.set(node.dataset.id, node);
+    for (const c of g.els) {
+      const n = byId.get(String(c.id));
+      if (n && syncControl(n, c)) changed.push(n);
+    }
+    if (g.kind === 'cgroup') setAttr(node, 'aria-label', g.name);
+    return changed;
+  }
+
   function groupNode(g) {
+    if (g.kind === 'ctl') return controlNode(g.els[0]);
+    if (g.kind === 'cgroup') return controlGroupNode(g);
     if (g.kind === 'one') return blockNode(g.els[0]);
     if (g.kind === 'ul') {
       const ul = document.createElement('ul');
@@ -253,7 +379,9 @@
     let ref = box.firstChild;
     wanted.forEach((g, i) => {
       let node = kept[i];
-      if (node && node.dataset.geometry !== g.geometry && !move(node, g)) {
+      if (node && (g.kind === 'ctl' || g.kind === 'cgroup')) {
+        created.push(...syncControls(node, g));
+      } else if (node && node.dataset.geometry !== g.geometry && !move(node, g)) {
         if (node === ref) ref = ref.nextSibling;
         node.remove();
         node = null;
@@ -274,6 +402,26 @@
   }
 
 
+  // The DOM focus follows the page's keyboard focus (Tab, a click that the keys go on from):
+  // the proxy of the focused control gets it. While a field is typed in, the text arrives
+  // through glue.js's textarea, which takes the field's name meanwhile.
+  function followFocus(d) {
+    const ta = document.getElementById('dtx-text');
+    const typing = d.typing ? layer.querySelector(`.dtx-ctl[data-id="${d.typing}"]`) : null;
+    if (typing) {
+      setAttr(ta, 'aria-label', typing.getAttribute('aria-label'));
+      setAttr(ta, 'aria-description', typing.getAttribute('aria-description'));
+      setAttr(ta, 'aria-hidden', null);
+      return;
+    }
+    setAttr(ta, 'aria-hidden', 'true');
+    if (!d.focus) return;
+    const node = layer.querySelector(`.dtx-ctl[data-id="${d.focus}"]`);
+    if (!node || document.activeElement === node) return;
+    focusing = true;
+    try { node.focus({ preventScroll: true }); } finally { focusing = false; }
+  }
+
   window.dtxTextLayer = {
     init(callFn) { call = callFn; },
     update(json, scroll) {
@@ -290,6 +438,8 @@
         .concat(reconcile(pageContent, all.filter((g) => g.page)));
       fit(created);
       this.scroll(scroll);
+      followFocus(d);
+      lastFocus = { focus: d.focus, typing: d.typing, v: d.v };
       layer.dataset.version = d.v;
     },
     scroll(y) {
@@ -299,5 +449,6 @@
       lastScroll = pageBox.scrollTop;
     },
     get element() { return layer; },
+    get focusState() { return lastFocus; },
   };
 })();

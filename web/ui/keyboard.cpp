@@ -13,6 +13,7 @@ namespace {
 std::unordered_set<ImGuiID> g_answer_controls;
 bool g_enter_was_down = false;
 ImGuiID g_clicked_nav = 0;  // where the last click put ImGui's NavId (Tab goes on from there)
+ImGuiID g_activate = 0;     // a proxy's activation, pressed next frame
 
 bool editing_multiline(const ImGuiContext& g) {
   return g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && !g.InputTextState.Stb.single_line;
@@ -84,9 +85,26 @@ void keyboard_after_frame() {
   if (g.IO.MouseClicked[0] || g.IO.MouseReleased[0]) g_clicked_nav = g.NavId;
 }
 
+bool keyboard_focus_control(ImGuiID id, bool activate) {
+  for (const FocusItem& it : hook_frame().focusables)
+    if (it.id == id) {
+      ImGuiContext& g = *GImGui;
+      if (g.ActiveId && g.ActiveId != id) ImGui::ClearActiveID();  // a field's text is already in its buffer
+      focus_item(it);  // a text field starts typing
+      if (activate && !it.text_field) g_activate = id;
+      return true;
+    }
+  return false;
+}
+
 void keyboard_before_frame(App& app) {
   ImGuiContext& g = *GImGui;
   ImGuiIO& io = g.IO;
+  if (g_activate) {
+    // (The focus was put on it between frames; the press reads NavId.)
+    if (g.NavId == g_activate) io.NavInputs[ImGuiNavInput_Activate] = 1.0f;
+    g_activate = 0;
+  }
   const int enter = io.KeyMap[ImGuiKey_Enter];
   const bool down = enter >= 0 && io.KeysDown[enter];
   const bool pressed = down && !g_enter_was_down;

@@ -37,6 +37,12 @@ void mark_text_field();
 // Puts the keyboard focus on the item just submitted (a row that moved under the keys).
 void focus_last_item();
 
+// The text layer's proxy for item `id` took the DOM focus (a screen reader moved there) or
+// was activated (its default action, "click"): the keyboard focus goes to the item, and an
+// activation presses it next frame as Enter or Space would (ImGui's own press, the same one a
+// click makes). False if the item is not on the page.
+bool keyboard_focus_control(ImGuiID id, bool activate);
+
 // The item the keyboard focus is on (0 when the pointer was used last), for tests.
 ImGuiID keyboard_focus_id();
 

@@ -498,14 +498,16 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
           hf.body = hf.bold = b.level <= 1 ? f.heading : f.bold;
           s2.fonts = &hf;
         }
+        text_layer_begin_block(b.kind == MdBlock::Heading ? TextBlock::Heading : !b.bullet.empty() ? TextBlock::ListItem : TextBlock::Para,
+                               b.level, b.bullet);
         if (!b.bullet.empty()) {
           ImFont* bf = f.body;
           float bw = bf->CalcTextSizeA(bf->FontSize, FLT_MAX, 0, b.bullet.c_str()).x;
-          dl->AddText(bf, bf->FontSize, ImVec2(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f),
-                      color::kMuted, b.bullet.c_str());
+          const ImVec2 at(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f);
+          dl->AddText(bf, bf->FontSize, at, color::kMuted, b.bullet.c_str());
+          // The marker is the list item's first words in the layer (one item, not a stray "1.").
+          text_layer_report_run(b.bullet, ImRect(at, ImVec2(at.x + bw, at.y + bf->FontSize)), bf, "");
         }
-        text_layer_begin_block(b.kind == MdBlock::Heading ? TextBlock::Heading : !b.bullet.empty() ? TextBlock::ListItem : TextBlock::Para,
-                               b.level, b.bullet);
         h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), std::min(avail - left, prose), s2, true);
         text_layer_end_block();
         if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::kBorder);

@@ -9,6 +9,8 @@
 
 #include "platform/test_hook.h"
 #include "text.h"
+#include "ui/access.h"
+#include "ui/keyboard.h"
 
 namespace dtx::web {
 namespace {
@@ -129,6 +131,7 @@ double r2(float v) { return std::round(static_cast<double>(v) * 100.0) / 100.0; 
 }  // namespace
 
 void text_layer_begin_frame() {
+  access_begin_frame();
   g.page = nullptr;
   g.page_name.clear();
   g.runs.clear();
@@ -164,6 +167,28 @@ void text_layer_begin_block(TextBlock kind, int level, const std::string& bullet
 }
 
 void text_layer_end_block() { g.open_block = -1; }
+
+void heading_text(const std::string& text, int level, float wrap_width) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const char* s = text.c_str();
+  const char* end = s + text.size();
+  text_layer_begin_block(TextBlock::Heading, level);
+  while (s < end) {
+    // One line at a time (as TextWrapped would break it), each reported where it is drawn.
+    const char* stop = wrap_width > 0 ? font->CalcWordWrapPositionA(size / font->FontSize, s, end, wrap_width) : end;
+    if (stop == s) stop = s + 1;
+    const char* line_end = stop;
+    while (line_end > s && line_end[-1] == ' ') --line_end;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted(s, line_end);
+    const float w = ImGui::CalcTextSize(s, line_end).x;
+    text_layer_report_run(std::string(s, line_end), ImRect(p, ImVec2(p.x + w, p.y + size)), font, "");
+    s = stop;
+    while (s < end && (*s == ' ' || *s == '\n')) ++s;
+  }
+  text_layer_end_block();
+}
 
 int text_layer_new_table() { return g.tables++; }
 
@@ -240,11 +265,15 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
           const ImDrawVert& v0 = vtx[a];
           const ImDrawVert& v2 = vtx[a + 2];
           auto it = g_uv.find(uv_key(v0.uv.x, v0.uv.y));
-          if (it != g_uv.end() && it->second.glyph->U1 == v2.uv.x && it->second.glyph->V1 == v2.uv.y) {
+          // A glyph cut at the right or bottom by a clip rectangle (ImGui clips text on the CPU:
+          // a small button's descenders) keeps its top-left texture corner; its far corner lies
+          // inside the glyph's.
+          const ImFontGlyph* cand = it != g_uv.end() ? it->second.glyph : nullptr;
+          if (cand && v2.uv.x > cand->U0 && v2.uv.x <= cand->U1 && v2.uv.y > cand->V0 && v2.uv.y <= cand->V1) {
             const ImFontGlyph& gl = *it->second.glyph;
             ImFont* font = it->second.font;
-            const float gw = gl.X1 - gl.X0;
-            const float scale = gw > 0 ? (v2.pos.x - v0.pos.x) / gw : 1.0f;
+            const float shown_w = (gl.X1 - gl.X0) * (v2.uv.x - gl.U0) / (gl.U1 - gl.U0);
+            const float scale = shown_w > 0 ? (v2.pos.x - v0.pos.x) / shown_w : 1.0f;
             const float pen = v0.pos.x - gl.X0 * scale;
             const float top = v0.pos.y - gl.Y0 * scale;
             const float size = font->FontSize * scale;
@@ -319,11 +348,74 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     nlohmann::json j;
   };
   std::vector<El> els;
+
+  // Controls: every item the keyboard reaches (also scrolled out of view), with its role, name
+  // and state; the words drawn inside one are its content (a button's label, an option's text).
+  RectIndex ctl_index(64);
+  std::vector<int> ctl_el;
+  const ImGuiID focus = keyboard_focus_id();
+  ImGuiID focus_listed = 0;
+  for (const FocusItem& fi : hf.focusables) {
+    const Access* note = access_find(fi.id);
+    const HookItem* seen = hook_last_seen(fi.id);
+    Access a = note ? *note : Access();
+    const ImGuiItemStatusFlags st = seen ? seen->status : 0;
+    if (a.role == Role::Auto) {
+      if (fi.text_field || hook_is_text_field(fi.id)) a.role = Role::Textbox;
+      else if (st & ImGuiItemStatusFlags_Checkable) a.role = Role::Checkbox;
+      else if (st & ImGuiItemStatusFlags_Openable) a.role = Role::Expander;
+      else a.role = Role::Button;
+    }
+    if (a.checked < 0 && a.role == Role::Checkbox) a.checked = (st & ImGuiItemStatusFlags_Checked) ? 1 : 0;
+    if (a.checked < 0 && a.role == Role::Expander) a.checked = (st & ImGuiItemStatusFlags_Opened) ? 1 : 0;
+    if (a.name.empty() && seen) a.name = seen->label;
+    while (!a.name.empty() && a.name.back() == ' ') a.name.pop_back();
+    if (a.name.empty()) continue;  // never drawn and never described: nothing to call it yet
+    const bool in_page = !g.page_name.empty() && fi.window &&
+                         std::strncmp(fi.window->Name, g.page_name.c_str(), g.page_name.size()) == 0;
+    nlohmann::json c = {{"k", "ctl"},   {"id", fi.id}, {"role", access_role_name(a.role)}, {"name", a.name},
+                        {"page", in_page}, {"r", place(fi.rect, in_page)}, {"lines", nlohmann::json::array()}};
+    if (seen) c["key"] = seen->key;
+    if (!a.desc.empty()) c["desc"] = a.desc;
+    if (!a.group.empty()) c["group"] = a.group;
+    if (a.role == Role::Row) c["kind"] = "row";
+    if (a.heading > 0) c["heading"] = a.heading;
+    if (a.role == Role::Textarea) c["multi"] = 1;
+    if (a.checked >= 0) {
+      const char* state = a.role == Role::Checkbox || a.role == Role::Radio ? "checked"
+                          : a.role == Role::Expander                        ? "expanded"
+                                                                            : "pressed";
+      c[state] = a.checked != 0;
+    }
+    if (a.role == Role::Textbox || a.role == Role::Textarea) {
+      c["vt"] = a.value_text;
+      if (!a.placeholder.empty()) c["ph"] = a.placeholder;
+    }
+    if (a.has_value) {
+      c["vnow"] = a.value;
+      c["vmin"] = a.min;
+      c["vmax"] = a.max;
+      if (!a.value_text.empty()) c["vt"] = a.value_text;
+    }
+    if (fi.id == focus) focus_listed = focus;
+    ctl_index.add(fi.rect, static_cast<int>(els.size()));
+    ctl_el.push_back(static_cast<int>(els.size()));
+    els.push_back({in_page, fi.rect.Min.y + (in_page ? scroll : 0), fi.rect.Min.x, std::move(c)});
+  }
+  // A line inside a control becomes its content.
+  auto into_control = [&](nlohmann::json& line, const ImRect& r) {
+    const int ci = ctl_index.find(r.GetCenter());
+    if (ci < 0) return false;
+    line.erase("i");
+    els[static_cast<size_t>(ci)].j["lines"].push_back(std::move(line));
+    return true;
+  };
   std::vector<int> block_el(g.blocks.size(), -1);
   for (const MdRunRec& r : g.runs) {
     nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
     if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
     else if (inside_item(r.rect)) line["i"] = 1;
+    if (r.url.empty() && into_control(line, r.rect)) continue;
     int bi = r.block;
     int ei = bi >= 0 ? block_el[static_cast<size_t>(bi)] : -1;
     if (ei < 0) {
@@ -345,6 +437,7 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   for (const GlyphRun& r : glyph_runs) {
     nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
     if (inside_item(r.rect)) line["i"] = 1;
+    if (into_control(line, r.rect)) continue;
     nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
     els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
   }
@@ -366,6 +459,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   layer["page"] = {r2(g.page_clip.Min.x / dpr), r2(g.page_clip.Min.y / dpr), r2(g.page_clip.GetWidth() / dpr),
                    r2(g.page_clip.GetHeight() / dpr)};
   layer["height"] = r2((g.page_scroll_max + g.page_clip.GetHeight()) / dpr);
+  // The control with the keyboard's focus (DOM focus follows it), and the field being typed in.
+  layer["focus"] = focus_listed;
+  layer["typing"] = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
   std::string body = layer.dump();
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : body) h = (h ^ c) * 1099511628211ull;

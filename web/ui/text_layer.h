@@ -33,6 +33,10 @@ void text_layer_set_page(ImGuiWindow* page);
 void text_layer_begin_block(TextBlock kind, int level = 0, const std::string& bullet = "", int table = -1, int row = -1,
                             int col = -1);
 void text_layer_end_block();
+// Draws `text` at the cursor in the current font, as a heading of `level` in the layer (the
+// exercise's title, "Worked solution"), wrapped at `wrap_width` pixels (0: one line).
+void heading_text(const std::string& text, int level, float wrap_width = 0);
+
 // A number for the next table's cells, unique within the frame.
 int text_layer_new_table();
 

@@ -1,6 +1,7 @@
 // Buggy line: a numbered, highlighted listing; click (tap) the line that is wrong.
 #include "grade/buggy_line.h"
 #include "ui/code_text.h"
+#include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
 
@@ -50,6 +51,14 @@ void draw(App& app, ExerciseState& st) {
       }
     }
     mark_answer_control();
+    {
+      Access a;
+      a.role = Role::Line;
+      a.name = "Line " + std::to_string(line_no) + ": " + spec->code[i];
+      a.checked = on ? 1 : 0;
+      a.group = "The listing, " + std::to_string(n) + " lines";
+      access_item(std::move(a));
+    }
     ImGui::PopStyleColor(2);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     char num[16];

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "grade/choice.h"
+#include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
 
@@ -47,6 +48,14 @@ void draw(App& app, ExerciseState& st) {
       }
     }
     mark_answer_control();
+    {
+      Access a;
+      a.role = spec->multiple ? Role::Checkbox : Role::Radio;
+      a.name = std::string(1, static_cast<char>('A' + pos % 26)) + ". " + access_plain(runs);
+      a.checked = on ? 1 : 0;
+      a.group = "Options";
+      access_item(std::move(a));
+    }
     ImGui::PopStyleColor();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 c(p.x + marker * 0.5f, p.y + dy + e * 0.2f + e * 0.72f);

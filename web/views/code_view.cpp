@@ -4,6 +4,7 @@
 #include "grade/code.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
 
@@ -61,6 +62,14 @@ void draw(App& app, ExerciseState& st) {
   ImGui::InputTextMultiline("##code", &st.code, ImVec2(app.content_width - gutter, h),
                             ImGuiInputTextFlags_AllowTabInput);
   mark_text_field();
+  {
+    Access a;
+    a.role = Role::Textarea;
+    a.name = "Your code (JavaScript)";
+    a.desc = "Tab indents; Escape, then Tab, moves on";
+    a.value_text = st.code;
+    access_item(std::move(a));
+  }
   ImGui::PopFont();
   if (small_button(app, "Reset to the starter code##code-reset")) reset(app, st);
 

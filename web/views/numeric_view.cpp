@@ -3,6 +3,7 @@
 #include "grade/numeric.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
 
@@ -34,6 +35,16 @@ void draw(App& app, ExerciseState& st) {
     if (ImGui::InputTextWithHint(id.c_str(), hint.c_str(), &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
       submit(app);
     mark_text_field();
+    {
+      Access a;
+      a.role = Role::Textbox;
+      a.name = !part.label.empty() ? access_plain(part.label)
+               : spec->parts.size() > 1 ? "Part " + std::to_string(i + 1) : "Your answer";
+      if (!unit.empty()) a.desc = "in " + unit;
+      a.value_text = st.parts[i];
+      a.placeholder = hint;
+      access_item(std::move(a));
+    }
     if (!unit.empty()) {
       ImGui::SameLine();
       ImGui::TextUnformatted(unit.c_str());

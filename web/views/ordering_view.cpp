@@ -6,6 +6,7 @@
 
 #include "grade/ordering.h"
 #include "imgui_internal.h"
+#include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
 
@@ -95,6 +96,18 @@ void draw(App& app, ExerciseState& st) {
     if (ImGui::Selectable(id.c_str(), st.grabbed == pos, 0, ImVec2(text_w + num_w, h)))
       st.grabbed = st.grabbed == pos ? -1 : pos;
     mark_answer_control();
+    const std::string plain = access_plain(runs);
+    const std::string group = "Steps, in your order";
+    {
+      Access a;
+      a.role = Role::Row;
+      a.name = "Step " + std::to_string(pos + 1) + " of " + std::to_string(n) + ": " + plain;
+      a.checked = st.grabbed == pos ? 1 : 0;
+      a.desc = st.grabbed == pos ? "Selected: the up and down arrows move it, Home and End to the top and bottom"
+                                 : "Space selects it to move";
+      a.group = group;
+      access_item(std::move(a));
+    }
     if (st.focus_row == pos) {  // moved by the keys: the focus ring goes with it
       focus_last_item();
       st.focus_row = -1;
@@ -113,10 +126,12 @@ void draw(App& app, ExerciseState& st) {
     ImGui::BeginGroup();
     if (pos == 0) ImGui::BeginDisabled();
     if (ImGui::Button(("▲##up-" + std::to_string(pos)).c_str(), ImVec2(btn_w, 0))) move(st, pos, pos - 1);
+    access_item(Role::Button, "Move up: " + plain, "", -1, group);
     if (pos == 0) ImGui::EndDisabled();
     if (!stack) ImGui::SameLine();
     if (pos == n - 1) ImGui::BeginDisabled();
     if (ImGui::Button(("▼##down-" + std::to_string(pos)).c_str(), ImVec2(btn_w, 0))) move(st, pos, pos + 1);
+    access_item(Role::Button, "Move down: " + plain, "", -1, group);
     if (pos == n - 1) ImGui::EndDisabled();
     ImGui::EndGroup();
     ImGui::PopID();

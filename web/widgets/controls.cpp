@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "imgui_internal.h"
+#include "ui/access.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -15,6 +16,27 @@ namespace {
 
 std::string id_label(const char* text, const char* kind, const char* what) {
   return std::string(text) + "###" + kind + "-" + what;
+}
+
+// A slider for the text layer: its name, value and range, the value as the slider writes it.
+// (`fmt` is the slider's own format, written for a value of type T.)
+template <class T>
+void access_slider(const std::string& name, T value, double min, double max, const char* fmt) {
+  char text[96];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  std::snprintf(text, sizeof text, fmt, value);
+#pragma GCC diagnostic pop
+  Access a;
+  a.role = Role::Slider;
+  a.name = name;
+  a.desc = "Enter, then the left and right arrows change it";
+  a.has_value = true;
+  a.value = static_cast<double>(value);
+  a.min = min;
+  a.max = max;
+  a.value_text = text;
+  access_item(std::move(a));
 }
 
 }  // namespace
@@ -64,6 +86,7 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
   ImGui::SetNextItemWidth(std::min(10 * e, ImGui::GetContentRegionAvail().x));
   std::string speed_id = std::string("##") + kind + "-speed";
   ImGui::SliderFloat(speed_id.c_str(), &p.speed, 0.25f, 32.0f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
+  access_slider("Speed", static_cast<double>(p.speed), 0.25, 32, "%.2g steps/s");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(4 * e, ImGui::GetContentRegionAvail().x));
   int shown = p.step();
@@ -74,6 +97,7 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
     p.playing = false;
     p.pos = std::clamp(shown, 0, p.steps);
   }
+  access_slider("Step", shown, 0, std::max(p.steps, 1), fmt);
   return p.playing;
 }
 
@@ -113,6 +137,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         ImGuiContext& g = *GImGui;
         IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), id.c_str(), 0);
       }
+      access_item(Role::Expander, std::string(in.label) + ": " + in.options[cur], "a list of choices", open ? 1 : 0);
       if (open) {
         for (size_t o = 0; o < in.options.size(); ++o) {
           bool sel = static_cast<int>(o) == cur;
@@ -133,6 +158,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         val = on ? 1 : 0;
         changed = true;
       }
+      access_item(Role::Checkbox, in.label, "", on ? 1 : 0);
     } else if (in.integer && !in.log_scale) {
       int x = static_cast<int>(val);
       // "0 (auto)" keeps a %d so Ctrl+click typing still parses a number.
@@ -142,6 +168,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         val = x;
         changed = true;
       }
+      access_slider(in.label, x, in.min, in.max, fmt);
         } else {
       // ImGui 1.86 has no double slider with log scale on ints: slide a double and round.
       double lo = in.min, hi = in.max, x = val;
@@ -152,6 +179,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         val = in.integer ? std::round(x) : x;
         changed = true;
       }
+      access_slider(in.label, x, in.min, in.max, fmt);
         }
     ImGui::EndGroup();
     col = (col + 1) % columns;
