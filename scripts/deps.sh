@@ -6,7 +6,8 @@
 #   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
 #   browser  chromium, the fonts we subset, fonttools, and the npm packages in build/node/:
-#            playwright-core (browser tests) and ajv (the pack schema test)
+#            playwright-core (browser tests), ajv (the pack schema test) and axe-core
+#            (the accessibility audit)
 # Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
 # compiled to WebAssembly (quickjs-emscripten-core + one wasm variant) and esbuild, which
 # bundles web/sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs).
@@ -50,7 +51,7 @@ done
 
 # npm packages the tests use, installed into build/node/ (never globally). Pinned: an exact
 # version, or a major version where any release of it will do.
-npm_pkgs=(playwright-core@1 ajv@8.20.0)
+npm_pkgs=(playwright-core@1 ajv@8.20.0 axe-core@4.11.0)
 sandbox_npm_pkgs=(quickjs-emscripten-core@0.32.0 @jitl/quickjs-wasmfile-release-sync@0.32.0 esbuild@0.28.2)
 node_dir="$repo_root/build/node"
 

@@ -1656,6 +1656,232 @@ test('text layer: DOM text lies within 2 CSS px of the drawn glyphs on three scr
   console.log('      ' + figures.join('; '));
 });
 
+// ---------------------------------------------------------------- screen readers (issue 14)
+
+// Chromium's accessibility tree (what a screen reader reads), through CDP: the nodes that are
+// not ignored, as {role, name, focused, checked, pressed, expanded}.
+async function axTree(cdp) {
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  return nodes.filter((n) => !n.ignored).map((n) => {
+    const o = { role: n.role ? n.role.value : '', name: n.name ? String(n.name.value) : '' };
+    for (const p of n.properties || []) if (['focused', 'checked', 'pressed', 'expanded'].includes(p.name)) o[p.name] = p.name === 'focused' ? p.value.value : String(p.value.value);
+    return o;
+  });
+}
+async function axFocused(cdp) {
+  return (await axTree(cdp)).find((n) => n.focused && n.role !== 'RootWebArea') || null;
+}
+// Tab (keys only) until the node with the screen reader's focus is `role` named by `name`
+// (a string it starts with, or a test).
+async function tabToAx(page, cdp, role, name, max = 80) {
+  const ok = (n) => n && n.role === role && (typeof name === 'string' ? n.name.startsWith(name) : name(n.name));
+  const trail = [];
+  for (let i = 0; i < max; i++) {
+    const f = await axFocused(cdp);
+    if (ok(f)) return f;
+    trail.push(f ? `${f.role} "${f.name.slice(0, 30)}"` : '-');
+    await press(page, 'Tab');
+    await page.waitForTimeout(30);  // the layer follows the focus in the frame after the key
+  }
+  throw new Error(`Tab never put the screen reader on ${role} "${name}"; it went ${trail.slice(-12).join(' > ')}`);
+}
+
+// axe-core, injected by the test (its context allows it: bypassCSP), on the whole document:
+// the violations of impact serious or critical, and the others for the note.
+const AXE_SOURCE = () => fs.readFileSync(path.join(ROOT, 'build/node/node_modules/axe-core/axe.min.js'), 'utf8');
+const axeMinor = new Map();
+async function axeAudit(page, where) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const found = await page.evaluate(async (src) => {
+    if (!window.axe) (0, eval)(src);
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, html: v.nodes[0].html.slice(0, 160), why: v.nodes[0].failureSummary }));
+  }, AXE_SOURCE());
+  const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  for (const v of found) if (!bad.includes(v)) axeMinor.set(`${v.id} (${v.impact})`, where);
+  assert(bad.length === 0, `axe on ${where}: ${bad.map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes, e.g. ${v.html}): ${v.why}`).join('; ')}`);
+  return found.length;
+}
+
+test('screen reader: every exercise type solved with the accessibility tree to find and the keyboard to act; axe finds nothing serious before or after', async () => {
+  const page = await newPage({ bypassCSP: true });
+  const cdp = await page.context().newCDPSession(page);
+  const open = async (id) => {
+    await page.goto(`${server.url}#/ex/${id}`);
+    const s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && !s.busy`, 20000);
+    await waitFor(page, `s.frame > ${s.frame + 1}`);
+    await axeAudit(page, `${id} before grading`);
+    return axTree(cdp);
+  };
+  // Submits with Enter; the grade is read where a screen reader hears it: the live region's
+  // sentence, the same words as the engine's spoken feedback.
+  const submitsCorrect = async (key, id, timeout = 8000) => {
+    const before = (await state(page)).graded;
+    await press(page, key);
+    const s = await waitFor(page, `s.graded > ${before}`, timeout);
+    await waitFor(page, `s.frame > ${s.frame + 1}`);
+    const tree = await axTree(cdp);
+    const said = tree.filter((n) => n.name.startsWith('Correct.')).map((n) => n.name);
+    assert(said.length > 0, `${id}: no "Correct." in the accessibility tree (the verdict was ${s.verdict}: ${s.spoken})`);
+    assert(said.some((t) => t === s.spoken), `${id}: the live region says the engine's sentence "${s.spoken}"; the tree has ${JSON.stringify(said)}`);
+    assert(tree.some((n) => n.role === 'heading' && n.name.endsWith('Correct')), `${id}: the verdict is a heading`);
+    await axeAudit(page, `${id} after grading`);
+    return tree;
+  };
+  const names = (tree, role) => tree.filter((n) => n.role === role).map((n) => n.name);
+
+  // numeric: each part is a textbox named by its label; typing goes to it
+  let ans = engineAnswer('ring.volume');
+  let tree = await open('ring.volume');
+  for (const b of ['Submit', 'Try another', 'Hint 1 of 2', 'Copy link']) assert(names(tree, 'button').includes(b), `numeric: the button "${b}": ${names(tree, 'button')}`);
+  assert(tree.some((n) => n.role === 'heading' && n.name === ans.title), 'the title is a heading');
+  assert(tree.some((n) => n.role === 'StaticText' && n.name.includes('8 GPUs each hold a gradient buffer of 1 GB')), 'the prompt is in the tree');
+  for (const p of ans.parts) {
+    await tabToAx(page, cdp, 'textbox', p.label);
+    await page.keyboard.type(`${p.value} ${p.unit}`);
+  }
+  tree = await submitsCorrect('Enter', 'numeric');
+  assert(tree.some((n) => n.name.includes(`Part 2, ${ans.parts[1].label}: `)), 'the feedback names each part');
+
+  // choice: every option is a radio in a group; Space checks the focused one
+  ans = engineAnswer('ring.why-ring');
+  tree = await open('ring.why-ring');
+  const radios = names(tree, 'radio');
+  eq(radios.length, ans.options.length, 'one radio per option');
+  for (const o of ans.options) assert(radios.some((r) => r.endsWith(o.text)), `the option "${o.text}" is a radio: ${radios}`);
+  assert(tree.some((n) => n.role === 'radiogroup' && n.name === 'Options'), 'the options are a radio group');
+  for (const o of ans.options.filter((x) => x.correct)) {
+    await tabToAx(page, cdp, 'radio', (n) => n.endsWith(o.text));
+    await press(page, 'Space');
+    await waitFor(page, 's.picks.length > 0');
+    const f = await axFocused(cdp);
+    eq(f.checked, 'true', 'the picked option is checked');
+  }
+  await submitsCorrect('Enter', 'choice');
+
+  // buggy line: each line is a toggle button "Line N: code"
+  ans = engineAnswer('ring.buggy-double-count');
+  tree = await open('ring.buggy-double-count');
+  eq(names(tree, 'button').filter((n) => /^Line \d+: /.test(n)).length, ans.code.length, 'a button per line');
+  await tabToAx(page, cdp, 'button', `Line ${ans.bugs[0]}: `);
+  await press(page, 'Space');
+  await waitFor(page, `s.lines.includes(${ans.bugs[0]})`);
+  eq((await axFocused(cdp)).pressed, 'true', 'the picked line is pressed');
+  await submitsCorrect('Enter', 'buggy line');
+
+  // ordering: a list of steps "Step k of n: text"; Space selects one, the arrows move it and
+  // the screen reader's focus goes with it, saying its new place
+  ans = engineAnswer('ring.order-steps');
+  tree = await open('ring.order-steps');
+  assert(tree.some((n) => n.role === 'list' && n.name === 'Steps, in your order'), 'the steps are a list');
+  const n = ans.items.length;
+  const text = (label) => ans.items.find((i) => i.label === label).text;
+  for (let t = 0; t < n; t++) {
+    const want = text(ans.answer[t]);
+    let f = await tabToAx(page, cdp, 'button', (name) => /^Step \d+ of \d+: /.test(name) && name.endsWith(want));
+    let at = Number(/^Step (\d+)/.exec(f.name)[1]) - 1;
+    if (at === t) continue;
+    await press(page, 'Space');
+    while (at > t) {
+      await press(page, 'ArrowUp');
+      f = await waitFor(page, `s.grabbed === ${at - 1}`).then(() => page.waitForTimeout(50)).then(() => axFocused(cdp));
+      at--;
+      eq(f && f.name, `Step ${at + 1} of ${n}: ${want}`, 'the focus follows the moved step');
+    }
+    await press(page, 'Space');
+  }
+  await submitsCorrect('Enter', 'ordering');
+
+  // code: the editor is a multi-line textbox; the code is typed there
+  ans = engineAnswer('ring.code-time');
+  await open('ring.code-time');
+  await tabToAx(page, cdp, 'textbox', 'Your code (JavaScript)');
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
+  const lines = ans.reference.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) await page.keyboard.press('Enter');
+    if (lines[i]) await page.keyboard.insertText(lines[i]);
+  }
+  await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`);
+  tree = await submitsCorrect('Control+Enter', 'code', 15000);
+  await page.context().close();
+});
+
+test('screen reader: a proxy activated as assistive technology does (its click) presses its control; a widget describes its state; axe on the map, the Lab, Settings and every type in both themes', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await newPage({ bypassCSP: true, colorScheme: scheme });
+    const cdp = await page.context().newCDPSession(page);
+    await page.goto(server.url);
+    await ready(page);
+    await axeAudit(page, `the course map (${scheme})`);
+    if (scheme === 'light') {
+      // A chapter is a heading holding a button that expands it; a screen reader's "click"
+      // (the default action, a click event on the proxy) opens it, as a click on the canvas does.
+      const tree = await axTree(cdp);
+      const ch = tree.find((n) => n.role === 'button' && /^Chapter 3: /.test(n.name));
+      assert(ch && ch.expanded === 'false', 'chapter 3 is a collapsed expander: ' + JSON.stringify(ch));
+      await page.evaluate(() => [...document.querySelectorAll('#dtx-layer .dtx-ctl')].find((e) => /^Chapter 3: /.test(e.getAttribute('aria-label'))).click());
+      await waitFor(page, "s.items.some((i) => i.id.startsWith('ex-') && i.id.includes('batch'))").catch(() => null);
+      const after = (await axTree(cdp)).find((n) => n.role === 'button' && /^Chapter 3: /.test(n.name));
+      eq(after.expanded, 'true', 'the chapter opened by its proxy');
+      eq((await axFocused(cdp) || {}).name, after.name, 'the activated control has the focus');
+    }
+    for (const id of ['ring.volume', 'ring.why-ring', 'ring.buggy-double-count', 'ring.order-steps', 'ring.code-time']) {
+      await page.goto(`${server.url}#/ex/${id}`);
+      const s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && !s.busy`, 20000);
+      await waitFor(page, `s.frame > ${s.frame + 1}`);
+      await axeAudit(page, `${id} (${scheme})`);
+      // graded: an empty answer (a numeric part empty, no option...) is answered with words
+      const g = (await state(page)).graded;
+      await press(page, 'Control+Enter');
+      await waitFor(page, `s.graded > ${g}`, 15000);
+      await axeAudit(page, `${id} after grading (${scheme})`);
+    }
+    for (const kind of ['ring', 'pipeline', 'plan', 'hierarchy', 'roofline']) {
+      await page.goto(`${server.url}#/lab/${kind}`);
+      const s = await waitFor(page, `s.screen === 'lab' && s.widget && s.widget.kind === '${kind}'`, 20000);
+      await waitFor(page, `s.frame > ${s.frame + 1}`);
+      await axeAudit(page, `the ${kind} widget (${scheme})`);
+      if (scheme !== 'light') continue;
+      // its description: read from the tree, found by find in page
+      const desc = await page.evaluate(() => { const d = document.querySelector('#dtx-layer .dtx-desc'); return d && d.textContent; });
+      assert(desc && desc.length > 40, `the ${kind} widget has a description: ${desc}`);
+      assert((await axTree(cdp)).some((n) => n.role === 'StaticText' && n.name === desc), `the ${kind} description is in the tree`);
+    }
+    // the ring's description follows its steps: step 2 after two presses of Step
+    if (scheme === 'light') {
+      await page.goto(`${server.url}#/lab/ring`);
+      await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.kind === 'ring'", 20000);
+      await click(page, 'ring-step');
+      await click(page, 'ring-step');
+      const s = await waitFor(page, 's.widget.step === 2');
+      const desc = await page.evaluate(() => new Promise((resolve) => {
+        const t0 = performance.now();
+        const poll = () => {
+          const d = document.querySelector('#dtx-layer .dtx-desc');
+          if ((d && d.textContent.includes('Step 2 of')) || performance.now() - t0 > 3000) resolve(d && d.textContent);
+          else setTimeout(poll, 50);
+        };
+        poll();
+      }));
+      assert(desc.includes(`Step 2 of ${s.widget.steps}, reduce-scatter next`), 'the ring description at step 2: ' + desc);
+      assert(await page.evaluate(() => window.find('chunks are fully summed', false, false, true)), 'find in page finds the description');
+      // pipeline: what each stage does at the cursor
+      await page.goto(`${server.url}#/lab/pipeline?schedule=1f1b&p=4&m=8`);
+      await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.p === 4", 20000);
+      await page.waitForTimeout(300);
+      const pd = await page.evaluate(() => document.querySelector('#dtx-layer .dtx-desc').textContent);
+      assert(/Bubble: idle over total [\d.]+ %/.test(pd) && pd.includes('stage 0 runs F1 (forward), stage 1 is idle'), 'the pipeline description: ' + pd);
+    }
+    await page.goto(`${server.url}#/settings`);
+    await waitFor(page, "s.screen === 'settings'", 20000);
+    await axeAudit(page, `Settings (${scheme})`);
+    await page.context().close();
+  }
+  console.log(`      axe, minor violations left: ${[...axeMinor.entries()].map(([k, w]) => `${k} on ${w}`).join('; ') || 'none'}`);
+});
+
 // ---------------------------------------------------------------- runner
 
 server = await serve(dist);

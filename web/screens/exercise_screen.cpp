@@ -84,7 +84,10 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   }
   if (!app.ex_widget_error.empty()) text_colored(color::kWrong, ("Widget input: " + app.ex_widget_error).c_str());
   ImGui::PushID("widget");
+  const ImVec2 top = ImGui::GetCursorScreenPos();
   app.widget_animating |= app.ex_widget->draw(app, app.frame_dt);
+  text_layer_description(app.ex_widget->describe(),
+                         ImRect(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y)));
   ImGui::PopID();
   app.drawn_widget = app.ex_widget.get();
   ImGui::Spacing();

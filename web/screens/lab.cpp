@@ -48,7 +48,10 @@ void draw_lab(App& app) {
     text_colored(color::kWrong, "This widget is not available in this build.");
     return;
   }
+  const ImVec2 top = ImGui::GetCursorScreenPos();
   app.widget_animating |= app.lab_widget->draw(app, app.frame_dt);
+  text_layer_description(app.lab_widget->describe(),
+                         ImRect(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y)));
   app.drawn_widget = app.lab_widget.get();
 }
 

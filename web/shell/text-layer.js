@@ -28,9 +28,11 @@
     if (layer) return;
     layer = document.createElement('div');
     layer.id = 'dtx-layer';
-    fixedBox = document.createElement('div');
+    // Landmarks: the top bar (and what floats over the page: menus, tooltips) and the page.
+    fixedBox = document.createElement('nav');
     fixedBox.className = 'dtx-fixed';
-    pageBox = document.createElement('div');
+    fixedBox.setAttribute('aria-label', 'dtx');
+    pageBox = document.createElement('main');
     pageBox.id = 'dtx-page';
     pageContent = document.createElement('div');
     pageContent.className = 'dtx-page-content';
@@ -167,6 +169,10 @@
     const out = [];
     for (const el of els) {
       const last = out[out.length - 1];
+      if (el.k === 'desc') {
+        out.push({ kind: 'desc', page: el.page, els: [el] });
+        continue;
+      }
       if (el.k === 'ctl') {
         if (el.group && last && last.kind === 'cgroup' && last.name === el.group && last.page === el.page) last.els.push(el);
         else if (el.group) out.push({ kind: 'cgroup', name: el.group, page: el.page, els: [el] });
@@ -183,6 +189,11 @@
     // after a scroll, a reflow) updates its place without replacing it, so a selection in it
     // survives.
     for (const g of out) {
+      if (g.kind === 'desc') {
+        g.key = 'desc' + g.els[0].t;
+        g.geometry = JSON.stringify(g.els[0].r);
+        continue;
+      }
       if (g.kind === 'ctl' || g.kind === 'cgroup') {
         // A control keeps its node while its state, name and place change (its node may have
         // the focus): kept by its ID; the rest is brought up to date in place (syncControls).
@@ -306,7 +317,22 @@
     return changed;
   }
 
+  // A widget's description: not drawn, so not over glyphs; over the widget, where a screen
+  // reader's cursor and find in page point to it.
+  function descNode(d) {
+    const p = document.createElement('p');
+    p.className = 'dtx-block dtx-desc';
+    p.textContent = d.t;
+    const [x, y, w, h] = d.r;
+    p.style.left = `${x}px`;
+    p.style.top = `${y}px`;
+    p.style.width = `${w}px`;
+    p.style.maxHeight = `${h}px`;
+    return p;
+  }
+
   function groupNode(g) {
+    if (g.kind === 'desc') return descNode(g.els[0]);
     if (g.kind === 'ctl') return controlNode(g.els[0]);
     if (g.kind === 'cgroup') return controlGroupNode(g);
     if (g.kind === 'one') return blockNode(g.els[0]);
@@ -379,7 +405,11 @@
     let ref = box.firstChild;
     wanted.forEach((g, i) => {
       let node = kept[i];
-      if (node && (g.kind === 'ctl' || g.kind === 'cgroup')) {
+      if (node && g.kind === 'desc' && node.dataset.geometry !== g.geometry) {
+        const fresh = descNode(g.els[0]);
+        for (const k of ['left', 'top', 'width', 'maxHeight']) node.style[k] = fresh.style[k];
+        node.dataset.geometry = g.geometry;
+      } else if (node && (g.kind === 'ctl' || g.kind === 'cgroup')) {
         created.push(...syncControls(node, g));
       } else if (node && node.dataset.geometry !== g.geometry && !move(node, g)) {
         if (node === ref) ref = ref.nextSibling;
@@ -407,6 +437,9 @@
   // through glue.js's textarea, which takes the field's name meanwhile.
   function followFocus(d) {
     const ta = document.getElementById('dtx-text');
+    // The typing textarea belongs to the page's landmark (moved while it has no focus: a move
+    // would blur it).
+    if (ta && ta.parentNode !== pageBox && document.activeElement !== ta) pageBox.appendChild(ta);
     const typing = d.typing ? layer.querySelector(`.dtx-ctl[data-id="${d.typing}"]`) : null;
     if (typing) {
       setAttr(ta, 'aria-label', typing.getAttribute('aria-label'));

@@ -44,6 +44,12 @@ struct Frame {
   float page_scroll = 0, page_scroll_max = 0;
   std::vector<MdRunRec> runs;
   std::vector<BlockRec> blocks;
+  struct Desc {
+    std::string text;
+    ImRect rect;
+    bool in_page;
+  };
+  std::vector<Desc> descs;
   int open_block = -1;
   int tables = 0;
 } g;
@@ -136,6 +142,7 @@ void text_layer_begin_frame() {
   g.page_name.clear();
   g.runs.clear();
   g.blocks.clear();
+  g.descs.clear();
   g.open_block = -1;
   g.tables = 0;
 }
@@ -191,6 +198,10 @@ void heading_text(const std::string& text, int level, float wrap_width) {
 }
 
 int text_layer_new_table() { return g.tables++; }
+
+void text_layer_description(const std::string& text, ImRect rect) {
+  if (!text.empty()) g.descs.push_back({text, rect, current_in_page()});
+}
 
 void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont, const std::string& url, bool math) {
   if (text.empty() || !imfont) return;
@@ -441,6 +452,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
     els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
   }
+  for (const auto& d : g.descs)
+    els.push_back({d.in_page, d.rect.Min.y + (d.in_page ? scroll : 0), d.rect.Min.x - 1,
+                   {{"k", "desc"}, {"t", d.text}, {"page", d.in_page}, {"r", place(d.rect, d.in_page)}, {"lines", nlohmann::json::array()}}});
   // Reading order: what sits outside the page (the top bar) first, then top to bottom, left
   // to right (a block goes where its first line is).
   std::stable_sort(els.begin(), els.end(), [](const El& a, const El& b) {

@@ -37,6 +37,10 @@ void text_layer_end_block();
 // exercise's title, "Worked solution"), wrapped at `wrap_width` pixels (0: one line).
 void heading_text(const std::string& text, int level, float wrap_width = 0);
 
+// A widget's description (Widget::describe), laid over the widget's rectangle (screen
+// pixels): read by a screen reader where the widget is, found by find in page. Not drawn.
+void text_layer_description(const std::string& text, ImRect rect);
+
 // A number for the next table's cells, unique within the frame.
 int text_layer_new_table();
 

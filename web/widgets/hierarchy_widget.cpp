@@ -109,6 +109,19 @@ class HierarchyWidget : public Widget {
     return animating;
   }
 
+  std::string describe() const override {
+    if (!h_.error.empty()) return h_.error;
+    const sim::ZoomCounts& z = h_.zoom[shown_level()];
+    std::string o = std::string(z.name) + ": " + std::to_string(z.gpus) + (z.gpus == 1 ? " GPU (" : " GPUs (") + h_.gpu->name + "), " +
+                    format_bytes(z.memory_bytes) + " of memory, " + format_rate(z.peak_flops, "FLOP/s") +
+                    " dense BF16. Its slowest link: " + h_.links[z.link].link + ". Moving " + format_bytes(h_.bytes) + ":";
+    for (size_t i = 0; i < h_.links.size(); ++i) {
+      const auto& l = h_.links[i];
+      o += std::string(i ? ";" : "") + " " + l.name + " " + format_rate(l.bw_gbs * 1e9, "B/s") + ", " + format_seconds(l.time_s);
+    }
+    return o + ".";
+  }
+
   std::string state_json() const override {
     std::string s = "{\"kind\":\"hierarchy\"";
     s += ",\"step\":" + std::to_string(player_.step()) + ",\"steps\":" + std::to_string(player_.steps);

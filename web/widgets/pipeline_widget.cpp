@@ -84,6 +84,8 @@ class PipelineWidget : public Widget {
   const sim::WidgetValues& inputs() const override { return values_; }
   bool draw(App& app, double dt) override;
   std::string state_json() const override;
+  std::string describe() const override;
+  std::string stage_activity(double t_ms, int stage) const;
 
  private:
   void rerun();
@@ -399,6 +401,45 @@ void PipelineWidget::draw_figures(App& app) {
   ImGui::TextWrapped("Communication takes no time here. Hover a row for what a stage does; press the chart to move "
                      "the cursor.");
   ImGui::PopStyleColor();
+}
+
+// What stage `stage` does at time t, in words: the op (binary search in its execution order)
+// or idle.
+std::string PipelineWidget::stage_activity(double t_ms, int stage) const {
+  const sim::PipelineResult& r = result_;
+  const auto first = r.ops.begin() + r.stage_begin[stage], last = r.ops.begin() + r.stage_begin[stage + 1];
+  auto it = std::upper_bound(first, last, t_ms, [](double t, const sim::PipeOp& op) { return t < op.start_ms; });
+  if (it != first && t_ms < (it - 1)->end_ms) {
+    const sim::PipeOp& op = *(it - 1);
+    const char* what = op.kind == sim::PipeOpKind::F   ? "forward"
+                       : op.kind == sim::PipeOpKind::W ? "weight-gradient backward"
+                       : r.in.schedule == sim::PipeSchedule::ZbH1 ? "input-gradient backward"
+                                                                  : "backward";
+    return "stage " + std::to_string(stage) + " runs " + sim::pipe_op_label(r, op) + " (" + what + ")";
+  }
+  return "stage " + std::to_string(stage) + " is idle";
+}
+
+std::string PipelineWidget::describe() const {
+  const sim::PipelineInputs in = sim::pipeline_inputs(values_);
+  std::string o = std::string(sim::pipe_schedule_name(in.schedule)) + " schedule, " + std::to_string(in.p) + " stages, " +
+                  std::to_string(in.m) + " microbatches. ";
+  if (!result_.error.empty()) return o + result_.error;
+  const sim::PipelineResult& r = result_;
+  o += "Bubble: idle over total " + pct(r.bubble_total) + ", idle over ideal " + pct(r.bubble_ideal) + "; makespan " +
+       ms(r.makespan_ms) + ". ";
+  const double t = cursor_ms();
+  o += "At " + ms(t) + ": ";
+  // Every stage up to 16; beyond, the first and last eight (a reader gets the pattern).
+  const int p = static_cast<int>(r.idle_ms.size());
+  for (int s = 0; s < p; ++s) {
+    if (p > 16 && s == 8) {
+      o += "…, ";
+      s = p - 8;
+    }
+    o += stage_activity(std::min(t, r.makespan_ms * (1 - 1e-12)), s) + (s + 1 < p ? ", " : ".");
+  }
+  return o;
 }
 
 std::string PipelineWidget::state_json() const {

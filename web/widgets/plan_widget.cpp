@@ -241,6 +241,20 @@ struct PlanWidget : Widget {
     wrapped_disabled(buf);
   }
 
+  std::string describe() const override {
+    std::string o = std::string(in.model.name) + " on " + std::to_string(r.gpus) + " " + in.gpu.name + " GPUs: TP " +
+                    std::to_string(in.tp) + ", PP " + std::to_string(in.pp) + ", DP " + std::to_string(in.dp) + ", CP " +
+                    std::to_string(in.cp) + ", ZeRO stage " + std::to_string(in.zero) + ". ";
+    if (!r.error.empty()) return o + r.error;
+    o += "Memory per GPU: weights " + format_bytes(r.weights_bytes) + ", gradients " + format_bytes(r.grads_bytes) +
+         ", optimizer " + format_bytes(r.optimizer_bytes) + ", activations " + format_bytes(r.activations_bytes) +
+         "; total " + format_bytes(r.total_bytes) + " of " + format_bytes(r.capacity_bytes) +
+         (r.fits ? ", it fits. " : ", it does not fit. ");
+    o += "About " + format_seconds(r.step_s) + " per step, MFU " + pct(r.mfu) + ", bubble " + pct(r.bubble) + ".";
+    for (const auto& w : r.warnings) o += " Warning: " + w;
+    return o;
+  }
+
   std::string state_json() const override {
     auto num = [](double x) {
       char b[40];

@@ -4,6 +4,7 @@
 // The simulation runs when the inputs change; moving to another step applies that step to
 // a cached state (or replays from the start when going back), so a frame only draws.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -57,6 +58,7 @@ class RingWidget : public Widget {
 
   bool draw(App& app, double dt) override;
   std::string state_json() const override;
+  std::string describe() const override;
 
  private:
   void rerun(bool rewind);
@@ -470,6 +472,24 @@ void RingWidget::draw_comparison(App& app) {
     std::string t = format_bytes(static_cast<double>(a.busiest_port_bytes)) + ", " + format_seconds(a.time_s);
     dl->AddText(ImVec2(p0.x + name_w + bar_w + 0.4f * e, y), mine ? color::kText : color::kMuted, t.c_str());
   }
+}
+
+std::string RingWidget::describe() const {
+  const sim::RingInputs in = sim::ring_inputs_from(values_);
+  std::string o = std::string(sim::collective_name(in.collective)) + " of " + format_bytes(static_cast<double>(in.bytes)) +
+                  " over " + std::to_string(in.ranks) + " ranks, " + sim::algorithm_name(in.algorithm) + " algorithm. ";
+  o[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(o[0])));  // "allreduce" starts the sentence
+  if (!sim_) return o + error_;
+  const bool done = state_.steps_done >= player_.steps;
+  o += "Step " + std::to_string(state_.steps_done) + " of " + std::to_string(player_.steps) + ", " +
+       (done ? std::string("finished") : std::string(sim::phase_name(sim_->steps[state_.steps_done].phase)) + " next") + ". ";
+  o += "Sent so far: " + format_bytes(static_cast<double>(state_.bytes_total)) + " by all ranks, at most " +
+       format_bytes(static_cast<double>(max_sent_so_far_)) + " by one rank, in " + format_seconds(state_.time_s) + ". ";
+  o += std::to_string(full_total_) + " of " + std::to_string(in.ranks * in.ranks) + " chunks are fully summed. ";
+  o += "Whole collective: " + format_bytes(static_cast<double>(sim_->max_bytes_sent)) + " sent per rank, " +
+       format_seconds(sim_->time_s) + ".";
+  if (!state_.error.empty()) o += " " + state_.error;
+  return o;
 }
 
 std::string RingWidget::state_json() const {

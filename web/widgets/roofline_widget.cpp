@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "sim/roofline.h"
+#include "text.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -70,6 +71,17 @@ class RooflineWidget : public Widget {
       recompute();
     }
     return animating;
+  }
+
+  std::string describe() const override {
+    if (!res_.gpu) return res_.error;
+    const sim::OpCost& c = res_.selected;
+    std::string o = std::string(res_.gpu->name) + ": peak " + format_rate(res_.roof.peak_flops, "FLOP/s") + ", memory " +
+                    format_rate(res_.roof.hbm_bytes_per_s, "B/s") + ", ridge at " +
+                    format_number(res_.roof.ridge_flop_per_byte, 3) + " FLOP per byte. " + c.label + ": " +
+                    format_number(c.intensity, 3) + " FLOP per byte, " + sim::bound_name(c.bound) + "-bound, attains " +
+                    format_rate(c.attainable_flops, "FLOP/s") + ", takes " + format_seconds(c.time_s) + ".";
+    return o;
   }
 
   std::string state_json() const override {

@@ -27,6 +27,9 @@ struct Widget {
   // A JSON object for window.dtx and the tests: {"kind", "step", "steps", "playing", ...}
   // plus the figures the widget shows (bubble, bytes per rank, memory per GPU...).
   virtual std::string state_json() const = 0;
+  // What the picture shows now, in sentences, for a screen reader and for find in page (the
+  // text layer puts it over the widget): the step and what it does, the figures, warnings.
+  virtual std::string describe() const = 0;
 };
 
 std::unique_ptr<Widget> make_widget(std::string_view kind);
