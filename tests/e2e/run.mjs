@@ -1004,9 +1004,14 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
 // see it, as a person's would.
 async function tabUntil(page, pred, what, max = 60) {
   const trail = [];
+  const ok = new Function('s', 'return (' + pred + ');');
   for (let i = 0; i < max; i++) {
-    const s = await state(page);
-    if (new Function('s', 'return (' + pred + ');')(s)) return s;
+    let s = await state(page);
+    if (ok(s)) return s;
+    // A field reached by Tab starts typing a frame or two after the focus lands on it: one
+    // more frame before the next Tab (which, typed into the code editor, would indent).
+    s = await waitFor(page, `s.frame > ${s.frame}`);
+    if (ok(s)) return s;
     trail.push(s.focus || s.active || '-');
     await press(page, 'Tab');
   }

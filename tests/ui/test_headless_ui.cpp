@@ -1541,3 +1541,74 @@ TEST_F(HeadlessUi, TheThemeFollowsTheSystemUnlessTheStudentChose) {
   EXPECT_TRUE(theme_is_dark());
   apply_theme(false);  // the next test starts light
 }
+
+// Every control the keyboard reaches is in the text layer with a role, a name a person would
+// say and its state: what a screen reader announces for it. Views describe theirs (ui/access.h);
+// the rest get theirs from ImGui's status and visible label.
+TEST_F(HeadlessUi, TheLayerGivesEveryControlARoleANameAndItsState) {
+  start();
+  ImGui::GetIO().DisplaySize = ImVec2(1000, 800);
+  auto layer_of = [&](const char* id) {
+    open_exercise(app, id, 0);
+    frames_n(3, id);
+    text_layer_build(nullptr, 1.0f);  // (a fresh build: the next one reports this screen)
+    frame(id);
+    TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), 1.0f);
+    nlohmann::json controls = nlohmann::json::array();
+    if (up.json.empty()) return controls;
+    const nlohmann::json layer = nlohmann::json::parse(up.json);
+    for (const auto& e : layer["els"])
+      if (e["k"] == "ctl") controls.push_back(e);
+    return controls;
+  };
+  auto find = [](const nlohmann::json& cs, const std::string& role, const std::string& name_start) -> nlohmann::json {
+    for (const auto& c : cs)
+      if (c["role"] == role && c["name"].get<std::string>().rfind(name_start, 0) == 0) return c;
+    return nullptr;
+  };
+  for (const char* id : {"ring.volume", "ring.code-time", "ring.buggy-double-count", "ring.order-steps", "ring.why-ring"}) {
+    nlohmann::json cs = layer_of(id);
+    ASSERT_GT(cs.size(), 5u) << id;
+    for (const auto& c : cs) {
+      const std::string name = c["name"];
+      EXPECT_FALSE(name.empty()) << id << ": " << c.dump();
+      EXPECT_EQ(name.find("##"), std::string::npos) << id << ": an ID in a name: " << name;
+    }
+    EXPECT_FALSE(find(cs, "button", "Submit").is_null()) << id;
+    EXPECT_FALSE(find(cs, "link", "Back to the course map").is_null()) << id;
+  }
+  // numeric: a labelled field with its unit
+  nlohmann::json cs = layer_of("ring.volume");
+  nlohmann::json part = find(cs, "textbox", "Sent over the whole AllReduce");
+  ASSERT_FALSE(part.is_null());
+  EXPECT_EQ(part["desc"], "in GB");
+  // choice: radios, A to D, in one group, none checked until one is picked
+  cs = layer_of("ring.why-ring");
+  nlohmann::json b = find(cs, "radio", "B. The ring pays less total latency than the tree.");
+  ASSERT_FALSE(b.is_null());
+  EXPECT_EQ(b["group"], "Options");
+  EXPECT_EQ(b["checked"], false);
+  app.ex.picks = {app.ex.inst->order[1]};
+  frame("picked B");
+  frame("picked B");
+  nlohmann::json after = nlohmann::json::array();
+  const nlohmann::json picked = nlohmann::json::parse(text_layer_build(ImGui::GetDrawData(), 1.0f).json);
+  for (const auto& e : picked["els"])
+    if (e["k"] == "ctl") after.push_back(e);
+  EXPECT_EQ(find(after, "radio", "B. ")["checked"], true);
+  // buggy line: a toggle per line, named by its number and code
+  cs = layer_of("ring.buggy-double-count");
+  nlohmann::json l8 = find(cs, "button", "Line 8: ");
+  ASSERT_FALSE(l8.is_null());
+  EXPECT_EQ(l8["pressed"], false);
+  // ordering: each step says its place; move buttons name the step they move
+  cs = layer_of("ring.order-steps");
+  EXPECT_FALSE(find(cs, "button", "Step 1 of 7: ").is_null());
+  EXPECT_FALSE(find(cs, "button", "Move down: ").is_null());
+  // code: a multi-line text box holding the code
+  cs = layer_of("ring.code-time");
+  nlohmann::json code = find(cs, "textbox", "Your code (JavaScript)");
+  ASSERT_FALSE(code.is_null());
+  EXPECT_EQ(code["multi"], 1);
+  EXPECT_NE(code["vt"].get<std::string>().find("function ringAllReduceTime"), std::string::npos);
+}

@@ -62,6 +62,7 @@ int g_version = 0;
 std::unordered_map<uint64_t, Glyph> g_uv;
 ImTextureID g_uv_tex = nullptr;
 int g_uv_count = -1;
+uint64_t g_uv_where = 0;
 
 uint64_t uv_key(float u, float v) {
   uint32_t a, b;
@@ -72,12 +73,19 @@ uint64_t uv_key(float u, float v) {
 
 void refresh_uv_map() {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  // The atlas is the same when its texture, its glyph count and where its glyphs live are
+  // (a rebuilt atlas, after a text-size change, may get the old texture's name back from GL).
   int count = 0;
-  for (ImFont* f : atlas->Fonts) count += f->Glyphs.Size;
-  if (atlas->TexID == g_uv_tex && count == g_uv_count) return;
+  uint64_t where = reinterpret_cast<uintptr_t>(atlas);
+  for (ImFont* f : atlas->Fonts) {
+    count += f->Glyphs.Size;
+    where = where * 1099511628211ull ^ reinterpret_cast<uintptr_t>(f->Glyphs.Data);
+  }
+  if (atlas->TexID == g_uv_tex && count == g_uv_count && where == g_uv_where) return;
   g_uv.clear();
   g_uv_tex = atlas->TexID;
   g_uv_count = count;
+  g_uv_where = where;
   for (ImFont* f : atlas->Fonts)
     for (const ImFontGlyph& gl : f->Glyphs)
       if (gl.Visible) g_uv.emplace(uv_key(gl.U0, gl.V0), Glyph{f, &gl});
