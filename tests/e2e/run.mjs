@@ -1757,6 +1757,13 @@ test('screen reader: every exercise type solved with the accessibility tree to f
   assert(tree.some((n) => n.role === 'radiogroup' && n.name === 'Options'), 'the options are a radio group');
   for (const o of ans.options.filter((x) => x.correct)) {
     await tabToAx(page, cdp, 'radio', (n) => n.endsWith(o.text));
+    // the DOM focus is where the canvas draws the focus ring: on the option's rectangle
+    const ring = await page.evaluate(() => {
+      const r = document.activeElement.getBoundingClientRect();
+      const it = window.dtx.item(window.dtx.state.focus);
+      return { dom: [r.x, r.y, r.width, r.height], item: it && [it.x, it.y, it.w, it.h] };
+    });
+    assert(ring.item && ring.dom.every((v, k) => Math.abs(v - ring.item[k]) <= 1), `the focused proxy lies on its control: ${JSON.stringify(ring)}`);
     await press(page, 'Space');
     await waitFor(page, 's.picks.length > 0');
     const f = await axFocused(cdp);

@@ -70,12 +70,16 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
     }
   }
   ImGui::SameLine();
-  if (ImGui::Button(id_label("◀ Back", kind, "back").c_str())) {
+  const bool back = ImGui::Button(id_label("◀ Back", kind, "back").c_str());
+  access_item(Role::Button, "Back one step");
+  if (back) {
     p.playing = false;
     p.pos = std::max(0.0, std::ceil(p.pos) - 1);
   }
   ImGui::SameLine();
-  if (ImGui::Button(id_label("Step ▶", kind, "step").c_str())) {
+  const bool step = ImGui::Button(id_label("Step ▶", kind, "step").c_str());
+  access_item(Role::Button, "Forward one step");
+  if (step) {
     p.playing = false;
     p.pos = std::min<double>(p.steps, std::floor(p.pos) + 1);
   }
