@@ -1018,6 +1018,18 @@ async function tabUntil(page, pred, what, max = 60) {
   throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
 }
 
+// Replaces the text of the code editor being typed in: Ctrl+A, Backspace, then a line at a
+// time, as a keyboard commits it (Enter is a key; the per-key path is the numeric part's).
+async function replaceCodeByKeys(page, code) {
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
+  const lines = code.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) await page.keyboard.press('Enter');
+    if (lines[i]) await page.keyboard.insertText(lines[i]);
+  }
+}
+
 // A page that counts every pointer event it gets (window.__pointer): keyboard tests end with 0.
 async function keyboardOnlyPage() {
   const page = await newPage();
@@ -1161,14 +1173,7 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
   ans = engineAnswer('ring.code-time');
   await open('ring.code-time');
   await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor');
-  await press(page, 'Control+A');
-  await press(page, 'Backspace');
-  // a line at a time, as a keyboard commits it (Enter is a key; the per-key path is the numeric part's)
-  const lines = ans.reference.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) await page.keyboard.press('Enter');
-    if (lines[i]) await page.keyboard.insertText(lines[i]);
-  }
+  await replaceCodeByKeys(page, ans.reference);
   s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`).catch(async (e) => {
     throw new Error('the editor holds ' + JSON.stringify((await state(page)).code));
   });
@@ -1808,13 +1813,7 @@ test('screen reader: every exercise type solved with the accessibility tree to f
   ans = engineAnswer('ring.code-time');
   await open('ring.code-time');
   await tabToAx(page, cdp, 'textbox', 'Your code (JavaScript)');
-  await press(page, 'Control+A');
-  await press(page, 'Backspace');
-  const lines = ans.reference.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) await page.keyboard.press('Enter');
-    if (lines[i]) await page.keyboard.insertText(lines[i]);
-  }
+  await replaceCodeByKeys(page, ans.reference);
   await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`);
   tree = await submitsCorrect('Control+Enter', 'code', 15000);
   await page.context().close();
@@ -1838,6 +1837,9 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
       const after = (await axTree(cdp)).find((n) => n.role === 'button' && /^Chapter 3: /.test(n.name));
       eq(after.expanded, 'true', 'the chapter opened by its proxy');
       eq((await axFocused(cdp) || {}).name, after.name, 'the activated control has the focus');
+      // A screen reader moving its focus (DOM focus on a proxy) moves the page's focus ring.
+      await page.evaluate(() => document.querySelector('#dtx-layer .dtx-ctl[aria-label="Settings"]').focus());
+      await waitFor(page, "s.focus === 'nav-settings'");
     }
     for (const id of ['ring.volume', 'ring.why-ring', 'ring.buggy-double-count', 'ring.order-steps', 'ring.code-time']) {
       await page.goto(`${server.url}#/ex/${id}`);

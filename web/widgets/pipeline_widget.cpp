@@ -86,6 +86,8 @@ class PipelineWidget : public Widget {
   std::string state_json() const override;
   std::string describe() const override;
   std::string stage_activity(double t_ms, int stage) const;
+  const sim::PipeOp* op_at(double t_ms, int stage, double* from, double* to) const;
+  const char* op_kind_words(const sim::PipeOp& op) const;
 
  private:
   void rerun();
@@ -313,25 +315,40 @@ void PipelineWidget::draw_chart(App& app) {
   }
 }
 
-// What stage `stage` does at time t: the op (binary search in its execution order) or idle.
-void PipelineWidget::tooltip(double t_ms, int stage) {
+// The op stage `stage` runs at time t (binary search in its execution order), or null when
+// it is idle then; `from`/`to` get the op's or the idle stretch's ends.
+const sim::PipeOp* PipelineWidget::op_at(double t_ms, int stage, double* from, double* to) const {
   const sim::PipelineResult& r = result_;
   const auto first = r.ops.begin() + r.stage_begin[stage], last = r.ops.begin() + r.stage_begin[stage + 1];
   auto it = std::upper_bound(first, last, t_ms, [](double t, const sim::PipeOp& op) { return t < op.start_ms; });
-  ImGui::BeginTooltip();
   if (it != first && t_ms < (it - 1)->end_ms) {
-    const sim::PipeOp& op = *(it - 1);
-    const char* what = op.kind == sim::PipeOpKind::F   ? "forward"
-                       : op.kind == sim::PipeOpKind::W ? "weight-gradient backward"
-                       : r.in.schedule == sim::PipeSchedule::ZbH1 ? "input-gradient backward"
-                                                                  : "backward (b + w)";
-    ImGui::Text("stage %d: %s, %s", stage, sim::pipe_op_label(r, op).c_str(), what);
-    ImGui::Text("%s to %s", ms(op.start_ms).c_str(), ms(op.end_ms).c_str());
+    *from = (it - 1)->start_ms;
+    *to = (it - 1)->end_ms;
+    return &*(it - 1);
+  }
+  *from = it != first ? (it - 1)->end_ms : 0;
+  *to = it != last ? it->start_ms : r.makespan_ms;
+  return nullptr;
+}
+
+const char* PipelineWidget::op_kind_words(const sim::PipeOp& op) const {
+  return op.kind == sim::PipeOpKind::F                       ? "forward"
+         : op.kind == sim::PipeOpKind::W                     ? "weight-gradient backward"
+         : result_.in.schedule == sim::PipeSchedule::ZbH1 ? "input-gradient backward"
+                                                             : "backward (b + w)";
+}
+
+// What stage `stage` does at time t, as a tooltip.
+void PipelineWidget::tooltip(double t_ms, int stage) {
+  double from = 0, to = 0;
+  const sim::PipeOp* op = op_at(t_ms, stage, &from, &to);
+  ImGui::BeginTooltip();
+  if (op) {
+    ImGui::Text("stage %d: %s, %s", stage, sim::pipe_op_label(result_, *op).c_str(), op_kind_words(*op));
+    ImGui::Text("%s to %s", ms(from).c_str(), ms(to).c_str());
   } else {
-    const double from = it != first ? (it - 1)->end_ms : 0;
-    const double to = it != last ? it->start_ms : r.makespan_ms;
     ImGui::Text("stage %d: idle from %s to %s", stage, ms(from).c_str(), ms(to).c_str());
-    ImGui::Text("idle in the whole step: %s", ms(r.idle_ms[stage]).c_str());
+    ImGui::Text("idle in the whole step: %s", ms(result_.idle_ms[stage]).c_str());
   }
   ImGui::EndTooltip();
 }
@@ -403,21 +420,12 @@ void PipelineWidget::draw_figures(App& app) {
   ImGui::PopStyleColor();
 }
 
-// What stage `stage` does at time t, in words: the op (binary search in its execution order)
-// or idle.
+// What stage `stage` does at time t, in words (for describe()).
 std::string PipelineWidget::stage_activity(double t_ms, int stage) const {
-  const sim::PipelineResult& r = result_;
-  const auto first = r.ops.begin() + r.stage_begin[stage], last = r.ops.begin() + r.stage_begin[stage + 1];
-  auto it = std::upper_bound(first, last, t_ms, [](double t, const sim::PipeOp& op) { return t < op.start_ms; });
-  if (it != first && t_ms < (it - 1)->end_ms) {
-    const sim::PipeOp& op = *(it - 1);
-    const char* what = op.kind == sim::PipeOpKind::F   ? "forward"
-                       : op.kind == sim::PipeOpKind::W ? "weight-gradient backward"
-                       : r.in.schedule == sim::PipeSchedule::ZbH1 ? "input-gradient backward"
-                                                                  : "backward";
-    return "stage " + std::to_string(stage) + " runs " + sim::pipe_op_label(r, op) + " (" + what + ")";
-  }
-  return "stage " + std::to_string(stage) + " is idle";
+  double from = 0, to = 0;
+  const sim::PipeOp* op = op_at(t_ms, stage, &from, &to);
+  if (!op) return "stage " + std::to_string(stage) + " is idle";
+  return "stage " + std::to_string(stage) + " runs " + sim::pipe_op_label(result_, *op) + " (" + op_kind_words(*op) + ")";
 }
 
 std::string PipelineWidget::describe() const {
