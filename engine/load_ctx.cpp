@@ -375,3 +375,87 @@ std::string describe_tolerance(double rel, double abs, const std::string& unit) 
 }
 
 }  // namespace dtx
+
+namespace dtx {
+
+std::optional<ValueRange> read_value_range(LoadContext& ctx, const Json& spec, const std::string& p,
+                                           std::optional<double> fixed) {
+  ValueRange r;
+  const bool has_choices = spec.contains("choices");
+  const bool has_range = spec.contains("min") || spec.contains("max");
+  if (has_choices && has_range) {
+    ctx.error(p, "give either \"choices\" or \"min\"/\"max\", not both");
+    return std::nullopt;
+  }
+  if (has_choices) {
+    const Json& ch = spec["choices"];
+    if (!ch.is_array() || ch.empty()) {
+      ctx.error(p + "/choices", "expected a non-empty array of numbers, got " + describe_json(ch));
+      return std::nullopt;
+    }
+    bool bad = false;
+    for (size_t i = 0; i < ch.size(); ++i) {
+      if (!ch[i].is_number()) {
+        ctx.error(p + "/choices/" + std::to_string(i), "expected a number, got " + describe_json(ch[i]));
+        bad = true;
+      } else {
+        r.choices.push_back(ch[i].get<double>());
+      }
+    }
+    if (bad) return std::nullopt;
+    if (fixed && std::find(r.choices.begin(), r.choices.end(), *fixed) == r.choices.end()) {
+      ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is not one of the choices");
+      return std::nullopt;
+    }
+    // (Reported, not fatal: the choices are still good.)
+    if (spec.contains("step")) ctx.error(p + "/step", "\"step\" only applies to a min/max range");
+    return r;
+  }
+  if (has_range) {
+    auto mn = ctx.number_field(spec, p, "min", true);
+    auto mx = ctx.number_field(spec, p, "max", true);
+    auto st = ctx.number_field(spec, p, "step", false);
+    if (!spec.contains("min")) ctx.error(p, "a range needs \"min\" as well as \"max\"");
+    if (!spec.contains("max")) ctx.error(p, "a range needs \"max\" as well as \"min\"");
+    if (!mn || !mx) return std::nullopt;
+    if (*mn > *mx) {
+      ctx.error(p + "/max", "expected max ≥ min (" + format_number(*mn, 6) + "), got " + format_number(*mx, 6));
+      return std::nullopt;
+    }
+    r.min = *mn;
+    r.max = *mx;
+    if (st) {
+      if (*st <= 0) {
+        ctx.error(p + "/step", "expected a step greater than 0, got " + format_number(*st, 6));
+        return std::nullopt;
+      }
+      r.step = *st;
+      if (fixed) {
+        const double k = (*fixed - r.min) / r.step;
+        if (std::fabs(k - std::round(k)) > 1e-9) {
+          ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is not min + a whole number of steps");
+          return std::nullopt;
+        }
+      }
+    }
+    if (fixed && (*fixed < r.min || *fixed > r.max)) {
+      ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is outside [" + format_number(r.min, 6) +
+                                    ", " + format_number(r.max, 6) + "]");
+      return std::nullopt;
+    }
+    return r;
+  }
+  if (!fixed) {
+    ctx.error(p, "expected \"choices\" or both \"min\" and \"max\"");
+    return std::nullopt;
+  }
+  // A fixed value: only the default. A "step" here would silently do nothing.
+  if (spec.contains("step")) {
+    ctx.error(p + "/step", "\"step\" only applies to a min/max range; add \"min\" and \"max\", or remove it");
+    return std::nullopt;
+  }
+  r.choices = {*fixed};
+  return r;
+}
+
+}  // namespace dtx

@@ -81,6 +81,20 @@ struct LoadContext : Reporter {
                        double* abs);
 };
 
+// The set a value is drawn from, as packs write it for a parameter and for a code argument:
+// {"choices": [..]} or {"min", "max", "step"?} (step 0: continuous). One reader for both,
+// so that they accept and refuse the same things.
+struct ValueRange {
+  std::vector<double> choices;  // non-empty: one of these
+  double min = 0, max = 0, step = 0;
+};
+// Reads the range at `ptr` (its other members are the caller's). With a `fixed` value (a
+// parameter's default) that value must be one of the range's, and a spec with neither
+// choices nor min/max is that value alone; without one, a spec needs choices or min/max.
+// Reports what is wrong (at the member at fault) and returns nullopt.
+std::optional<ValueRange> read_value_range(LoadContext& ctx, const Json& spec, const std::string& ptr,
+                                           std::optional<double> fixed);
+
 // " (did you mean \"tolerance\"?)" when a candidate is close to `got` (see closest_match),
 // else "". `quote` is the quote character of the message it goes in.
 std::string did_you_mean(std::string_view got, const std::vector<std::string>& candidates,

@@ -129,75 +129,12 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
     auto def = ctx.number_field(spec, p, "default", true);
     if (!def) continue;
     ps.default_value = *def;
-    bool has_choices = spec.contains("choices");
-    bool has_range = spec.contains("min") || spec.contains("max");
-    if (has_choices && has_range) {
-      ctx.error(p, "give either \"choices\" or \"min\"/\"max\", not both");
-      continue;
-    }
-    if (has_choices) {
-      const Json& ch = spec["choices"];
-      if (!ch.is_array() || ch.empty()) {
-        ctx.error(p + "/choices", "expected a non-empty array of numbers, got " + describe_json(ch));
-        continue;
-      }
-      bool bad = false;
-      for (size_t i = 0; i < ch.size(); ++i) {
-        if (!ch[i].is_number()) {
-          ctx.error(p + "/choices/" + std::to_string(i), "expected a number, got " + describe_json(ch[i]));
-          bad = true;
-        } else {
-          ps.choices.push_back(ch[i].get<double>());
-        }
-      }
-      if (bad) continue;
-      if (std::find(ps.choices.begin(), ps.choices.end(), ps.default_value) == ps.choices.end()) {
-        ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
-                                      " is not one of the choices");
-        continue;
-      }
-      if (spec.contains("step")) ctx.error(p + "/step", "\"step\" only applies to a min/max range");
-    } else if (has_range) {
-      auto mn = ctx.number_field(spec, p, "min", true);
-      auto mx = ctx.number_field(spec, p, "max", true);
-      auto st = ctx.number_field(spec, p, "step", false);
-      if (!spec.contains("min")) ctx.error(p, "a range needs \"min\" as well as \"max\"");
-      if (!spec.contains("max")) ctx.error(p, "a range needs \"max\" as well as \"min\"");
-      if (!mn || !mx) continue;
-      if (*mn > *mx) {
-        ctx.error(p + "/max", "expected max ≥ min (" + format_number(*mn, 6) + "), got " +
-                                  format_number(*mx, 6));
-        continue;
-      }
-      ps.min = *mn;
-      ps.max = *mx;
-      if (st) {
-        if (*st <= 0) {
-          ctx.error(p + "/step", "expected a step greater than 0, got " + format_number(*st, 6));
-          continue;
-        }
-        ps.step = *st;
-        double k = (ps.default_value - ps.min) / ps.step;
-        if (std::fabs(k - std::round(k)) > 1e-9) {
-          ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
-                                        " is not min + a whole number of steps");
-          continue;
-        }
-      }
-      if (ps.default_value < ps.min || ps.default_value > ps.max) {
-        ctx.error(p + "/default", "the default " + format_number(ps.default_value, 6) +
-                                      " is outside [" + format_number(ps.min, 6) + ", " +
-                                      format_number(ps.max, 6) + "]");
-        continue;
-      }
-    } else {
-      // A fixed parameter: only the default. A "step" here would silently do nothing.
-      if (spec.contains("step")) {
-        ctx.error(p + "/step", "\"step\" only applies to a min/max range; add \"min\" and \"max\", or remove it");
-        continue;
-      }
-      ps.choices = {ps.default_value};
-    }
+    auto range = read_value_range(ctx, spec, p, ps.default_value);
+    if (!range) continue;
+    ps.choices = std::move(range->choices);
+    ps.min = range->min;
+    ps.max = range->max;
+    ps.step = range->step;
     ex.params.push_back(std::move(ps));
   }
 }

@@ -92,33 +92,13 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
           ctx.check_fields(*ri, rp, {"choices", "min", "max", "step"}, {});
           CodeArgRange ar;
           ar.name = name;
-          if (auto ch = ri->find("choices"); ch != ri->end()) {
-            // As for params: either a list or a range, never both (min/max/step would be ignored).
-            if (ri->contains("min") || ri->contains("max") || ri->contains("step")) {
-              ctx.error(rp, "give either \"choices\" or \"min\"/\"max\"/\"step\", not both");
-              continue;
-            }
-            if (!ch->is_array() || ch->empty()) {
-              ctx.error(rp + "/choices", "expected a non-empty array of numbers, got " + describe_json(*ch));
-              continue;
-            }
-            for (const auto& v : *ch) {
-              if (v.is_number()) ar.choices.push_back(v.get<double>());
-              else ctx.error(rp + "/choices", "expected numbers only, got " + describe_json(v));
-            }
-          } else {
-            auto mn = ctx.number_field(*ri, rp, "min", true);
-            auto mx = ctx.number_field(*ri, rp, "max", true);
-            if (!mn || !mx) {
-              ctx.error(rp, "expected \"choices\" or both \"min\" and \"max\"");
-              continue;
-            }
-            if (*mn > *mx) ctx.error(rp + "/max", "expected max ≥ min");
-            ar.min = *mn;
-            ar.max = *mx;
-            ar.step = ctx.number_field(*ri, rp, "step", false).value_or(0);
-            if (ar.step < 0) ctx.error(rp + "/step", "expected a step greater than 0");
-          }
+          // The same reader as a parameter's range (no default: a range or choices is needed).
+          auto range = read_value_range(ctx, *ri, rp, std::nullopt);
+          if (!range) continue;
+          ar.choices = std::move(range->choices);
+          ar.min = range->min;
+          ar.max = range->max;
+          ar.step = range->step;
           spec->ranges.push_back(ar);
         }
         for (auto ri = r->begin(); ri != r->end(); ++ri)
