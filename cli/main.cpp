@@ -178,7 +178,7 @@ Library load_paths(const std::vector<std::string>& paths, bool print_problems) {
   return lib;
 }
 
-std::string letter(int i) { return std::string(1, static_cast<char>('A' + i)); }
+std::string letter(int i) { return option_letter(static_cast<size_t>(i)); }
 
 Json params_json(const Exercise& ex) {
   Json ps = Json::array();

@@ -21,7 +21,7 @@ bool under(const std::string& pointer, const std::string& prefix) {
          (pointer.size() == prefix.size() || pointer[prefix.size()] == '/');
 }
 
-std::string letter(int pos) { return std::string(1, static_cast<char>('A' + pos)); }
+std::string letter(int pos) { return option_letter(static_cast<size_t>(pos)); }
 
 }  // namespace
 

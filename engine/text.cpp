@@ -192,4 +192,8 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
   return negative ? -value : value;
 }
 
+std::string option_letter(size_t pos) {
+  return pos < kMaxLettered ? std::string(1, static_cast<char>('A' + pos)) : "?";
+}
+
 }  // namespace dtx

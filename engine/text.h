@@ -19,6 +19,12 @@ uint32_t utf8_decode(std::string_view s, size_t& i);
 // Appends code point `cp` (at most 0x10FFFF) encoded as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
 
+// Options and ordering items are named by letters, A to Z, wherever they are shown or typed
+// (the page, `dtx show`, `dtx grade`, the instructor view): at most kMaxLettered of them.
+constexpr size_t kMaxLettered = 26;
+// The letter of the item at `pos` (0-based) as shown: "A", "B", ...
+std::string option_letter(size_t pos);
+
 // Formats a number for prose: `sig` significant digits, trailing zeros trimmed, integers in
 // full with thousands separators ("16,384"), very large or very small magnitudes as
 // "6.1 × 10^-5". Never prints "1e+09".

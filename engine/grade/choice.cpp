@@ -4,6 +4,7 @@
 #include <set>
 
 #include "../load_ctx.h"
+#include "../text.h"
 
 namespace dtx {
 
@@ -18,6 +19,11 @@ std::shared_ptr<TypeSpec> load_choice(const Json& j, const std::string& ptr, Loa
   if (it == j.end()) return nullptr;
   if (!it->is_array() || it->size() < 2) {
     ctx.error(op, "expected an array of at least 2 options, got " + describe_json(*it));
+    return nullptr;
+  }
+  if (it->size() > kMaxLettered) {
+    ctx.error(op, "expected at most " + std::to_string(kMaxLettered) + " options (they are lettered A to Z), got " +
+                      std::to_string(it->size()));
     return nullptr;
   }
   for (size_t i = 0; i < it->size(); ++i) {

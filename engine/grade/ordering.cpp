@@ -4,6 +4,7 @@
 #include <set>
 
 #include "../load_ctx.h"
+#include "../text.h"
 
 namespace dtx {
 
@@ -16,6 +17,11 @@ std::shared_ptr<TypeSpec> load_ordering(const Json& j, const std::string& ptr, L
   if (!it->is_array() || it->size() < 3) {
     ctx.error(ptr + "/items", "expected an array of at least 3 items in the correct order, got " +
                                   describe_json(*it));
+    return nullptr;
+  }
+  if (it->size() > kMaxLettered) {
+    ctx.error(ptr + "/items", "expected at most " + std::to_string(kMaxLettered) +
+                                  " items (they are lettered A to Z), got " + std::to_string(it->size()));
     return nullptr;
   }
   spec->items = ctx.string_list_field(j, ptr, "items");

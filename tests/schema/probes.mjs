@@ -266,6 +266,9 @@ function choiceProbes() {
     ex('choice', 'multiple, two correct', true, 'choice', (e) => { e.multiple = true; e.options[1].correct = true; }),
     ex('choice', 'shuffle false', true, 'choice', (e) => { e.shuffle = false; }),
     ex('choice', 'one option', false, 'choice', opts([{ text: 'Ring', correct: true }])),
+    // options are lettered A to Z (engine/text.h kMaxLettered)
+    ex('choice', '26 options', true, 'choice', opts(Array.from({ length: 26 }, (_, i) => ({ text: `option ${i}`, correct: i === 0 })))),
+    ex('choice', '27 options', false, 'choice', opts(Array.from({ length: 27 }, (_, i) => ({ text: `option ${i}`, correct: i === 0 })))),
     ex('choice', 'no correct option', false, 'choice', opts([{ text: 'Ring' }, { text: 'Tree', correct: false }])),
     ex('choice', 'two correct, single answer', false, 'choice', opts([{ text: 'Ring', correct: true }, { text: 'Tree', correct: true }])),
     ex('choice', 'two correct, "multiple": false', false, 'choice', (e) => { e.multiple = false; e.options[1].correct = true; }),
@@ -288,6 +291,8 @@ function orderingProbes() {
   return [
     ex('ordering', 'with feedback', true, 'ordering', (e) => { e.feedback = ['a', 'b', 'c']; }),
     ex('ordering', '24 items, 24 feedback', true, () => orderingExercise(24), (e) => { e.feedback = e.items.map((i) => `why ${i}`); }),
+    ex('ordering', '26 items', true, () => orderingExercise(26), () => {}),
+    ex('ordering', '27 items', false, () => orderingExercise(27), () => {}),
     ex('ordering', 'two items', false, () => orderingExercise(2), () => {}),
     ex('ordering', 'no items', false, 'ordering', (e) => { delete e.items; }),
     ex('ordering', 'duplicate item', false, 'ordering', (e) => { e.items[2] = e.items[0]; }),

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "grade/choice.h"
+#include "text.h"
 #include "ui/access.h"
 #include "ui/keyboard.h"
 #include "views/views.h"
@@ -37,7 +38,8 @@ void draw(App& app, ExerciseState& st) {
     const float dy = (h - text_h) * 0.5f;
     ImVec2 p = ImGui::GetCursorScreenPos();
     bool on = picked(st, authored);
-    std::string id = std::string(1, static_cast<char>('A' + pos % 26)) + "##choice-" + std::to_string(pos);
+    const std::string letter = option_letter(pos);
+    std::string id = letter + "##choice-" + std::to_string(pos);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));  // the label is drawn below, wrapped
     if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(app.content_width, h))) {
       if (spec->multiple) {
@@ -51,7 +53,7 @@ void draw(App& app, ExerciseState& st) {
     {
       Access a;
       a.role = spec->multiple ? Role::Checkbox : Role::Radio;
-      a.name = std::string(1, static_cast<char>('A' + pos % 26)) + ". " + access_plain(runs);
+      a.name = letter + ". " + access_plain(runs);
       a.checked = on ? 1 : 0;
       a.group = "Options";
       access_item(std::move(a));
