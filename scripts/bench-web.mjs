@@ -199,7 +199,8 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
       const mark = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? m.startTime : null; };
       return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null,
         engineDownloaded: mark('dtx:engine-downloaded'), engineCompiled: mark('dtx:engine-compiled'), engineRunning: mark('dtx:engine-running'),
-        fontsIn: mark('dtx:fonts-in'), fontsBuilt: mark('dtx:fonts-built'), indexIn: mark('dtx:index-in'), firstPackIn: mark('dtx:first-pack-in') };
+        fontsIn: mark('dtx:fonts-in'), fontsBuilt: mark('dtx:fonts-built'), indexIn: mark('dtx:index-in'), firstPackIn: mark('dtx:first-pack-in'),
+        screenLaidOut: mark('dtx:first-screen-laid-out'), screenDrawn: mark('dtx:first-screen-drawn') };
     });
     if (idle) {
       // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
@@ -298,6 +299,8 @@ async function main() {
       ['  all four fonts in', (r) => r.fontsIn],
       ['  font atlas built', (r) => r.fontsBuilt],
       ['  first pack in the library', (r) => r.firstPackIn],
+      ['  first screen laid out (ImGui)', (r) => r.screenLaidOut],
+      ['  first screen drawn (GL handed over)', (r) => r.screenDrawn],
       ['first drawn frame (any screen)', (r) => r.firstDrawn],
       ['first complete frame (loading text hidden)', (r) => r.firstComplete],
       ['course map usable (a chapter listed)', (r) => r.usable],

@@ -299,8 +299,14 @@ uint64_t draw_data_hash(const ImDrawData* dd, int fw, int fh, ImU32 clear) {
 // Start milestones for `make bench` (performance marks, read back by scripts/bench-web.mjs).
 EM_JS(void, web_mark, (const char* name), { performance.mark(UTF8ToString(name)); });
 struct StartMarks {
-  bool fonts = false, index = false, pack = false;
+  bool fonts = false, index = false, pack = false, screen = false;
 } g_marks;
+
+// The loading line gives way once the course map (or a linked exercise) can be drawn with its
+// fonts; packs still on their way are shown loading in the map itself.
+bool first_screen_ready() {
+  return g_app.screen != Screen::Loading && !g_app.fonts_dirty && g_app.font_requests.empty();
+}
 
 void draw_frame() {
   // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
@@ -317,6 +323,11 @@ void draw_frame() {
   // Packs that arrived go in a frame's worth at a time (one or two at ~30 ms each): the map is
   // drawn with the first chapters while the others load.
   if (app_load_arrived_packs(g_app, 20.0) && !g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
+  // Until the first screen can be shown (its fonts and its pack in), the loading line covers
+  // the canvas: a frame would draw nothing anyone sees, and its GL work (software GL builds its
+  // pipelines at the first draw, ~100 ms) held the main thread while the packs' bytes waited to
+  // be read. Such frames only take in what arrived (above).
+  if (!g_first_frame_sent && !first_screen_ready()) return;
   hook_begin_frame();
   text_layer_begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
@@ -336,6 +347,10 @@ void draw_frame() {
   app_frame(g_app);
   ImGui::Render();
   double ui_end = emscripten_get_now();
+  // The first frame that shows a screen with a pack in: when its layout is done, and when its
+  // GL work is handed over (the browser waits for software GL there, in the first frame).
+  const bool mark_screen = !g_marks.screen && g_marks.pack && g_app.screen != Screen::Loading;
+  if (mark_screen) web_mark("dtx:first-screen-laid-out");
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(g_window, &fw, &fh);
   // A frame that would draw exactly what the canvas shows (a wake for a key that changed
@@ -351,6 +366,7 @@ void draw_frame() {
     glClearColor(bg.x, bg.y, bg.z, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (mark_screen) web_mark("dtx:first-screen-drawn"), g_marks.screen = true;
     ++g_app.frames_drawn;
     g_layer_stale = true;
   }
@@ -358,13 +374,20 @@ void draw_frame() {
   // While a widget plays, its words change every frame, faster than anyone reads them: the
   // layer follows once a second (a frame that builds it costs ~3-6 ms more), and at once when the
   // widget stops.
+  // The same holds while the packs arrive at the start: each one redraws the course map, and
+  // the first layer (a few hundred DOM nodes, ~150 ms of a phone's main thread) would hold back
+  // the first frame a student sees. The layer is first built a second after the first frame, or
+  // as soon as every pack is in (measured by `make bench`: map usable 1,571 ms with the layer in
+  // the first frame, see README "Start").
   // A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
   // focus goes with it), also when nothing else was drawn differently.
   const ImGuiID typing = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
   const bool focus_moved = keyboard_focus_id() != g_layer_focus || typing != g_layer_typing;
   if (g_layer_on && (g_layer_stale || focus_moved)) {
     double t = emscripten_get_now();
-    if (!g_app.widget_animating || t - g_layer_built_ms >= 1000 || focus_moved) {
+    const bool starting = !g_app.library_ready;
+    if (starting && g_layer_built_ms == 0) g_layer_built_ms = t;  // counts from the first frame
+    if (!(g_app.widget_animating || starting) || t - g_layer_built_ms >= 1000 || focus_moved) {
       g_layer_stale = false;
       g_layer_focus = keyboard_focus_id();
       g_layer_typing = typing;
@@ -391,9 +414,7 @@ void draw_frame() {
     g_text_focus = want;
     web_text_focus(want);
   }
-  // The loading line gives way once the course map can be drawn with its fonts; packs still
-  // on their way are shown loading in the map itself.
-  if (!g_first_frame_sent && g_app.screen != Screen::Loading && !g_app.fonts_dirty && g_app.font_requests.empty()) {
+  if (!g_first_frame_sent && first_screen_ready()) {
     g_first_frame_sent = true;
     web_first_frame();
   }

@@ -1269,6 +1269,12 @@ test('start: the loading line counts bytes; a slow pack leaves the other chapter
   assert(s.loading.includes('05-pipeline.json'), 'the slow pack is listed as loading: ' + JSON.stringify(s.loading));
   assert(!s.items.some((i) => i.id === 'chapter-5'), 'chapter 5 is not drawn before its pack');
   await shot(page, 'start-chapter-loading');
+  // the text layer (the words to select and find, the controls a screen reader reaches) is
+  // built a second after the first frame, without waiting for the held pack
+  await page.waitForFunction(() => {
+    const l = document.getElementById('dtx-layer');
+    return l && /Ring AllReduce/.test(l.textContent) && l.querySelector('.dtx-ctl');
+  }, null, { timeout: 10000 });
   // meanwhile a chapter that is in works
   await solveNumeric(page, 'ring.volume');
   release();

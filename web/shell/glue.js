@@ -60,8 +60,17 @@
     const r = await fetch(url, { cache: 'no-cache' });
     const entry = { kind, got: 0, total: Number(r.headers.get('Content-Length')) || 0, done: false };
     files.set(url, entry);
+    showProgress();
     const chunks = [];
-    if (r.body && r.body.getReader) {
+    // A file of known, small size (fonts, packs: under 1 MB) is taken whole: read chunk by
+    // chunk, each chunk waited for a turn of this thread, which the engine's start and first
+    // frames keep busy, and the first pack came in 100-150 ms later (make bench). Anything
+    // larger, compressed (its size unknown until read), or of unknown size, is read in chunks,
+    // counted and cut at `limit`.
+    if (entry.total > 0 && entry.total <= Math.min(limit, 1 << 20) && !r.headers.get('Content-Encoding')) {
+      chunks.push(new Uint8Array(await r.arrayBuffer()));
+      entry.got = chunks[0].length;
+    } else if (r.body && r.body.getReader) {
       const reader = r.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
@@ -94,6 +103,20 @@
   // (dtx.wasm was asked for 370 ms after navigation start, behind the packs; now at 130 ms).
   const engineResponse = fetch('dtx.wasm', { priority: 'high' });
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
+  // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
+  if (!window.dtxNoEarlyFetch) {
+    // The index first (a few hundred bytes): the packs it lists are asked for as soon as it
+    // is read, before the engine's start and first frames keep this thread busy.
+    fetchEarly('exercises/index.json', 'index').then((r) => {
+      if (!r.ok) return;
+      let index = null;
+      try { index = JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return; }
+      const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
+      for (const n of names.slice(0, MAX_EARLY_PACKS)) fetchEarly('exercises/' + n, 'pack');
+    }, () => {});
+    for (const f of FONT_FILES) fetchEarly(f, 'font');
+  }
+
   // The WebGL context is made now, while the engine downloads: creating it costs 80 ms with
   // software GL, and GLFW's createWindow later gets this same context back from getContext
   // (a canvas has one context; the attributes are GLFW's defaults for our hints).
@@ -105,18 +128,6 @@
     canvas.height = Math.max(Math.round(h * dpr), 1);
     canvas.getContext('webgl2', { alpha: true, depth: true, stencil: true, antialias: false });
   } catch (e) { /* reported by the engine */ }
-  // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
-  if (!window.dtxNoEarlyFetch) {
-    for (const f of FONT_FILES) fetchEarly(f, 'font');
-    fetchEarly('exercises/index.json', 'index').then((r) => {
-      if (!r.ok) return;
-      let index = null;
-      try { index = JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return; }
-      const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
-      for (const n of names.slice(0, MAX_EARLY_PACKS)) fetchEarly('exercises/' + n, 'pack');
-    }, () => {});
-  }
-
   // The engine's download, counted: Emscripten calls this instead of fetching dtx.wasm itself,
   // and compiling still streams (the counted bytes are handed on as they arrive).
   function instantiateWasm(imports, receive) {

@@ -79,21 +79,31 @@
     });
   }
 
+  // Every class is measured in one layout pass, before the lines it sizes are in the layer:
+  // a probe measured between new lines laid out the whole layer once per class (150 ms of the
+  // first layer on the test machine).
   function emRatio(fontClass) {
     let k = emPerPx.get(fontClass);
     if (k) return k;
-    const probe = document.createElement('span');
-    probe.className = `dtx-line ${fontClass} dtx-probe`;
-    probe.style.fontSize = '100px';
-    probe.textContent = 'Hg';
-    layer.appendChild(probe);
-    const range = document.createRange();
-    range.selectNodeContents(probe);
-    const h = range.getBoundingClientRect().height;
-    probe.remove();
-    k = h > 0 ? 100 / h : 1;
-    emPerPx.set(fontClass, k);
-    return k;
+    const probes = FONT_CLASS.map((fc) => {
+      const probe = document.createElement('span');
+      probe.className = `dtx-line ${fc} dtx-probe`;
+      probe.style.fontSize = '100px';
+      probe.textContent = 'Hg';
+      return probe;
+    });
+    const box = document.createElement('div');
+    box.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden;contain:strict;width:1px;height:1px';
+    box.append(...probes);
+    layer.appendChild(box);  // the font classes' rules are the layer's
+    const heights = probes.map((probe) => {
+      const range = document.createRange();
+      range.selectNodeContents(probe);
+      return range.getBoundingClientRect().height;
+    });
+    box.remove();
+    FONT_CLASS.forEach((fc, i) => emPerPx.set(fc, heights[i] > 0 ? 100 / heights[i] : 1));
+    return emPerPx.get(fontClass) || 1;
   }
 
   function safeHref(url) {
@@ -369,6 +379,7 @@
 
   function remeasureAll() {
     if (!layer) return;
+    emRatio('f-body');  // every class measured in one pass, before the lines change
     for (const l of layer.querySelectorAll('.dtx-line')) {
       l.style.transform = '';
       size(l);
@@ -459,6 +470,7 @@
     init(callFn) { call = callFn; },
     update(json, scroll) {
       ensure();
+      emRatio('f-body');  // measured now, while the layer is laid out (a no-op once known)
       const d = JSON.parse(json);
       const [px, py, pw, ph] = d.page;
       pageBox.style.left = `${px}px`;
