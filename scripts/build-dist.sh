@@ -28,5 +28,11 @@ node -e '
   for (const f of index.packs) {
     if (!fs.existsSync(path.join(src, f))) { console.error(`build-dist: exercises/index.json lists ${f}, which does not exist`); process.exit(1); }
     fs.copyFileSync(path.join(src, f), path.join(dst, f));
-  }' "$repo_root/exercises" "$out/exercises"
+  }
+  // The page asks for these packs before it has read the index (web/shell/glue.js).
+  const page = path.join(dst, "..", "index.html");
+  const names = index.packs.filter((f) => /^[\w.-]+\.json$/.test(f)).join(" ");
+  const html = fs.readFileSync(page, "utf8");
+  if (!html.includes(`<meta name="dtx-packs" content="">`)) { console.error("build-dist: index.html has no dtx-packs meta"); process.exit(1); }
+  fs.writeFileSync(page, html.replace(`<meta name="dtx-packs" content="">`, `<meta name="dtx-packs" content="${names}">`));' "$repo_root/exercises" "$out/exercises"
 if [[ -d $repo_root/exercises/schema ]]; then cp -r "$repo_root/exercises/schema" "$out/exercises/"; fi

@@ -377,8 +377,8 @@ void draw_frame() {
   // The same holds while the packs arrive at the start: each one redraws the course map, and
   // the first layer (a few hundred DOM nodes, ~150 ms of a phone's main thread) would hold back
   // the first frame a student sees. The layer is first built a second after the first frame, or
-  // as soon as every pack is in (measured by `make bench`: map usable 1,571 ms with the layer in
-  // the first frame, see README "Start").
+  // as soon as every pack is in, never in the first frame (measured by `make bench`: map usable
+  // 1,571 ms with the layer in the first frame, see README "Start").
   // A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
   // focus goes with it), also when nothing else was drawn differently.
   const ImGuiID typing = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
@@ -387,7 +387,10 @@ void draw_frame() {
     double t = emscripten_get_now();
     const bool starting = !g_app.library_ready;
     if (starting && g_layer_built_ms == 0) g_layer_built_ms = t;  // counts from the first frame
-    if (!(g_app.widget_animating || starting) || t - g_layer_built_ms >= 1000 || focus_moved) {
+    // The first screen (the map, or a linked exercise with every pack in) is shown before the
+    // layer is built, at the next frame.
+    const bool first_screen = !g_first_frame_sent;
+    if ((!(g_app.widget_animating || starting) && !first_screen) || t - g_layer_built_ms >= 1000 || focus_moved) {
       g_layer_stale = false;
       g_layer_focus = keyboard_focus_id();
       g_layer_typing = typing;

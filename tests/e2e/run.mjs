@@ -303,25 +303,36 @@ test('worker sandbox: no network, no storage, lines of errors', async () => {
   await page.context().close();
 });
 
-test('a broken pack is reported and the others still work', async () => {
+test('a broken pack is reported and the others still work; the index, not the packs named in the page, decides what loads', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-broken-'));
   fs.cpSync(dist, dir, { recursive: true });
   const index = JSON.parse(fs.readFileSync(path.join(dir, 'exercises/index.json'), 'utf8'));
+  // edited after the build: one pack dropped (the page still names it), two added
+  const dropped = '13-llama3-case-study.json';
+  assert(fs.readFileSync(path.join(dir, 'index.html'), 'utf8').includes(dropped), 'the built page names every pack');
+  index.packs = index.packs.filter((f) => f !== dropped);
   index.packs.push('98-broken.json', '99-missing.json');
   fs.writeFileSync(path.join(dir, 'exercises/index.json'), JSON.stringify(index));
   fs.writeFileSync(path.join(dir, 'exercises/98-broken.json'), '{\n  "format": 1,\n  "chapter": 98,\n  "id": "broken",\n  "title": "Broken",\n  "exercises": [\n    {"id": "b.x", "type": "numeric", "title": "x", "prompt": "p", "parts": [{"id": "a", "answer": "1", "unit": "GB", "tolerence": 0.1}]}\n  ]\n}\n');
   const srv = await serve(dir);
   try {
     const page = await newPage();
+    const asked = [];
+    page.on('request', (r) => asked.push(r.url()));
     await page.goto(srv.url);
     const s = await ready(page);
+    assert(asked.some((u) => u.endsWith('exercises/' + dropped)), 'a pack the page names is asked for early');
+    assert(!s.problems.some((p) => p.file === dropped), 'the dropped pack is no problem: ' + JSON.stringify(s.problems));
     const broken = s.problems.find((p) => p.file === '98-broken.json');
     assert(broken, 'broken pack listed: ' + JSON.stringify(s.problems));
     assert(/98-broken\.json:7:\d+: error: .*tolerence/.test(broken.messages.join('\n')), 'file:line:col message: ' + broken.messages);
     assert(s.problems.some((p) => p.file === '99-missing.json' && /404/.test(p.messages[0])), 'missing pack listed');
-    eq(s.packs, index.packs.length - 2, 'other packs loaded');
+    eq(s.packs, index.packs.length - 2, 'other packs loaded (the dropped one not)');
     await shot(page, 'broken-pack');
     await openExercise(page, 'ring.volume');
+    // an exercise of the dropped pack is not in the course
+    await page.evaluate(() => { location.hash = '#/ex/l3.gpu-hours'; });
+    await waitFor(page, "s.screen === 'not-found'");
     await page.context().close();
   } finally {
     srv.stop();

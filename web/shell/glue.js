@@ -107,14 +107,22 @@
   if (!window.dtxNoEarlyFetch) {
     // The index first (a few hundred bytes): the packs it lists are asked for as soon as it
     // is read, before the engine's start and first frames keep this thread busy.
+    const askPack = (n) => { if (!early.has('exercises/' + n)) fetchEarly('exercises/' + n, 'pack'); };
     fetchEarly('exercises/index.json', 'index').then((r) => {
       if (!r.ok) return;
       let index = null;
       try { index = JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return; }
       const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
-      for (const n of names.slice(0, MAX_EARLY_PACKS)) fetchEarly('exercises/' + n, 'pack');
+      names.slice(0, MAX_EARLY_PACKS).forEach(askPack);
     }, () => {});
     for (const f of FONT_FILES) fetchEarly(f, 'font');
+    // The packs the site was built with (scripts/build-dist.sh writes their names into the
+    // page) are asked for now, a round trip before the index could name them. The index stays
+    // the truth: a pack it adds is asked for when it is read, and one it no longer lists is
+    // never given to the engine.
+    const built = document.querySelector('meta[name="dtx-packs"]');
+    const hinted = built ? built.content.split(/\s+/).filter((n) => /^[\w.-]+\.json$/.test(n)) : [];
+    hinted.slice(0, MAX_EARLY_PACKS).forEach(askPack);
   }
 
   // The WebGL context is made now, while the engine downloads: creating it costs 80 ms with
