@@ -390,7 +390,8 @@ void draw_frame() {
     // The first screen (the map, or a linked exercise with every pack in) is shown before the
     // layer is built, at the next frame.
     const bool first_screen = !g_first_frame_sent;
-    if ((!(g_app.widget_animating || starting) && !first_screen) || t - g_layer_built_ms >= 1000 || focus_moved) {
+    const bool due = !(g_app.widget_animating || starting) || t - g_layer_built_ms >= 1000 || focus_moved;
+    if (due && !first_screen) {
       g_layer_stale = false;
       g_layer_focus = keyboard_focus_id();
       g_layer_typing = typing;
