@@ -24,6 +24,7 @@
 #include "new.h"
 #include "sandbox_runner.h"
 #include "sim.h"
+#include "figures.h"
 #include "text.h"
 
 using namespace dtx;

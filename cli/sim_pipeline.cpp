@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "figures.h"
 #include "sim.h"
 #include "sim/pipeline.h"
 
@@ -25,11 +26,7 @@ std::string num(double v) {
   return buf;
 }
 
-std::string percent(double fraction) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g %%", 100 * fraction);
-  return buf;
-}
+std::string percent(double fraction) { return format_percent(fraction, 4); }  // as the Lab's pipeline
 
 // The Gantt chart as a character grid when every op starts and ends on a multiple of the
 // shortest op and the grid fits in kMaxColumns. With room, each op shows its label

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "figures.h"
 #include "sim.h"
 #include "sim/plan.h"
 #include "text.h"
@@ -19,23 +20,7 @@ const char* recompute_name(sim::Recompute r) {
 }
 
 std::string num(double x, int sig = 4) { return format_number(x, sig); }
-std::string gb(double bytes) { return num(bytes / 1e9) + " GB"; }
 std::string billions(double n) { return num(n / 1e9) + " B"; }
-
-std::string seconds(double s) {
-  char buf[48];
-  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
-  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-  else if (s > 0) std::snprintf(buf, sizeof buf, "%.3g µs", s * 1e6);
-  else std::snprintf(buf, sizeof buf, "0");
-  return buf;
-}
-
-std::string pct(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
-  return buf;
-}
 
 std::string pad(const std::string& s, size_t width) {
   // Width in characters, not bytes (× and · are two bytes in UTF-8).
@@ -71,14 +56,14 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
 
   std::cout << (in.first_stage ? "Memory per GPU (a GPU of the first pipeline stage; --stage even for the average)\n"
                                : "Memory per GPU (the average GPU; --stage first for the fullest stage)\n");
-  std::cout << "  " << pad("weights", 13) << gb(r.weights_bytes) << "\n";
-  std::cout << "  " << pad("gradients", 13) << gb(r.grads_bytes) << "\n";
-  std::cout << "  " << pad("optimizer", 13) << gb(r.optimizer_bytes) << "\n";
-  std::cout << "  " << pad("activations", 13) << gb(r.activations_bytes) << "  (" << gb(r.activation_layer_bytes)
+  std::cout << "  " << pad("weights", 13) << format_gb(r.weights_bytes) << "\n";
+  std::cout << "  " << pad("gradients", 13) << format_gb(r.grads_bytes) << "\n";
+  std::cout << "  " << pad("optimizer", 13) << format_gb(r.optimizer_bytes) << "\n";
+  std::cout << "  " << pad("activations", 13) << format_gb(r.activations_bytes) << "  (" << format_gb(r.activation_layer_bytes)
             << " per layer per microbatch)\n";
-  std::cout << "  " << pad("total", 13) << gb(r.total_bytes) << " of " << gb(r.capacity_bytes) << ": "
-            << (r.fits ? "fits, " + gb(r.capacity_bytes - r.total_bytes) + " free"
-                       : "over by " + gb(r.total_bytes - r.capacity_bytes))
+  std::cout << "  " << pad("total", 13) << format_gb(r.total_bytes) << " of " << format_gb(r.capacity_bytes) << ": "
+            << (r.fits ? "fits, " + format_gb(r.capacity_bytes - r.total_bytes) + " free"
+                       : "over by " + format_gb(r.total_bytes - r.capacity_bytes))
             << "\n\n";
 
   std::cout << "Communication per GPU per step\n";
@@ -86,16 +71,16 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
             << pad("exposed", 10) << "what\n";
   for (const auto& row : r.comm) {
     std::string link = row.link == sim::Link::None ? "-" : std::string(sim::link_name(row.link)) + " " + num(row.link_gbs) + " GB/s";
-    std::cout << "  " << pad(row.dim, 5) << pad(num(row.group), 7) << pad(row.bytes > 0 ? gb(row.bytes) : "-", 12)
-              << pad(link, 20) << pad(row.bytes > 0 ? seconds(row.time_s) : "-", 10)
-              << pad(row.bytes > 0 ? seconds(row.exposed_s) : "-", 10) << (row.bytes > 0 ? row.what : "") << "\n";
+    std::cout << "  " << pad(row.dim, 5) << pad(num(row.group), 7) << pad(row.bytes > 0 ? format_gb(row.bytes) : "-", 12)
+              << pad(link, 20) << pad(row.bytes > 0 ? format_seconds(row.time_s) : "-", 10)
+              << pad(row.bytes > 0 ? format_seconds(row.exposed_s) : "-", 10) << (row.bytes > 0 ? row.what : "") << "\n";
   }
   double exposed = 0;
   for (const auto& row : r.comm) exposed += row.exposed_s;
-  std::cout << "\nstep time " << seconds(r.step_s) << " (estimate): compute " << seconds(r.compute_s) << " at "
-            << pct(in.efficiency) << " of " << num(in.gpu.dense_tflops) << " TFLOP/s, bubble " << pct(r.bubble)
-            << ", exposed communication " << seconds(exposed) << "\n";
-  std::cout << "MFU       " << pct(r.mfu) << " (6·N·tokens = " << num(r.model_flops) << " FLOP per step)\n";
+  std::cout << "\nstep time " << format_seconds(r.step_s) << " (estimate): compute " << format_seconds(r.compute_s) << " at "
+            << format_percent(in.efficiency) << " of " << num(in.gpu.dense_tflops) << " TFLOP/s, bubble " << format_percent(r.bubble)
+            << ", exposed communication " << format_seconds(exposed) << "\n";
+  std::cout << "MFU       " << format_percent(r.mfu) << " (6·N·tokens = " << num(r.model_flops) << " FLOP per step)\n";
 
   std::cout << "\nWarnings\n";
   if (r.warnings.empty()) std::cout << "  none\n";

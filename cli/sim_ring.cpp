@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "figures.h"
 #include "sim.h"
 #include "sim/ring.h"
 
@@ -22,26 +23,6 @@ constexpr int kTextSendsPerStep = 16;
 constexpr int kTextRankGroups = 64;
 // JSON lists every send up to this many ranks (64 ranks: 126 steps of 64 sends).
 constexpr int kJsonSendsMaxRanks = 64;
-
-std::string si_bytes(double b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-  int u = 0;
-  while (b >= 1000 && u < 5) {
-    b /= 1000;
-    ++u;
-  }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4g %s", b, units[u]);
-  return buf;
-}
-
-std::string seconds(double s) {
-  char buf[48];
-  if (s >= 1) std::snprintf(buf, sizeof buf, "%.4g s", s);
-  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.4g µs", s * 1e6);
-  return buf;
-}
 
 std::string bytes_exact(uint64_t b) { return std::to_string(b) + " B"; }
 
@@ -72,7 +53,7 @@ void print_step(const sim::RingSim& sim, int s, std::vector<sim::RingSend>& send
   std::string what = std::to_string(sends.size()) + (sends.size() == 1 ? " send" : " sends");
   if (uniform) what += " of " + bytes_exact(sends[0].bytes);
   std::printf("step %d/%zu  %s (%s)  %s  %s\n", s + 1, sim.steps.size(), sim::phase_name(st.phase),
-              sim::phase_reduces(st.phase) ? "adds" : "copies", what.c_str(), seconds(st.time_s).c_str());
+              sim::phase_reduces(st.phase) ? "adds" : "copies", what.c_str(), format_seconds(st.time_s).c_str());
   std::string line = "    ";
   int shown = 0;
   for (const auto& x : sends) {
@@ -108,7 +89,7 @@ void print_bytes_per_rank(const sim::RingSim& sim) {
     }
     std::string who = r == e ? "rank " + std::to_string(r) : "ranks " + std::to_string(r) + "-" + std::to_string(e);
     std::printf("  %-14s sent %s (%s), received %s\n", who.c_str(), bytes_exact(sim.bytes_sent[r]).c_str(),
-                si_bytes(static_cast<double>(sim.bytes_sent[r])).c_str(), bytes_exact(sim.bytes_received[r]).c_str());
+                format_bytes(static_cast<double>(sim.bytes_sent[r])).c_str(), bytes_exact(sim.bytes_received[r]).c_str());
     r = e + 1;
   }
 }
@@ -203,7 +184,7 @@ int print_sim_ring(const sim::WidgetValues& v, bool json) {
   }
 
   std::printf("%s, %s algorithm, on %d ranks; M = %s (%s) per rank\n", title_of(in.collective),
-              sim::algorithm_name(in.algorithm), n, bytes_exact(in.bytes).c_str(), si_bytes(static_cast<double>(in.bytes)).c_str());
+              sim::algorithm_name(in.algorithm), n, bytes_exact(in.bytes).c_str(), format_bytes(static_cast<double>(in.bytes)).c_str());
   std::printf("alpha %g µs per step, bw %g GB/s per link direction (GB = 10^9 bytes)\n", in.alpha_us, in.bw_gbs);
   const uint64_t small = sim.chunk_bytes.back(), big = sim.chunk_bytes.front();
   if (small == big)
@@ -227,19 +208,19 @@ int print_sim_ring(const sim::WidgetValues& v, bool json) {
   }
 
   print_bytes_per_rank(sim);
-  std::printf("\ntotal sent     %s (%s)\n", bytes_exact(sim.bytes_total).c_str(), si_bytes(static_cast<double>(sim.bytes_total)).c_str());
+  std::printf("\ntotal sent     %s (%s)\n", bytes_exact(sim.bytes_total).c_str(), format_bytes(static_cast<double>(sim.bytes_total)).c_str());
   std::printf("busiest port   rank %d: %s in + out (%s)\n", sim.busiest_rank, bytes_exact(sim.busiest_port_bytes).c_str(),
-              si_bytes(static_cast<double>(sim.busiest_port_bytes)).c_str());
-  std::printf("time           %s (each step: alpha + its largest send / bw)\n", seconds(sim.time_s).c_str());
-  std::printf("algBw          %.4g GB/s (M / time)\n", sim.algbw_gbs);
-  std::printf("busBw          %.4g GB/s (algBw × %s)\n", sim.busbw_gbs,
+              format_bytes(static_cast<double>(sim.busiest_port_bytes)).c_str());
+  std::printf("time           %s (each step: alpha + its largest send / bw)\n", format_seconds(sim.time_s).c_str());
+  std::printf("algBw          %s (M / time)\n", format_si(sim.algbw_gbs * 1e9, "B/s").c_str());
+  std::printf("busBw          %s (algBw × %s)\n", format_si(sim.busbw_gbs * 1e9, "B/s").c_str(),
               in.collective == sim::CollectiveKind::AllReduce ? "2(N-1)/N" : "(N-1)/N");
 
   std::printf("\nthe same %s by each algorithm:\n  %-6s %6s %12s %18s\n", title_of(in.collective), "algo", "steps", "time",
               "busiest port");
   for (const auto& o : others)
     std::printf("%s %-6s %6zu %12s %18s\n", o.in.algorithm == in.algorithm ? "*" : " ", sim::algorithm_name(o.in.algorithm),
-                o.steps.size(), seconds(o.time_s).c_str(), si_bytes(static_cast<double>(o.busiest_port_bytes)).c_str());
+                o.steps.size(), format_seconds(o.time_s).c_str(), format_bytes(static_cast<double>(o.busiest_port_bytes)).c_str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "figures.h"
 #include "sim.h"
 #include "sim/roofline.h"
 
@@ -14,29 +15,6 @@ namespace dtx::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// "137 G" + unit: three significant figures with an SI prefix.
-std::string si(double v, const char* unit) {
-  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E", "Z"};
-  int p = 0;
-  double x = v;
-  while (std::fabs(x) >= 1000 && p < 7) {
-    x /= 1000;
-    ++p;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g %s%s", x, prefixes[p], unit);
-  return buf;
-}
-
-std::string seconds(double s) {
-  char buf[64];
-  if (s >= 1) std::snprintf(buf, sizeof buf, "%.4g s", s);
-  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g ms", s * 1e3);
-  else if (s >= 1e-6) std::snprintf(buf, sizeof buf, "%.4g µs", s * 1e6);
-  else std::snprintf(buf, sizeof buf, "%.4g ns", s * 1e9);
-  return buf;
-}
 
 std::string num(const char* f, double v) {
   char buf[64];
@@ -105,17 +83,17 @@ int print_sim_roofline(const sim::WidgetValues& v, bool json) {
     return 0;
   }
   std::printf("Roofline of the %s (dense BF16; GB = 10^9 bytes)\n", r.gpu->name);
-  row("peak", si(r.roof.peak_flops, "FLOP/s"));
+  row("peak", format_si(r.roof.peak_flops, "FLOP/s"));
   row("HBM bandwidth", num("%.0f GB/s", r.roof.hbm_bytes_per_s / 1e9));
   row("ridge point", num("%.2f FLOP/byte", r.roof.ridge_flop_per_byte) + " (peak / bandwidth)");
   std::printf("\n%s (bytes counted: %s)\n", c.label.c_str(),
               all ? "inputs read and outputs written" : "inputs read only");
-  row("FLOPs", num("%.4g", c.flops) + " (" + si(c.flops, "FLOP") + ")");
-  row("bytes", num("%.4g", c.bytes) + " (" + si(c.bytes, "B") + ")");
+  row("FLOPs", num("%.4g", c.flops) + " (" + format_si(c.flops, "FLOP") + ")");
+  row("bytes", num("%.4g", c.bytes) + " (" + format_si(c.bytes, "B") + ")");
   row("intensity", num("%.4g FLOP/byte", c.intensity) + num(", %.3g× the ridge", c.intensity / r.roof.ridge_flop_per_byte));
-  row("attainable", si(c.attainable_flops, "FLOP/s") + num(" (%.3g%% of peak)", 100 * c.attainable_flops / r.roof.peak_flops));
+  row("attainable", format_si(c.attainable_flops, "FLOP/s") + num(" (%.3g%% of peak)", 100 * c.attainable_flops / r.roof.peak_flops));
   row("bound", sim::bound_name(c.bound));
-  row("time", seconds(c.time_s) + " (compute " + seconds(c.compute_time_s) + ", memory " + seconds(c.memory_time_s) + ")");
+  row("time", format_seconds(c.time_s) + " (compute " + format_seconds(c.compute_time_s) + ", memory " + format_seconds(c.memory_time_s) + ")");
   if (decode) {
     if (std::isinf(r.batch_at_ridge))
       row("ridge batch", "never: with this d the activations keep it below the ridge");
@@ -125,7 +103,7 @@ int print_sim_roofline(const sim::WidgetValues& v, bool json) {
   std::printf("\nall points:\n  %-10s %12s %16s  %-8s %s\n", "id", "FLOP/byte", "attainable", "bound", "operation");
   for (const auto& p : r.points)
     std::printf("%s %-10s %12.4g %16s  %-8s %s\n", p.selected ? "*" : " ", p.id, p.cost.intensity,
-                si(p.cost.attainable_flops, "FLOP/s").c_str(), sim::bound_name(p.cost.bound), p.cost.label.c_str());
+                format_si(p.cost.attainable_flops, "FLOP/s").c_str(), sim::bound_name(p.cost.bound), p.cost.label.c_str());
   return 0;
 }
 
@@ -169,11 +147,11 @@ int print_sim_hierarchy(const sim::WidgetValues& v, bool json) {
     return 0;
   }
   std::printf("Bandwidth hierarchy of a cluster of %s, moving %s (%g bytes) one way; per GPU, per direction\n\n",
-              h.gpu->name, si(h.bytes, "B").c_str(), h.bytes);
+              h.gpu->name, format_si(h.bytes, "B").c_str(), h.bytes);
   std::printf("  %s%s %10s %10s %12s\n", pad("between", 27).c_str(), pad("link", 33).c_str(), "GB/s", "× HBM", "time");
   for (const auto& l : h.links)
     std::printf("  %s%s %10.4g %8.3g %12s\n", pad(l.name, 27).c_str(), pad(l.link, 33).c_str(), l.bw_gbs, l.ratio_to_hbm,
-                seconds(l.time_s).c_str());
+                format_seconds(l.time_s).c_str());
   const sim::LinkLevel& nv = h.links[1];
   std::printf("\nNVLink is quoted as %.4g GB/s, both directions together (%.2g× HBM); one way it is %.4g.\n",
               nv.quoted_gbs, nv.quoted_ratio_to_hbm, nv.bw_gbs);
@@ -185,7 +163,7 @@ int print_sim_hierarchy(const sim::WidgetValues& v, bool json) {
     const auto& z = h.zoom[i];
     std::string contains = z.children ? std::to_string(z.children) + " " + z.child + (z.children > 1 ? "s" : "") : "-";
     std::printf("%s %-9s %-14s %8ld %12s %18s  %s\n", static_cast<int>(i) == h.level ? "*" : " ", z.id, contains.c_str(),
-                z.gpus, si(z.memory_bytes, "B").c_str(), si(z.peak_flops, "FLOP/s").c_str(), h.links[z.link].link);
+                z.gpus, format_si(z.memory_bytes, "B").c_str(), format_si(z.peak_flops, "FLOP/s").c_str(), h.links[z.link].link);
   }
   return 0;
 }

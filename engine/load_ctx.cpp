@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "figures.h"
 #include "text.h"
 
 namespace dtx {

@@ -9,6 +9,7 @@
 #include "grade/ordering.h"
 #include "lint.h"
 #include "load_ctx.h"
+#include "figures.h"
 #include "text.h"
 
 namespace dtx {

@@ -97,10 +97,6 @@ std::string format_number(double v, int sig) {
   return sign + ip + fp;
 }
 
-std::string format_percent(double fraction) {
-  return format_number(fraction * 100, 3) + "%";
-}
-
 std::string trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
@@ -192,8 +188,5 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
   return negative ? -value : value;
 }
 
-std::string option_letter(size_t pos) {
-  return pos < kMaxLettered ? std::string(1, static_cast<char>('A' + pos)) : "?";
-}
 
 }  // namespace dtx

@@ -19,11 +19,6 @@ uint32_t utf8_decode(std::string_view s, size_t& i);
 // Appends code point `cp` (at most 0x10FFFF) encoded as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
 
-// Options and ordering items are named by letters, A to Z, wherever they are shown or typed
-// (the page, `dtx show`, `dtx grade`, the instructor view): at most kMaxLettered of them.
-constexpr size_t kMaxLettered = 26;
-// The letter of the item at `pos` (0-based) as shown: "A", "B", ...
-std::string option_letter(size_t pos);
 
 // Formats a number for prose: `sig` significant digits, trailing zeros trimmed, integers in
 // full with thousands separators ("16,384"), very large or very small magnitudes as
@@ -44,8 +39,6 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
 // format_number for what a student reads (feedback, prompts): superscript_power of it.
 inline std::string format_for_reading(double v, int sig = 4) { return superscript_power(format_number(v, sig)); }
 
-// "1.5%" style percentage of a fraction with up to 3 significant digits.
-std::string format_percent(double fraction);
 
 // Numbers compared with a tolerance: |given - expected| <= max(abs, rel * |expected|).
 bool within(double given, double expected, double rel, double abs);

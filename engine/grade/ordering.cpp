@@ -4,7 +4,7 @@
 #include <set>
 
 #include "../load_ctx.h"
-#include "../text.h"
+#include "../figures.h"
 
 namespace dtx {
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "figures.h"
 #include "text.h"
 
 namespace dtx::sim {
@@ -117,12 +118,6 @@ PlanInput plan_input_from(const WidgetValues& v) {
 
 namespace {
 
-std::string fmt(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 std::string count(double x) { return format_number(x); }
 
 // Ranks are laid out TP innermost, then CP, PP, DP (Llama 3's order). A group whose members
@@ -203,13 +198,13 @@ void add_warnings(const PlanInput& in, PlanResult& r) {
                 count(m.layers / in.pp) + " or " + count(r.layers_per_stage) + " layers and the fullest (" +
                 count(r.layers_per_stage) + ") sets the pace.");
   if (r.bubble > 0.2)
-    w.push_back("Pipeline bubble " + fmt("%.1f", 100 * r.bubble) + "% (PP=" + count(in.pp) + ", " +
+    w.push_back("Pipeline bubble " + format_percent(r.bubble) + " (PP=" + count(in.pp) + ", " +
                 count(in.microbatches) +
                 " microbatches): (PP-1)/(m+PP-1) is above 20%; more microbatches per step (or an interleaved "
                 "schedule) shrink it.");
   if (!r.fits)
-    w.push_back("Memory per GPU is " + fmt("%.1f", r.total_bytes / 1e9) + " GB, " +
-                fmt("%.1f", (r.total_bytes - r.capacity_bytes) / 1e9) + " GB over the " + count(in.gpu.memory_gb) +
+    w.push_back("Memory per GPU is " + format_gb(r.total_bytes) + ", " + format_gb(r.total_bytes - r.capacity_bytes) +
+                " over the " + count(in.gpu.memory_gb) +
                 " GB of an " + in.gpu.name + ".");
   if (in.cp > 1 && m.seq < 32768)
     w.push_back("CP=" + count(in.cp) + " at " + count(m.seq) +

@@ -18,8 +18,8 @@ js() {  # js "description" 'boolean expression over d (the parsed JSON)' < file
 
 # ---- text: p = 4, m = 8 (the defaults), 1F1B: idle/total 3/11 = 0.272727, idle/ideal 3/8
 check "default run" 0 "$DTX" sim pipeline
-contains "idle/total in the text" "$tmp/out" "idle/total = 0\.272727 \(27\.27 %\)"
-contains "idle/ideal in the text" "$tmp/out" "idle/ideal = 0\.375 \(37\.5 %\)"
+contains "idle/total in the text" "$tmp/out" "idle/total = 0\.272727 \(27\.27%\)"
+contains "idle/ideal in the text" "$tmp/out" "idle/ideal = 0\.375 \(37\.5%\)"
 contains "formula shown" "$tmp/out" "formula \(p-1\)/\(m\+p-1\) = 0\.272727"
 # f = b = w = 10 ms: a slot is 30 ms and the step 11 slots; each stage idles 3 slots.
 contains "makespan" "$tmp/out" "makespan +330 ms"

@@ -1898,12 +1898,17 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
       }));
       assert(desc.includes(`Step 2 of ${s.widget.steps}, reduce-scatter next`), 'the ring description at step 2: ' + desc);
       assert(await page.evaluate(() => window.find('chunks are fully summed', false, false, true)), 'find in page finds the description');
+      // the Lab and dtx sim print the same figure the same way (engine/figures.h): same inputs
+      // (the defaults), same words for the bytes each rank sends and the time
+      const cli = execFileSync(path.join(ROOT, 'build/native/dtx'), ['sim', 'ring'], { encoding: 'utf8' });
+      const perRank = cli.match(/sent \d+ B \(([^)]+)\)/)[1], time = cli.match(/^time +(\S+ \S+)/m)[1];
+      assert(desc.includes(`Whole collective: ${perRank} sent per rank, ${time}.`), `the ring description and dtx sim ring (${perRank}, ${time}): ${desc}`);
       // pipeline: what each stage does at the cursor
       await page.goto(`${server.url}#/lab/pipeline?schedule=1f1b&p=4&m=8`);
       await waitFor(page, "s.screen === 'lab' && s.widget && s.widget.p === 4", 20000);
       await page.waitForTimeout(300);
       const pd = await page.evaluate(() => document.querySelector('#dtx-layer .dtx-desc').textContent);
-      assert(/Bubble: idle over total [\d.]+ %/.test(pd) && pd.includes('stage 0 runs F1 (forward), stage 1 is idle'), 'the pipeline description: ' + pd);
+      assert(/Bubble: idle over total [\d.]+%/.test(pd) && pd.includes('stage 0 runs F1 (forward), stage 1 is idle'), 'the pipeline description: ' + pd);
     }
     await page.goto(`${server.url}#/settings`);
     await waitFor(page, "s.screen === 'settings'", 20000);

@@ -426,7 +426,7 @@ TEST(SimPlanWarnings, MemoryOverCapacity) {
   PlanResult r = quiet().set("zero", 0).run();
   EXPECT_FALSE(r.fits);
   EXPECT_NEAR(r.total_bytes / GB, 16 * 6.738149376 + 32 * 34 * 4096.0 * 4096 / GB, 1e-9);
-  EXPECT_TRUE(has_warning(r, "Memory per GPU is 126.1 GB, 46.1 GB over the 80 GB of an H100 SXM 80GB")) << all_warnings(r);
+  EXPECT_TRUE(has_warning(r, "Memory per GPU is 126.1 GB, 46.06 GB over the 80 GB of an H100 SXM 80GB")) << all_warnings(r);
   // The same plan on B200 (192 GB) fits.
   PlanResult b200 = quiet().set("zero", 0).choose("gpu", "b200").run();
   EXPECT_TRUE(b200.fits);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "grade/choice.h"
+#include "figures.h"
 #include "text.h"
 #include "ui/access.h"
 #include "ui/keyboard.h"

@@ -191,46 +191,6 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
   return changed;
 }
 
-std::string format_bytes(double b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-  int u = 0;
-  double x = std::fabs(b);
-  while (x >= 1000 && u < 5) {
-    x /= 1000;
-    b /= 1000;
-    ++u;
-  }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, x >= 100 || u == 0 ? "%.0f %s" : x >= 10 ? "%.1f %s" : "%.2f %s", b, units[u]);
-  return buf;
-}
-
-std::string format_seconds(double s) {
-  char buf[48];
-  double a = std::fabs(s);
-  if (a >= 86400) std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
-  else if (a >= 3600) std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
-  else if (a >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
-  else if (a >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3g µs", s * 1e6);
-  return buf;
-}
-
-std::string format_rate(double v, const char* unit) {
-  // unit like "B/s" or "FLOP/s": scale with SI prefixes.
-  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
-  int u = 0;
-  double x = std::fabs(v);
-  while (x >= 1000 && u < 6) {
-    x /= 1000;
-    v /= 1000;
-    ++u;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f %s%s" : "%.3g %s%s", v, prefixes[u], unit);
-  return buf;
-}
-
 std::string json_str(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {

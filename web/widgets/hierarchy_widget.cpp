@@ -113,11 +113,11 @@ class HierarchyWidget : public Widget {
     if (!h_.error.empty()) return h_.error;
     const sim::ZoomCounts& z = h_.zoom[shown_level()];
     std::string o = std::string(z.name) + ": " + std::to_string(z.gpus) + (z.gpus == 1 ? " GPU (" : " GPUs (") + h_.gpu->name + "), " +
-                    format_bytes(z.memory_bytes) + " of memory, " + format_rate(z.peak_flops, "FLOP/s") +
+                    format_bytes(z.memory_bytes) + " of memory, " + format_si(z.peak_flops, "FLOP/s") +
                     " dense BF16. Its slowest link: " + h_.links[z.link].link + ". Moving " + format_bytes(h_.bytes) + ":";
     for (size_t i = 0; i < h_.links.size(); ++i) {
       const auto& l = h_.links[i];
-      o += std::string(i ? ";" : "") + " " + l.name + " " + format_rate(l.bw_gbs * 1e9, "B/s") + ", " + format_seconds(l.time_s);
+      o += std::string(i ? ";" : "") + " " + l.name + " " + format_si(l.bw_gbs * 1e9, "B/s") + ", " + format_seconds(l.time_s);
     }
     return o + ".";
   }
@@ -170,7 +170,7 @@ class HierarchyWidget : public Widget {
       if (z.children) s += ": " + std::to_string(z.children) + " " + z.child + (z.children > 1 ? "s" : "");
       if (z.gpus > 1 && z.children != z.gpus) s += " = " + with_commas(z.gpus) + " GPUs";
       if (!z.children) s += std::string(": one ") + h_.gpu->name;
-      s += " · " + format_bytes(z.memory_bytes) + " HBM · " + format_rate(z.peak_flops, "FLOP/s") + " dense BF16";
+      s += " · " + format_bytes(z.memory_bytes) + " HBM · " + format_si(z.peak_flops, "FLOP/s") + " dense BF16";
       headers_.push_back(s);
     }
     for (const auto& l : h_.links) {
@@ -352,7 +352,7 @@ class HierarchyWidget : public Widget {
     if (ts.x < dz.x - da.x - 4 && ts.y < dz.y - da.y)
       dl->AddText(font, size, ImVec2((da.x + dz.x - ts.x) / 2, (da.y + dz.y - ts.y) / 2), palette().level_text, gpu);
     // The bottom band holds the HBM link's speed.
-    std::string hbm = "HBM ↔ GPU " + format_rate(h_.links[0].bw_gbs * 1e9, "B/s");
+    std::string hbm = "HBM ↔ GPU " + format_si(h_.links[0].bw_gbs * 1e9, "B/s");
     ImVec2 hs = font->CalcTextSizeA(size, FLT_MAX, 0, hbm.c_str());
     if (hs.x < w - 8 && hs.y < 0.12f * h)
       dl->AddText(font, size, ImVec2(a.x + (w - hs.x) / 2, z.y - 0.1f * h - hs.y / 2), palette().level_text, hbm.c_str());

@@ -57,7 +57,7 @@ std::string fmt(const char* f, double v) {
 }
 
 std::string ms(double v) { return fmt("%.4g ms", v); }
-std::string pct(double fraction) { return fmt("%.3g %%", 100 * fraction); }
+std::string pct(double fraction) { return format_percent(fraction, 4); }  // as dtx sim pipeline
 
 struct Cell {
   float x0, x1;  // px from the chart's left edge

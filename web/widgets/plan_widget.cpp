@@ -16,19 +16,6 @@ namespace {
 // The memory buckets, coloured from the theme (palette().bucket, in this order).
 const char* const kBucketNames[4] = {"weights", "gradients", "optimizer", "activations"};
 
-std::string gb(double bytes) {
-  char buf[32];
-  const double x = bytes / 1e9;
-  std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f GB" : x >= 10 ? "%.1f GB" : "%.2f GB", x);
-  return buf;
-}
-
-std::string pct(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
-  return buf;
-}
-
 void heading(App& app, const char* text) {
   ImGui::Spacing();
   if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
@@ -148,19 +135,19 @@ struct PlanWidget : Widget {
     dl->AddText(ImVec2(cap_lx, p0.y + bar_h + 0.2f * e), cap_col, cap.c_str());
     if (hovered_bucket >= 0) {
       const double share = r.total_bytes > 0 ? bytes[hovered_bucket] / r.total_bytes : 0;
-      ImGui::SetTooltip("%s: %s (%s of the total)", kBucketNames[hovered_bucket], gb(bytes[hovered_bucket]).c_str(),
-                        pct(share).c_str());
+      ImGui::SetTooltip("%s: %s (%s of the total)", kBucketNames[hovered_bucket], format_gb(bytes[hovered_bucket]).c_str(),
+                        format_percent(share).c_str());
     }
 
     // Verdict, then a legend that wraps on a narrow column.
-    const std::string verdict = gb(r.total_bytes) + " of " + format_number(in.gpu.memory_gb) + " GB: " +
-                                (r.fits ? "fits, " + gb(r.capacity_bytes - r.total_bytes) + " free"
-                                        : "over by " + gb(r.total_bytes - r.capacity_bytes));
+    const std::string verdict = format_gb(r.total_bytes) + " of " + format_number(in.gpu.memory_gb) + " GB: " +
+                                (r.fits ? "fits, " + format_gb(r.capacity_bytes - r.total_bytes) + " free"
+                                        : "over by " + format_gb(r.total_bytes - r.capacity_bytes));
     text_colored(r.fits ? color::kCorrect : color::kWrong, verdict.c_str());
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const float sq = 0.8f * e;
     for (int i = 0; i < 4; ++i) {
-      const std::string label = std::string(kBucketNames[i]) + " " + gb(bytes[i]);
+      const std::string label = std::string(kBucketNames[i]) + " " + format_gb(bytes[i]);
       const float item_w = sq + 0.3f * e + ImGui::CalcTextSize(label.c_str()).x;
       if (i > 0) {
         ImGui::SameLine(0, 1.2f * e);
@@ -177,7 +164,7 @@ struct PlanWidget : Widget {
     }
     char act[200];
     std::snprintf(act, sizeof act, "Activations: %s per layer per microbatch × %s layers × %d in flight.",
-                  gb(r.activation_layer_bytes).c_str(), format_number(r.memory_layers).c_str(), r.in_flight);
+                  format_gb(r.activation_layer_bytes).c_str(), format_number(r.memory_layers).c_str(), r.in_flight);
     wrapped_disabled(act);
   }
 
@@ -232,12 +219,12 @@ struct PlanWidget : Widget {
     for (const auto& row : r.comm) exposed += row.exposed_s;
     char buf[320];
     std::snprintf(buf, sizeof buf, "≈ %s per step, MFU ≈ %s, bubble %s", format_seconds(r.step_s).c_str(),
-                  pct(r.mfu).c_str(), pct(r.bubble).c_str());
+                  format_percent(r.mfu).c_str(), format_percent(r.bubble).c_str());
     ImGui::TextUnformatted(buf);
     std::snprintf(buf, sizeof buf,
                   "Compute %s at %s of %s (dense BF16), stretched by the bubble, plus %s of exposed communication.",
-                  format_seconds(r.compute_s).c_str(), pct(in.efficiency).c_str(),
-                  format_rate(in.gpu.dense_tflops * 1e12, "FLOP/s").c_str(), format_seconds(exposed).c_str());
+                  format_seconds(r.compute_s).c_str(), format_percent(in.efficiency).c_str(),
+                  format_si(in.gpu.dense_tflops * 1e12, "FLOP/s").c_str(), format_seconds(exposed).c_str());
     wrapped_disabled(buf);
   }
 
@@ -250,7 +237,7 @@ struct PlanWidget : Widget {
          ", optimizer " + format_bytes(r.optimizer_bytes) + ", activations " + format_bytes(r.activations_bytes) +
          "; total " + format_bytes(r.total_bytes) + " of " + format_bytes(r.capacity_bytes) +
          (r.fits ? ", it fits. " : ", it does not fit. ");
-    o += "About " + format_seconds(r.step_s) + " per step, MFU " + pct(r.mfu) + ", bubble " + pct(r.bubble) + ".";
+    o += "About " + format_seconds(r.step_s) + " per step, MFU " + format_percent(r.mfu) + ", bubble " + format_percent(r.bubble) + ".";
     for (const auto& w : r.warnings) o += " Warning: " + w;
     return o;
   }

@@ -437,7 +437,7 @@ void RingWidget::draw_figures(App& app) {
   ImGui::TextWrapped("At the end: %s sent by the busiest rank (%.4g × M), algBw %s, busBw %s.",
                      format_bytes(static_cast<double>(s.max_bytes_sent)).c_str(),
                      static_cast<double>(s.max_bytes_sent) / static_cast<double>(s.in.bytes),
-                     format_rate(s.algbw_gbs * 1e9, "B/s").c_str(), format_rate(s.busbw_gbs * 1e9, "B/s").c_str());
+                     format_si(s.algbw_gbs * 1e9, "B/s").c_str(), format_si(s.busbw_gbs * 1e9, "B/s").c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
   ImGui::TextWrapped(n <= kCellsMaxRanks
                          ? "Each rank's cells are its N chunks, coloured by chunk; a cell fills as contributions are "

@@ -76,11 +76,11 @@ class RooflineWidget : public Widget {
   std::string describe() const override {
     if (!res_.gpu) return res_.error;
     const sim::OpCost& c = res_.selected;
-    std::string o = std::string(res_.gpu->name) + ": peak " + format_rate(res_.roof.peak_flops, "FLOP/s") + ", memory " +
-                    format_rate(res_.roof.hbm_bytes_per_s, "B/s") + ", ridge at " +
+    std::string o = std::string(res_.gpu->name) + ": peak " + format_si(res_.roof.peak_flops, "FLOP/s") + ", memory " +
+                    format_si(res_.roof.hbm_bytes_per_s, "B/s") + ", ridge at " +
                     format_number(res_.roof.ridge_flop_per_byte, 3) + " FLOP per byte. " + c.label + ": " +
                     format_number(c.intensity, 3) + " FLOP per byte, " + sim::bound_name(c.bound) + "-bound, attains " +
-                    format_rate(c.attainable_flops, "FLOP/s") + ", takes " + format_seconds(c.time_s) + ".";
+                    format_si(c.attainable_flops, "FLOP/s") + ", takes " + format_seconds(c.time_s) + ".";
     return o;
   }
 
@@ -178,18 +178,18 @@ class RooflineWidget : public Widget {
       else if (id == "attention") names_.push_back("attention");
       else names_.push_back("custom");
       point_lines_.push_back(p.cost.label + ": " + printf_str("%.4g FLOP/byte, ", p.cost.intensity) +
-                             format_rate(p.cost.attainable_flops, "FLOP/s"));
+                             format_si(p.cost.attainable_flops, "FLOP/s"));
     }
 
     const sim::OpCost& c = res_.selected;
     figures_.push_back(printf_str("Intensity %.4g FLOP/byte", c.intensity) +
                        printf_str(" (%.3g× the ridge)", c.intensity / r.ridge_flop_per_byte));
-    figures_.push_back("Attainable " + format_rate(c.attainable_flops, "FLOP/s") +
+    figures_.push_back("Attainable " + format_si(c.attainable_flops, "FLOP/s") +
                        printf_str(" (%.3g%% of peak): ", 100 * c.attainable_flops / r.peak_flops) +
                        sim::bound_name(c.bound) + "-bound");
     figures_.push_back("Time " + format_seconds(c.time_s) + " (arithmetic " + format_seconds(c.compute_time_s) +
                        ", bytes " + format_seconds(c.memory_time_s) + ")");
-    figures_.push_back(format_rate(c.flops, "FLOP") + " over " + format_bytes(c.bytes) +
+    figures_.push_back(format_si(c.flops, "FLOP") + " over " + format_bytes(c.bytes) +
                        (res_.traffic == sim::Traffic::All ? " read and written" : " read (outputs not counted)"));
     if (res_.op == "decode") {
       if (std::isinf(res_.batch_at_ridge))
@@ -295,9 +295,9 @@ class RooflineWidget : public Widget {
     dl->AddText(font, small, rpos, color::kText, ridge_text.c_str());
     // The roofs' own labels: the bandwidth in the empty corner above the slope, the peak
     // above the flat roof (left out when the ridge label is already there).
-    std::string mem_text = format_rate(r.hbm_bytes_per_s, "B/s") + " × intensity";
+    std::string mem_text = format_si(r.hbm_bytes_per_s, "B/s") + " × intensity";
     place_label(dl, font, small, ImVec2(area.a.x + 0.2f * e, ridge.y + 0.6f * e), 0, mem_text.c_str(), color::kMuted, area);
-    std::string peak_text = "peak " + format_rate(r.peak_flops, "FLOP/s");
+    std::string peak_text = "peak " + format_si(r.peak_flops, "FLOP/s");
     ImVec2 ps = font->CalcTextSizeA(small, FLT_MAX, 0, peak_text.c_str());
     Rect peak_rc{ImVec2(area.b.x - ps.x - 0.2f * e, std::max(canvas.a.y + 0.2f * e, ridge.y - ps.y - 0.25f * e)), {}};
     peak_rc.b = ImVec2(peak_rc.a.x + ps.x, peak_rc.a.y + ps.y);
@@ -389,7 +389,7 @@ class RooflineWidget : public Widget {
     if (sweep_shown()) {
       sim::SweepPoint sp = sweep();
       std::string t = "▶ " + sp.cost.label + printf_str(": %.4g FLOP/byte, ", sp.cost.intensity) +
-                      format_rate(sp.cost.attainable_flops, "FLOP/s") + ", " + sim::bound_name(sp.cost.bound) + "-bound";
+                      format_si(sp.cost.attainable_flops, "FLOP/s") + ", " + sim::bound_name(sp.cost.bound) + "-bound";
       text_colored(bound_color(sp.cost.bound), t.c_str());
     }
     ImGui::Dummy(ImVec2(0, 0.2f * e));

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "figures.h"  // the widgets print figures as dtx sim does
 #include "imgui.h"
 #include "sim/widget.h"
 
@@ -64,11 +65,6 @@ bool draw_player(App& app, Player& p, const char* kind, double dt);
 // listed in `only` (comma-separated names; empty = all) are drawn. Returns true when a value
 // changed.
 bool draw_inputs(App& app, sim::WidgetValues& v, const char* only = "");
-
-// Formatting shared by widgets: "1.75 GB", "312 TFLOP/s", "4.2 ms".
-std::string format_bytes(double bytes);
-std::string format_seconds(double s);
-std::string format_rate(double per_second, const char* unit);  // "900 GB/s"
 
 // JSON string escaping for state_json.
 std::string json_str(std::string_view s);
