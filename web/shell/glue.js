@@ -67,10 +67,12 @@
     // frames keep busy, and the first pack came in 100-150 ms later (make bench). Anything
     // larger, compressed (its size unknown until read), or of unknown size, is read in chunks,
     // counted and cut at `limit`.
-    if (entry.total > 0 && entry.total <= Math.min(limit, 1 << 20) && !r.headers.get('Content-Encoding')) {
+    // (A browser without body streams takes every file whole.)
+    const whole = entry.total > 0 && entry.total <= Math.min(limit, 1 << 20) && !r.headers.get('Content-Encoding');
+    if (whole || !(r.body && r.body.getReader)) {
       chunks.push(new Uint8Array(await r.arrayBuffer()));
       entry.got = chunks[0].length;
-    } else if (r.body && r.body.getReader) {
+    } else {
       const reader = r.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
@@ -80,9 +82,6 @@
         showProgress();
         if (entry.got > limit) { reader.cancel().catch(() => {}); break; }
       }
-    } else {
-      chunks.push(new Uint8Array(await r.arrayBuffer()));
-      entry.got = chunks[0].length;
     }
     entry.done = true;
     showProgress();
