@@ -54,12 +54,6 @@
         ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, altKey: e.altKey, metaKey: e.metaKey, bubbles: true,
       }));
     }, true);
-    // Sizes are measured in the canvas's own faces: when one arrives (they load on first
-    // use), every line is measured again.
-    if (document.fonts) {
-      document.fonts.addEventListener('loadingdone', () => { emPerPx.clear(); remeasureAll(); });
-      for (const f of ['16px dtx-sans', '600 16px dtx-sans', 'italic 16px dtx-sans', '16px dtx-mono']) document.fonts.load(f);
-    }
     // A press on the words starts a selection, not a click: the canvas's open field (if any)
     // closes, as a click beside it would (else its Ctrl+C would copy the field, not the words).
     layer.addEventListener('mousedown', () => { pointerDown = true; if (call) call('_dtx_pointer_on_text'); }, true);
@@ -467,7 +461,16 @@
   }
 
   window.dtxTextLayer = {
-    init(callFn) { call = callFn; },
+    init(callFn) {
+      call = callFn;
+      // Sizes are measured in the canvas's own faces. They are asked for now, when the engine
+      // runs (glue.js has fetched the files), so the first layer, built a second after the
+      // first frame, has them; a face that arrives later has every line measured again.
+      if (document.fonts) {
+        document.fonts.addEventListener('loadingdone', () => { emPerPx.clear(); remeasureAll(); });
+        for (const f of ['16px dtx-sans', '600 16px dtx-sans', 'italic 16px dtx-sans', '16px dtx-mono']) document.fonts.load(f);
+      }
+    },
     update(json, scroll) {
       ensure();
       emRatio('f-body');  // measured now, while the layer is laid out (a no-op once known)
