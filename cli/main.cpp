@@ -13,12 +13,9 @@
 #include <vector>
 
 #include "files.h"
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
 #include "grade/code.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
 #include "lint.h"
+#include "load_ctx.h"
 #include "maths.h"
 #include "model.h"
 #include "new.h"
@@ -42,8 +39,8 @@ const char* kMainHelp =
     "commands:\n"
     "  lint PATH...              check pack files or folders; every problem as file:line:col\n"
     "                            (--warn adds style warnings)\n"
-    "  new KIND ID [-o FILE]     print or write a commented starting exercise of KIND\n"
-    "                            (numeric, choice, ordering, buggy-line, code) that passes lint\n"
+    "  new KIND ID [-o FILE]     print or write a commented starting exercise of KIND (an\n"
+    "                            exercise type, see `dtx new --help`) that passes lint\n"
     "  list [PATH]               list the exercises (default PATH: exercises/)\n"
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
     "  grade ID [--seed S] ANSWER...\n"
@@ -92,21 +89,25 @@ const char* kShowHelp =
     "--json prints {id, type, seed, parameters, prompt, ...}; with --answer each part's\n"
     "value and unit.\n";
 
-const char* kGradeHelp =
-    "usage: dtx grade ID [--seed S] [--json] [--packs PATH] [--time-limit MS] ANSWER...\n"
-    "\n"
-    "Grades ANSWER against the instance of exercise ID for seed S (default 0).\n"
-    "  numeric     one ANSWER per part, in order, or id=VALUE: \"1.75 GB\" \"875 MB\" \"2*7/8\"\n"
-    "  choice      the letter(s) shown by `dtx show`: B   or   A,C\n"
-    "  ordering    the letters in your order: C A B D   or   CABD\n"
-    "  buggy-line  line number(s): 6   or   3,6\n"
-    "  code        a file holding your function (- for stdin), or several files: each is\n"
-    "              graded on its own, one line per file (--json: an array)\n"
-    "Code runs in the QuickJS sandbox (no network, files or processes; 256 MB; 2 s unless\n"
-    "--time-limit MS says otherwise), hosted by one node process for the whole run.\n"
-    "Exit status: 0 correct, 1 partly or not correct, 3 the answer could not be read\n"
-    "(a format error, which does not count as an attempt), 2 usage error. With several\n"
-    "files: 1 if any is not fully correct, else 3 if any could not be read, else 0.\n";
+// The answer formats come from the types (TypeEntry::answer_help).
+std::string grade_help() {
+  std::string s =
+      "usage: dtx grade ID [--seed S] [--json] [--packs PATH] [--time-limit MS] ANSWER...\n"
+      "\n"
+      "Grades ANSWER against the instance of exercise ID for seed S (default 0).\n";
+  for (const auto& t : exercise_types()) {
+    std::string name = t.name;
+    std::string line = "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ');
+    for (char c : std::string(t.answer_help)) line += c == '\n' ? std::string("\n") + std::string(14, ' ') : std::string(1, c);
+    s += line + "\n";
+  }
+  return s +
+         "Code runs in the QuickJS sandbox (no network, files or processes; 256 MB; 2 s unless\n"
+         "--time-limit MS says otherwise), hosted by one node process for the whole run.\n"
+         "Exit status: 0 correct, 1 partly or not correct, 3 the answer could not be read\n"
+         "(a format error, which does not count as an attempt), 2 usage error. With several\n"
+         "files: 1 if any is not fully correct, else 3 if any could not be read, else 0.\n";
+}
 
 struct Args {
   std::vector<std::string> positional;
@@ -178,8 +179,6 @@ Library load_paths(const std::vector<std::string>& paths, bool print_problems) {
     for (const auto& d : lib.diagnostics) std::cerr << format_diagnostic(d) << "\n";
   return lib;
 }
-
-std::string letter(int i) { return option_letter(static_cast<size_t>(i)); }
 
 Json params_json(const Exercise& ex) {
   Json ps = Json::array();
@@ -325,108 +324,11 @@ int cmd_show(const Args& a) {
   j["prompt"] = inst.render(ex.prompt);
   std::string text = "# " + ex.title + "  (" + ex.id + ", " + ex.type + ", seed " +
                      std::to_string(inst.seed) + ")\n\n" + shown(inst, ex.prompt) + "\n";
-  if (const auto* s = ex.spec_as<NumericSpec>()) {
-    Json parts = Json::array();
-    text += "\n";
-    for (size_t i = 0; i < s->parts.size(); ++i) {
-      const auto& p = s->parts[i];
-      Json pj = {{"id", p.id}, {"label", p.label}, {"unit", p.unit_text}};
-      text += "  [" + p.id + "] " + markdown_math_to_plain(p.label) + (p.unit_text.empty() ? "" : " (" + p.unit_text + ")");
-      if (a.answer) {
-        pj["value"] = inst.part_values[i];
-        pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
-        text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) +
-                "  (" + describe_tolerance(p.rel, p.abs, p.unit_text) + ")";
-      }
-      text += "\n";
-      parts.push_back(pj);
-    }
-    j["parts"] = parts;
-  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-    Json opts = Json::array();
-    text += s->multiple ? "\n(select every correct option)\n" : "\n(choose one)\n";
-    for (size_t pos = 0; pos < inst.order.size(); ++pos) {
-      const auto& o = s->options[inst.order[pos]];
-      Json oj = {{"label", letter(static_cast<int>(pos))}, {"text", inst.render(o.text)}};
-      if (a.answer) oj["correct"] = o.correct;
-      text += "  " + letter(static_cast<int>(pos)) + ") " + shown(inst, o.text) + (a.answer && o.correct ? "   <- correct" : "") + "\n";
-      opts.push_back(oj);
-    }
-    j["multiple"] = s->multiple;
-    j["options"] = opts;
-  } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-    Json items = Json::array();
-    text += "\n(put these in order)\n";
-    for (size_t pos = 0; pos < inst.order.size(); ++pos) {
-      items.push_back({{"label", letter(static_cast<int>(pos))}, {"text", inst.render(s->items[inst.order[pos]])}});
-      text += "  " + letter(static_cast<int>(pos)) + ") " + shown(inst, s->items[inst.order[pos]]) + "\n";
-    }
-    j["items"] = items;
-    if (a.answer) {
-      std::string seq;
-      Json ans = Json::array();
-      for (size_t k = 0; k < s->items.size(); ++k)
-        for (size_t pos = 0; pos < inst.order.size(); ++pos)
-          if (inst.order[pos] == static_cast<int>(k)) {
-            seq += letter(static_cast<int>(pos)) + " ";
-            ans.push_back(letter(static_cast<int>(pos)));
-          }
-      j["answer"] = ans;
-      text += "answer: " + seq + "\n";
-    }
-  } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-    Json lines = Json::array();
-    text += "\n(click the buggy line" + std::string(s->select > 1 ? "s: " + std::to_string(s->select) : "") + ")\n";
-    for (size_t i = 0; i < s->code.size(); ++i) {
-      char num[32];
-      std::snprintf(num, sizeof num, "%3zu | ", i + 1);
-      text += std::string(num) + s->code[i] + "\n";
-      lines.push_back(s->code[i]);
-    }
-    j["code"] = lines;
-    j["select"] = s->select;
-    if (a.answer) {
-      Json bugs = Json::array();
-      text += "bug lines:";
-      for (const auto& b : s->bugs) {
-        bugs.push_back(b.line);
-        text += " " + std::to_string(b.line);
-      }
-      j["bugs"] = bugs;
-      text += "\n";
-    }
-  } else if (const auto* s = ex.spec_as<CodeSpec>()) {
-    text += "\nWrite: function " + s->function + "(";
-    for (size_t i = 0; i < s->args.size(); ++i) text += (i ? ", " : "") + s->args[i];
-    text += ")" + (s->returns.empty() ? "" : " -> " + s->returns) + "\n\nStarter:\n" + s->starter + "\n";
-    j["function"] = s->function;
-    j["args"] = s->args;
-    j["returns"] = s->returns;
-    j["starter"] = s->starter;
-    Json cases = Json::array();
-    text += "\nCases:\n";
-    for (const auto& c : inst.cases) {
-      Json cj;
-      Json args = Json::array();
-      for (const auto& arg : c.args_json) args.push_back(Json::parse(arg, nullptr, false));
-      cj["args"] = args;
-      text += "  " + s->function + "(";
-      for (size_t i = 0; i < c.args_json.size(); ++i) text += (i ? ", " : "") + c.args_json[i];
-      text += ")";
-      if (a.answer && c.expected_json) {
-        cj["expected"] = Json::parse(*c.expected_json, nullptr, false);
-        text += " = " + *c.expected_json;
-      }
-      if (!c.note.empty()) text += "   # " + c.note;
-      text += "\n";
-      cases.push_back(cj);
-    }
-    j["cases"] = cases;
-    if (a.answer && !s->reference.empty()) {
-      text += "\nReference:\n" + s->reference + "\n";
-      j["reference"] = s->reference;
-    }
-  }
+  // The answer area, as the type tells it.
+  InstanceDescription desc;
+  ex.spec->describe(ex, inst, a.answer, desc);
+  text += desc.text;
+  for (auto it = desc.json.begin(); it != desc.json.end(); ++it) j[it.key()] = it.value();
   if (a.hints) {
     Json hints = Json::array();
     for (size_t i = 0; i < ex.hints.size(); ++i) {
@@ -445,62 +347,25 @@ int cmd_show(const Args& a) {
   return 0;
 }
 
-// Splits "A,C" / "A C" / "ACD" / "3,6" into tokens.
-std::vector<std::string> split_tokens(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (const auto& a : args) {
-    std::string cur;
-    for (char c : a) {
-      if (c == ',' || c == ' ' || c == ';') {
-        if (!cur.empty()) out.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    if (!cur.empty()) out.push_back(cur);
-  }
-  return out;
-}
-
-// Letters as shown by `dtx show` -> authored indices. Returns false on unknown labels.
-bool letters_to_indices(const std::vector<std::string>& args, const std::vector<int>& order,
-                        std::vector<int>* out, std::string* err) {
-  for (const auto& tok : split_tokens(args)) {
-    // "CABD" as one token
-    bool all_letters = true;
-    for (char c : tok) all_letters &= std::isalpha(static_cast<unsigned char>(c)) != 0;
-    if (!all_letters) {
-      *err = "expected option letters such as A or A,C; got '" + tok + "'";
-      return false;
-    }
-    for (char c : tok) {
-      int pos = std::toupper(static_cast<unsigned char>(c)) - 'A';
-      if (pos < 0 || pos >= static_cast<int>(order.size())) {
-        *err = std::string("there is no option ") + static_cast<char>(std::toupper(c)) + " (choose A to " +
-               letter(static_cast<int>(order.size()) - 1) + ")";
-        return false;
-      }
-      out->push_back(order[pos]);
-    }
-  }
-  return true;
-}
-
-// Many submissions of one code exercise (an instructor's folder of student files): one
-// sandbox host for all of them, one line (or JSON object) per file.
-int grade_code_files(const Instance& inst, const std::vector<std::string>& files, SandboxRunner& runner, bool json) {
+// Many programs for one exercise (an instructor's folder of student files): one sandbox
+// host for all of them, one line (or JSON object) per file.
+int grade_program_files(const Instance& inst, const std::vector<std::string>& files, SandboxRunner& runner, bool json) {
+  const Exercise& ex = *inst.exercise;
+  GradeServices services;
+  services.runner = &runner;
   Json out = Json::array();
   bool any_wrong = false, any_unreadable = false;
   for (const auto& file : files) {
-    std::string source;
+    std::string source, err;
     Feedback fb;
-    bool read = read_file(file, &source);
-    if (read) {
-      fb = grade_code(inst, source, runner);
+    std::optional<Answer> ans;
+    if (!read_file(file, &source)) err = "cannot read the file";
+    else ans = ex.spec->parse_answer(ex, inst, {source}, &err);
+    if (ans) {
+      fb = grade(inst, *ans, services);
     } else {
       fb.verdict = Verdict::FormatError;
-      fb.message = "cannot read the file";
+      fb.message = err;
     }
     any_wrong |= fb.verdict == Verdict::Incorrect || fb.verdict == Verdict::Partial;
     any_unreadable |= fb.verdict == Verdict::FormatError;
@@ -519,7 +384,7 @@ int grade_code_files(const Instance& inst, const std::vector<std::string>& files
 
 int cmd_grade(const Args& a) {
   if (a.help) {
-    std::cout << kGradeHelp;
+    std::cout << grade_help();
     return 0;
   }
   Loaded L;
@@ -527,68 +392,24 @@ int cmd_grade(const Args& a) {
   const Exercise& ex = *L.ex;
   const Instance& inst = *L.inst;
   std::vector<std::string> given(a.positional.begin() + 1, a.positional.end());
-  Answer ans;
   Feedback fb;
-  bool have_fb = false;
-  auto format_error = [&](const std::string& msg) {
-    fb = Feedback{};
-    fb.verdict = Verdict::FormatError;
-    fb.message = msg;
-    have_fb = true;
-  };
-  if (const auto* s = ex.spec_as<NumericSpec>()) {
-    // Either positional in part order, or id=value for any order.
-    ans.parts.assign(s->parts.size(), "");
-    bool named = !given.empty() && given[0].find('=') != std::string::npos;
-    for (size_t i = 0; i < given.size() && !have_fb; ++i) {
-      if (named) {
-        size_t eq = given[i].find('=');
-        std::string id = trim(given[i].substr(0, eq == std::string::npos ? 0 : eq));
-        bool found = false;
-        for (size_t k = 0; k < s->parts.size(); ++k)
-          if (s->parts[k].id == id) {
-            ans.parts[k] = given[i].substr(eq + 1);
-            found = true;
-          }
-        if (!found) format_error("no part named '" + id + "'");
-      } else if (i < ans.parts.size()) {
-        ans.parts[i] = given[i];
-      }
-    }
-    if (!have_fb && !named && given.size() != s->parts.size()) {
-      ans.parts = given;  // the engine explains the count
-    }
-  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-    std::string err;
-    if (!letters_to_indices(given, inst.order, &ans.picks, &err)) format_error(err);
-    (void)s;
-  } else if (ex.spec_as<OrderingSpec>()) {
-    std::string err;
-    if (!letters_to_indices(given, inst.order, &ans.picks, &err)) format_error(err);
-  } else if (ex.spec_as<BuggyLineSpec>()) {
-    for (const auto& tok : split_tokens(given)) {
-      char* end = nullptr;
-      long v = std::strtol(tok.c_str(), &end, 10);
-      if (tok.empty() || *end) {
-        format_error("expected line numbers such as 6 or 3,6; got '" + tok + "'");
-        break;
-      }
-      ans.picks.push_back(static_cast<int>(v));
-    }
-  } else if (ex.spec_as<CodeSpec>()) {
+  GradeServices services;
+  std::optional<SandboxRunner> runner;
+  // A program (code) is read from files and run in the sandbox; other answers are words.
+  if (ex.spec->answer_is_program()) {
     if (given.empty()) {
-      std::cerr << "dtx grade: a code exercise takes a file with your function (- for stdin), or several files\n";
+      std::cerr << "dtx grade: a " << ex.type << " exercise takes a file with your function (- for stdin), or several files\n";
       return kUsage;
     }
-    SandboxRunner runner;
-    runner.time_limit_ms = a.time_limit_ms;
-    if (!runner.available()) {
+    runner.emplace();
+    runner->time_limit_ms = a.time_limit_ms;
+    if (!runner->available()) {
       std::cerr << "dtx grade: running code needs node and the sandbox host (" +
-                       (runner.host_path().empty() ? std::string("dtx-sandbox-host.cjs next to dtx") : runner.host_path()) +
+                       (runner->host_path().empty() ? std::string("dtx-sandbox-host.cjs next to dtx") : runner->host_path()) +
                        "); build it with make native\n";
       return kUsage;
     }
-    if (given.size() > 1) return grade_code_files(inst, given, runner, a.json);
+    if (given.size() > 1) return grade_program_files(inst, given, *runner, a.json);
     std::string source;
     if (given[0] == "-") {
       source.assign(std::istreambuf_iterator<char>(std::cin), {});
@@ -596,11 +417,16 @@ int cmd_grade(const Args& a) {
       std::cerr << "dtx grade: cannot read '" << given[0] << "'\n";
       return kUsage;
     }
-    fb = grade_code(inst, source, runner);
-    have_fb = true;
+    given = {source};
+    services.runner = &*runner;
   }
-
-  if (!have_fb) fb = grade(inst, ans);
+  std::string err;
+  if (auto ans = ex.spec->parse_answer(ex, inst, given, &err)) {
+    fb = grade(inst, *ans, services);
+  } else {
+    fb.verdict = Verdict::FormatError;
+    fb.message = err;
+  }
 
   if (a.json) {
     Json j;

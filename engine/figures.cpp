@@ -1,5 +1,6 @@
 #include "figures.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -66,5 +67,46 @@ std::string format_si(double value, const char* unit, int sig) {
 std::string format_percent(double fraction, int sig) { return format_number(fraction * 100, sig) + "%"; }
 
 std::string option_letter(size_t pos) { return pos < kMaxLettered ? std::string(1, static_cast<char>('A' + pos)) : "?"; }
+
+std::vector<std::string> split_answer_words(const std::vector<std::string>& words) {
+  std::vector<std::string> out;
+  for (const auto& a : words) {
+    std::string cur;
+    for (char c : a) {
+      if (c == ',' || c == ' ' || c == ';') {
+        if (!cur.empty()) out.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+std::optional<std::vector<int>> letters_to_indices(const std::vector<std::string>& words, const std::vector<int>& order,
+                                                   std::string* error) {
+  std::vector<int> out;
+  for (const auto& tok : split_answer_words(words)) {
+    bool all_letters = true;  // "CABD" as one word
+    for (char c : tok) all_letters &= std::isalpha(static_cast<unsigned char>(c)) != 0;
+    if (!all_letters) {
+      if (error) *error = "expected option letters such as A or A,C; got '" + tok + "'";
+      return std::nullopt;
+    }
+    for (char c : tok) {
+      int pos = std::toupper(static_cast<unsigned char>(c)) - 'A';
+      if (pos < 0 || pos >= static_cast<int>(order.size())) {
+        if (error)
+          *error = std::string("there is no option ") + static_cast<char>(std::toupper(c)) + " (choose A to " +
+                   option_letter(order.size() - 1) + ")";
+        return std::nullopt;
+      }
+      out.push_back(order[pos]);
+    }
+  }
+  return out;
+}
 
 }  // namespace dtx

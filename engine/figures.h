@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace dtx {
 
@@ -28,5 +30,12 @@ std::string format_percent(double fraction, int sig = 3);
 constexpr size_t kMaxLettered = 26;
 // The letter of the item at `pos` (0-based) as shown: "A", "B", ...
 std::string option_letter(size_t pos);
+// Letters as `dtx show` prints them ("A,C", "A C", "CABD") -> the authored index shown at
+// each letter's position in `order` (an instance's display order). nullopt with `error`
+// for anything else.
+std::optional<std::vector<int>> letters_to_indices(const std::vector<std::string>& words, const std::vector<int>& order,
+                                                   std::string* error);
+// Splits "A,C" / "A C" / "3,6" into words.
+std::vector<std::string> split_answer_words(const std::vector<std::string>& words);
 
 }  // namespace dtx

@@ -63,10 +63,18 @@ bool LintContext::check_names(const Expr& e, const std::string& pointer, const s
                                  "derived values above it") +
             ")";
     } else if (is_answer_name(n)) {
-      std::vector<std::string> parts = exercise ? numeric_part_ids(*exercise) : std::vector<std::string>{};
+      // The answers this type names ("answer.<part>"): their part ids.
+      std::vector<std::string> parts;
+      bool has_answers = false;
+      if (exercise && exercise->spec)
+        for (const auto& a : exercise->spec->answer_names(*exercise)) {
+          has_answers = true;
+          if (a.size() > 7 && a.compare(0, 7, "answer.") == 0) parts.push_back(a.substr(7));
+        }
       std::string part = n.size() > 7 ? n.substr(7) : "";
-      if (parts.empty()) {
-        msg = "'" + n + "' is used in " + where + ", but only numeric exercises have answers to refer to";
+      if (!has_answers) {
+        msg = "'" + n + "' is used in " + where + ", but a " + (exercise ? exercise->type : std::string("")) +
+              " exercise has no numeric answers to refer to";
       } else if (!part.empty() && !has(parts, part)) {
         msg = "'" + n + "' is used in " + where + ", but this exercise has no part '" + part + "'" +
               did_you_mean(part, parts, '\'') + "; parts: " + join_names(parts);
@@ -305,33 +313,20 @@ void check_links(const std::string& text, const std::string& pointer, const Repo
   }
 }
 
-// Every text of an exercise the page draws as Markdown, with its pointer.
+// Every text of an exercise the page draws as Markdown, with its pointer and what it is.
 template <class Fn>
 void for_each_markdown_text(const Exercise& ex, Fn fn) {
-  fn(ex.prompt, ex.pointer + "/prompt");
-  for (size_t i = 0; i < ex.hints.size(); ++i) fn(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i));
-  fn(ex.explanation, ex.pointer + "/explanation");
-  if (const auto* s = ex.spec_as<NumericSpec>()) {
-    for (const auto& part : s->parts) {
-      fn(part.label, part.pointer + "/label");
-      for (const auto& m : part.mistakes) fn(m.message, m.pointer + "/message");
-    }
-  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-    for (const auto& o : s->options) {
-      fn(o.text, o.pointer + "/text");
-      fn(o.feedback, o.pointer + "/feedback");
-    }
-  } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-    for (size_t i = 0; i < s->items.size(); ++i) fn(s->items[i], ex.pointer + "/items/" + std::to_string(i));
-    for (size_t i = 0; i < s->feedback.size(); ++i) fn(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i));
-  } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-    for (const auto* notes : {&s->bugs, &s->decoys})
-      for (const auto& n : *notes) fn(n.message, n.pointer + "/message");
-  }
+  fn(ex.prompt, ex.pointer + "/prompt", "the prompt");
+  for (size_t i = 0; i < ex.hints.size(); ++i)
+    fn(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i), "hint " + std::to_string(i + 1));
+  fn(ex.explanation, ex.pointer + "/explanation", "the explanation");
+  if (ex.spec) ex.spec->texts(ex, fn);
 }
 
 void check_exercise_links(const Exercise& ex, const Reporter& rep) {
-  for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer) { check_links(text, pointer, rep); });
+  for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
+    check_links(text, pointer, rep);
+  });
 }
 
 // ---------------------------------------------------------------- maths
@@ -414,54 +409,38 @@ std::string describe_values(const ParamSpec& p) {
   return s;
 }
 
+// The type's own warnings (hints it needs, parameters its answers use) come first.
 void style_warnings(const Exercise& ex, LintContext& ctx) {
-  const auto* numeric = ex.spec_as<NumericSpec>();
-  const auto* choice = ex.spec_as<ChoiceSpec>();
-  const auto* ordering = ex.spec_as<OrderingSpec>();
-  // Hints help where the student works something out. A choice or ordering question
-  // guides through the feedback on each option or item instead; it needs hints only when
-  // that feedback is missing.
-  if (ex.hints.empty()) {
-    if (numeric || ex.spec_as<CodeSpec>()) {
-      ctx.warn(ex.pointer, "no hints: a student who is stuck gets no nudge; add \"hints\": [\"...\"] "
-                           "(shown one at a time, first a gentle one)");
-    } else if (choice) {
-      for (const auto& o : choice->options)
-        if (!o.correct && o.feedback.empty()) {
-          ctx.warn(o.pointer, "this wrong option has no \"feedback\" and the exercise has no hints: a "
-                              "student who picks it learns nothing about why it is wrong");
-          break;
-        }
-    } else if (ordering && ordering->feedback.empty()) {
-      ctx.warn(ex.pointer, "no hints and no \"feedback\" for the items: a student who misplaces a "
-                           "step is not told why it goes elsewhere");
-    }
-  }
+  if (ex.spec) ex.spec->warn(ex, ctx);
   if (ex.explanation.empty())
     ctx.warn(ex.pointer, "no explanation: add \"explanation\", the worked solution shown after an "
                          "answer (use {placeholders} so it shows the instance's numbers)");
-
-  // A varying parameter the answer depends on must be visible in the prompt, or students
-  // cannot know the number they are asked to compute with.
-  if (numeric) {
-    std::vector<std::string> used;
-    for (const auto& part : numeric->parts)
-      for (const auto& n : part.answer.names()) used.push_back(n);
-    std::vector<std::string> shown;
-    for_each_placeholder(ex.prompt, [&](const Expr& e, const std::string&, size_t) {
-      for (const auto& n : e.names()) shown.push_back(n);
-    });
-    std::set<std::string> needed = params_behind(used, ex), visible = params_behind(shown, ex);
-    for (const auto& p : ex.params)
-      if (needed.count(p.name) && !visible.count(p.name) && varies(p))
-        ctx.warn(ex.pointer + "/prompt",
-                 "the prompt never shows parameter '" + p.name + "', which the answer uses and which "
-                 "varies (" + describe_values(p) + "); write {" + p.name + "} where the prompt "
-                 "states it, or the student cannot know its value");
-  }
 }
 
 }  // namespace
+
+void warn_no_hints(const Exercise& ex, LintContext& ctx) {
+  if (ex.hints.empty())
+    ctx.warn(ex.pointer, "no hints: a student who is stuck gets no nudge; add \"hints\": [\"...\"] "
+                         "(shown one at a time, first a gentle one)");
+}
+
+// A varying parameter the answer depends on must be visible in the prompt, or students
+// cannot know the number they are asked to compute with.
+void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& used, const std::string& text,
+                         const std::string& text_pointer, LintContext& ctx) {
+  std::vector<std::string> shown;
+  for_each_placeholder(text, [&](const Expr& e, const std::string&, size_t) {
+    for (const auto& n : e.names()) shown.push_back(n);
+  });
+  std::set<std::string> needed = params_behind(used, ex), visible = params_behind(shown, ex);
+  for (const auto& p : ex.params)
+    if (needed.count(p.name) && !visible.count(p.name) && varies(p))
+      ctx.warn(text_pointer,
+               "the prompt never shows parameter '" + p.name + "', which the answer uses and which "
+               "varies (" + describe_values(p) + "); write {" + p.name + "} where the prompt "
+               "states it, or the student cannot know its value");
+}
 
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options) {
   std::vector<Diagnostic> out;
@@ -490,45 +469,21 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
 
       style_warnings(ex, ctx);
       check_exercise_links(ex, ctx);
-      for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer) { check_maths(text, pointer, ctx); });
+      for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
+        check_maths(text, pointer, ctx);
+      });
       if (!check_declarations(ex, ctx)) continue;
       build_points(ex, ctx);
       if (ctx.points.empty()) continue;
 
       std::vector<std::string> known = ctx.declared;
-      auto parts = numeric_part_ids(ex);
-      if (!parts.empty()) known.push_back("answer");
-      for (const auto& id : parts) known.push_back("answer." + id);
-      check_placeholders(ex.prompt, ex.pointer + "/prompt", "the prompt", known, ctx);
-      check_placeholders(ex.explanation, ex.pointer + "/explanation", "the explanation", known, ctx);
+      if (ex.spec)
+        for (const auto& n : ex.spec->answer_names(ex)) known.push_back(n);
       lint_exercise_widget(ex, ctx);  // engine/exercise_widget.cpp
-      for (size_t i = 0; i < ex.hints.size(); ++i)
-        check_placeholders(ex.hints[i], ex.pointer + "/hints/" + std::to_string(i),
-                           "hint " + std::to_string(i + 1), known, ctx);
-
-      // Every other text the engine fills in.
-      if (const auto* s = ex.spec_as<NumericSpec>()) {
-        for (const auto& part : s->parts)
-          for (const auto& m : part.mistakes)
-            check_placeholders(m.message, m.pointer + "/message", "a known mistake's message", known, ctx);
-      } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-        for (const auto& o : s->options) {
-          check_placeholders(o.text, o.pointer + "/text", "an option's text", known, ctx);
-          check_placeholders(o.feedback, o.pointer + "/feedback", "an option's feedback", known, ctx);
-        }
-      } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-        for (size_t i = 0; i < s->items.size(); ++i)
-          check_placeholders(s->items[i], ex.pointer + "/items/" + std::to_string(i),
-                             "item " + std::to_string(i + 1), known, ctx);
-        for (size_t i = 0; i < s->feedback.size(); ++i)
-          check_placeholders(s->feedback[i], ex.pointer + "/feedback/" + std::to_string(i),
-                             "the feedback of item " + std::to_string(i + 1), known, ctx);
-      } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-        for (const auto* notes : {&s->bugs, &s->decoys})
-          for (const auto& n : *notes)
-            check_placeholders(n.message, n.pointer + "/message",
-                               notes == &s->bugs ? "a bug's message" : "a decoy's message", known, ctx);
-      }
+      // Every text the engine fills in: the prompt, hints, explanation and the type's own.
+      for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string& what) {
+        check_placeholders(text, pointer, what, known, ctx);
+      });
 
       if (ex.spec) ex.spec->lint(ex, ctx);
 

@@ -102,14 +102,31 @@ std::string did_you_mean(std::string_view got, const std::vector<std::string>& c
 // "a, b, c"
 std::string join_names(const std::vector<std::string>& names, const char* sep = ", ");
 
-// Type-specific loader, one per file in grade/.
+// What the registry knows of a type before any exercise is loaded: one per file in grade/,
+// listed in grade/registry.cpp.
 struct TypeEntry {
   const char* name;
+  const char* verb;  // what the student does, on the course map: "derive", "choose"
   std::vector<std::string> fields;    // members the type adds to an exercise
   std::vector<std::string> required;  // of those, the required ones
   std::shared_ptr<TypeSpec> (*load)(const Json& ex, const std::string& ptr, LoadContext& ctx);
+  // `dtx new NAME`: the starting exercise (a JSON object with "$comment" notes and @COMMON@
+  // where the notes every type shares go), with a title and the chapter intro it comes with.
+  const char* new_title;
+  const char* new_intro;
+  const char* new_exercise;
+  // `dtx grade --help`: how an answer is written on the command line (lines after the first
+  // are indented under it).
+  const char* answer_help;
 };
 const std::vector<TypeEntry>& exercise_types();
+const TypeEntry* find_type(std::string_view name);
+
+// An instance told as text and JSON (TypeSpec::describe; `dtx show`).
+struct InstanceDescription {
+  std::string text;
+  Json json = Json::object();
+};
 
 // Lint needs the same reporter plus the exercise being checked.
 class CodeRunner;
@@ -144,6 +161,14 @@ struct LintContext : Reporter {
     if (warnings) report(Severity::Warning, pointer, message, at_key);
   }
 };
+
+// Shared by lint and the types' style warnings (TypeSpec::warn).
+// "no hints: a student who is stuck gets no nudge ...", at the exercise.
+void warn_no_hints(const Exercise& ex, LintContext& ctx);
+// Warns about each parameter that `used` names (through derived values), that varies, and
+// that `text` never shows in a placeholder: the student cannot know its value.
+void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& used, const std::string& text,
+                         const std::string& text_pointer, LintContext& ctx);
 
 // Deterministic random numbers, identical in native and wasm builds (std distributions
 // differ between libstdc++ and libc++, so we don't use them).

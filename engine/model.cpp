@@ -6,7 +6,6 @@
 #include <map>
 #include <set>
 
-#include "grade/numeric.h"
 #include "load_ctx.h"
 #include "maths.h"
 #include "text.h"
@@ -512,23 +511,13 @@ const Exercise* Library::find(const std::string& id) const {
 std::optional<double> Instance::value(std::string_view name) const {
   for (const auto& [n, v] : values)
     if (n == name) return v;
-  if (exercise && !part_values.empty() && exercise->type == "numeric") {
-    if (name == "answer") return part_values[0];
-  }
+  // "answer", "answer.<part>": the type's own answers, once it has prepared them.
+  if (exercise && exercise->spec) return exercise->spec->answer_value(*this, name);
   return std::nullopt;
 }
 
 ExprScope Instance::scope() const {
-  return [this](std::string_view name) -> std::optional<double> {
-    if (auto v = value(name)) return v;
-    if (name.substr(0, 7) == "answer." && exercise) {
-      std::string part(name.substr(7));
-      auto ids = numeric_part_ids(*exercise);
-      for (size_t i = 0; i < ids.size() && i < part_values.size(); ++i)
-        if (ids[i] == part) return part_values[i];
-    }
-    return std::nullopt;
-  };
+  return [this](std::string_view name) -> std::optional<double> { return value(name); };
 }
 
 namespace {
@@ -669,14 +658,42 @@ std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::st
   return inst;
 }
 
-Feedback grade(const Instance& inst, const Answer& a) {
+Feedback grade(const Instance& inst, const Answer& a, const GradeServices& services) {
   if (!inst.exercise || !inst.exercise->spec) {
     Feedback f;
     f.verdict = Verdict::FormatError;
     f.message = "internal: this instance has no exercise";
     return f;
   }
-  return inst.exercise->spec->grade(*inst.exercise, inst, a);
+  return inst.exercise->spec->grade(*inst.exercise, inst, a, services);
+}
+
+const TypeEntry* find_type(std::string_view name) {
+  for (const auto& t : exercise_types())
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+bool sample_answer_holds(const SampleAnswer& s, const Feedback& fb, std::string* why) {
+  using E = SampleAnswer::Expect;
+  bool ok = false;
+  switch (s.expect) {
+    case E::Correct: ok = fb.verdict == Verdict::Correct; break;
+    case E::Partial: ok = fb.verdict == Verdict::Partial; break;
+    case E::Incorrect: ok = fb.verdict == Verdict::Incorrect; break;
+    case E::Wrong: ok = fb.verdict == Verdict::Partial || fb.verdict == Verdict::Incorrect; break;
+    case E::Unreadable: ok = fb.verdict == Verdict::FormatError; break;
+  }
+  std::string all = fb.message;
+  for (const auto& d : fb.details) all += "\n" + d;
+  for (const auto& p : fb.parts) all += "\n" + p.message;
+  for (const auto& c : fb.cases) all += "\n" + c.message;
+  if (ok && !s.message.empty() && all.find(s.message) == std::string::npos) {
+    if (why) *why = s.kind + ": the feedback does not say \"" + s.message + "\": " + all;
+    return false;
+  }
+  if (!ok && why) *why = s.kind + ": graded " + verdict_name(fb.verdict) + ": " + all;
+  return ok;
 }
 
 }  // namespace dtx

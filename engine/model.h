@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <map>
 #include <optional>
@@ -41,17 +42,68 @@ struct Instance;
 struct Answer;
 struct Feedback;
 struct LintContext;
+class CodeRunner;
+
+// What grading may use beyond the instance and the answer: a code exercise's answer that
+// has not run yet is run with `runner` (the CLI's sandbox host). Null: nothing is run.
+struct GradeServices {
+  CodeRunner* runner = nullptr;
+};
+
+// An answer as a test or a benchmark gives it: what it is ("correct", "a known mistake: ...",
+// "unreadable"), the answer, and the verdict it must get. Every type lists its own.
+struct SampleAnswer;
+
+// An instance told without the page: `dtx show` prints `text` (or `json` with --json) after
+// the prompt. With `with_answer` the key is included (`dtx show --answer`).
+struct InstanceDescription;
 
 // The per-type half of an exercise. One implementation per file in engine/grade/; each
-// follows the same lifecycle (load -> lint -> prepare an instance -> grade an answer).
+// owns its whole lifecycle: load (TypeEntry) -> lint -> prepare an instance -> describe it
+// -> read an answer -> grade it, and the sample answers its tests and benchmark use. Nothing
+// outside a type's own files names the type: the CLI, lint, the preview and the tests loop
+// over exercise_types() and call these.
 struct TypeSpec {
   virtual ~TypeSpec() = default;
   // Semantic checks beyond the shape of the JSON (answers evaluate, lines in range...).
   virtual void lint(const Exercise& ex, LintContext& ctx) const = 0;
+  // The type's style warnings (`dtx lint --warn`, LintContext::warn): a student who needs
+  // hints and gets none, a parameter the answer uses that the prompt never shows.
+  virtual void warn(const Exercise& ex, LintContext& ctx) const { (void)ex, (void)ctx; }
   // Fills the type's part of an instance: answers, display order, code cases.
   virtual bool prepare(const Exercise& ex, Instance& inst, uint64_t seed,
                        std::string* error) const = 0;
-  virtual Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const = 0;
+  virtual Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a,
+                         const GradeServices& services) const = 0;
+
+  // Every Markdown text of the type (option texts, feedback, labels, messages), with its
+  // JSON pointer and what it is in words ("an option's feedback"): lint checks links, maths
+  // and placeholders in each, the same way as the prompt's.
+  using TextFn = std::function<void(const std::string& text, const std::string& pointer, const std::string& what)>;
+  virtual void texts(const Exercise& ex, const TextFn& fn) const { (void)ex, (void)fn; }
+  // Names the type adds to placeholders and expressions ("answer", "answer.<part>"), and
+  // their values in an instance.
+  virtual std::vector<std::string> answer_names(const Exercise& ex) const { (void)ex; return {}; }
+  virtual std::optional<double> answer_value(const Instance& inst, std::string_view name) const {
+    (void)inst, (void)name;
+    return std::nullopt;
+  }
+  // The answer area as text (plain, maths as Unicode) and JSON, for `dtx show`.
+  virtual void describe(const Exercise& ex, const Instance& inst, bool with_answer,
+                        InstanceDescription& out) const = 0;
+  // The key in a line or two, for the instructor view of a preview ("correct: B, D").
+  virtual std::vector<std::string> answer_key(const Exercise& ex, const Instance& inst) const = 0;
+  // True when an answer is a program (read from files by `dtx grade`, run in the sandbox).
+  virtual bool answer_is_program() const { return false; }
+  // Reads an answer written as `dtx grade` takes it: words ("A,C", "3", "bytes=1.75 GB") or,
+  // for a program, the file's text as the one word. nullopt with `error` when it cannot be
+  // read (the CLI reports a format error; nothing is graded).
+  virtual std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst,
+                                             const std::vector<std::string>& words,
+                                             std::string* error) const = 0;
+  // Answers with known verdicts for this instance: at least the correct one, one of each
+  // kind of wrong answer the type knows, and an unreadable one when the type has any.
+  virtual std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const = 0;
 };
 
 struct Exercise {
@@ -141,6 +193,12 @@ struct Instance {
   std::vector<double> part_values;                      // numeric: answer of each part
   std::vector<int> order;  // choice/ordering: authored index shown at each position
   std::vector<CodeCase> cases;
+  // Whatever else a type keeps per instance (its own struct, derived from InstanceData).
+  std::shared_ptr<const struct InstanceData> data;
+  template <class T>
+  const T* data_as() const {
+    return dynamic_cast<const T*>(data.get());
+  }
 
   std::optional<double> value(std::string_view name) const;
   // Scope for expressions: params, derived, answer / answer.<part>.
@@ -181,17 +239,45 @@ struct Feedback {
   bool counts_as_attempt() const { return verdict != Verdict::FormatError; }
 };
 
-struct CodeRunResult;
-
-// What a student submits. Only the fields of the exercise's type are read.
-struct Answer {
-  std::vector<std::string> parts;  // numeric: text typed in each part, in part order
-  std::vector<int> picks;  // choice: authored option indices; ordering: authored item
-                           // indices in the student's order; buggy-line: 1-based lines
-  const CodeRunResult* code_run = nullptr;  // code: what the runner returned
+struct InstanceData {
+  virtual ~InstanceData() = default;
 };
 
-Feedback grade(const Instance& inst, const Answer& a);
+// What a student submits, in its type's own form: each type in engine/grade/ defines its
+// answer (NumericAnswer, ChoiceAnswer...) as a struct derived from AnswerData.
+struct AnswerData {
+  virtual ~AnswerData() = default;
+};
+struct Answer {
+  std::shared_ptr<const AnswerData> data;
+  template <class T>
+  const T* as() const {
+    return dynamic_cast<const T*>(data.get());
+  }
+};
+template <class T>
+Answer make_answer(T value) {
+  return Answer{std::make_shared<const T>(std::move(value))};
+}
+
+struct SampleAnswer {
+  std::string kind;  // "correct", "known mistake 2*N", "unreadable"...
+  Answer answer;
+  // What grading must give. Wrong: Partial or Incorrect (an attempt that is not right, where
+  // the score depends on the instance).
+  enum class Expect { Correct, Partial, Incorrect, Wrong, Unreadable } expect = Expect::Correct;
+  std::string message;  // a text the feedback must contain (a mistake's or decoy's message)
+  // Answers that run first (programs): what the runner returns for this one, as JSON, so a
+  // test can stand in for the sandbox.
+  std::string run_json;
+
+  SampleAnswer(std::string k, Answer a, Expect e, std::string m = {})
+      : kind(std::move(k)), answer(std::move(a)), expect(e), message(std::move(m)) {}
+};
+// True when `fb` is what `s` expects; otherwise `why` says what was given instead.
+bool sample_answer_holds(const SampleAnswer& s, const Feedback& fb, std::string* why);
+
+Feedback grade(const Instance& inst, const Answer& a, const GradeServices& services = {});
 
 // The feedback as sentences a screen reader speaks (the page's live region): the verdict in
 // words, then each part by number and label ("Part 2, Sent over the whole AllReduce: Correct:

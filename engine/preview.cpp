@@ -2,11 +2,6 @@
 
 #include <algorithm>
 
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
-#include "grade/code.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
 #include "lint.h"
 #include "load_ctx.h"
 #include "figures.h"
@@ -21,8 +16,6 @@ bool under(const std::string& pointer, const std::string& prefix) {
   return pointer.compare(0, prefix.size(), prefix) == 0 &&
          (pointer.size() == prefix.size() || pointer[prefix.size()] == '/');
 }
-
-std::string letter(int pos) { return option_letter(static_cast<size_t>(pos)); }
 
 }  // namespace
 
@@ -67,37 +60,9 @@ PreviewPack load_preview(const std::string& text, const std::string& file, const
 }
 
 std::vector<std::string> instance_answer_lines(const Instance& inst) {
-  std::vector<std::string> out;
   const Exercise* ex = inst.exercise;
-  if (!ex) return out;
-  if (const auto* s = ex->spec_as<NumericSpec>()) {
-    for (size_t i = 0; i < s->parts.size() && i < inst.part_values.size(); ++i) {
-      const auto& p = s->parts[i];
-      std::string unit = p.unit_text.empty() ? "" : " " + p.unit_text;
-      out.push_back((p.label.empty() ? p.id : p.label) + " = " + format_number(inst.part_values[i], 6) + unit + "  (" +
-                    describe_tolerance(p.rel, p.abs, p.unit_text) + ")");
-    }
-  } else if (const auto* s = ex->spec_as<ChoiceSpec>()) {
-    std::string right;
-    for (size_t pos = 0; pos < inst.order.size(); ++pos)
-      if (s->options[inst.order[pos]].correct) right += (right.empty() ? "" : ", ") + letter(static_cast<int>(pos));
-    out.push_back("correct: " + right + (s->multiple ? " (select all of them)" : ""));
-  } else if (const auto* s = ex->spec_as<OrderingSpec>()) {
-    // Authored order is the answer; letters are positions as shown to the student.
-    std::string seq;
-    for (size_t k = 0; k < s->items.size(); ++k)
-      for (size_t pos = 0; pos < inst.order.size(); ++pos)
-        if (inst.order[pos] == static_cast<int>(k)) seq += (seq.empty() ? "" : " ") + letter(static_cast<int>(pos));
-    out.push_back("order: " + seq);
-  } else if (const auto* s = ex->spec_as<BuggyLineSpec>()) {
-    std::string lines;
-    for (const auto& b : s->bugs) lines += (lines.empty() ? "" : ", ") + std::to_string(b.line);
-    out.push_back(std::string(s->bugs.size() == 1 ? "bug on line " : "bugs on lines ") + lines);
-  } else if (const auto* s = ex->spec_as<CodeSpec>()) {
-    out.push_back("function " + s->function + ", " + std::to_string(inst.cases.size()) + " test cases; reference solution:");
-    out.push_back(s->reference);
-  }
-  return out;
+  if (!ex || !ex->spec) return {};
+  return ex->spec->answer_key(*ex, inst);
 }
 
 }  // namespace dtx

@@ -6,8 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
 #include "ui/keyboard.h"
@@ -151,15 +149,10 @@ void repoint_open_exercise(App& app) {
   app.screen = screen;
   ExerciseState& st = app.ex;
   st.focus_first = false;
-  // Only what still points at something: options, items and lines may have been removed.
-  auto all_below = [](const std::vector<int>& v, size_t n, int base) {
-    return std::all_of(v.begin(), v.end(), [&](int i) { return i >= base && static_cast<size_t>(i - base) < n; });
-  };
-  if (old.parts.size() == st.parts.size()) st.parts = old.parts;
-  if (const auto* c = ex->spec_as<ChoiceSpec>(); c && all_below(old.picks, c->options.size(), 0)) st.picks = old.picks;
-  if (old.order.size() == st.order.size()) st.order = old.order;
-  if (const auto* b = ex->spec_as<BuggyLineSpec>(); b && all_below(old.lines, b->code.size(), 1)) st.lines = old.lines;
-  if (!old.code.empty() && ex->spec_as<CodeSpec>()) st.code = old.code;
+  // What the student entered, where it still fits: options, items and lines may have been
+  // removed. (A view keeps only a state of its own kind: the type may have changed too.)
+  const TypeView* v = find_view(ex->type);
+  if (v && old.view && st.view) v->carry_over(*old.view, st);
   st.hints_shown = std::min<int>(old.hints_shown, static_cast<int>(ex->hints.size()));
   app.ex_widget_for.clear();  // the widget's inputs may have changed
 }
@@ -510,7 +503,7 @@ void open_exercise(App& app, const std::string& id, uint64_t seed) {
   st.focus_first = true;
   app.ex = std::move(st);
   if (app.ex.inst)
-    if (const TypeView* v = find_view(ex->type)) v->reset(app, app.ex);
+    if (const TypeView* v = find_view(ex->type)) app.ex.view = v->fresh(app, app.ex);
   app.screen = Screen::Exercise;
   if (app.progress.last_exercise != id) {
     app.progress.last_exercise = id;
@@ -725,7 +718,7 @@ void submit(App& app) {
   ExerciseState& st = app.ex;
   if (!st.inst || st.code_request) return;
   const TypeView* v = find_view(st.exercise->type);
-  if (!v) return;
+  if (!v || !st.view) return;
   Answer a;
   if (!v->answer(app, st, a)) return;  // asynchronous (code)
   record(app, grade(*st.inst, a));
@@ -735,10 +728,9 @@ void app_on_code_result(App& app, int request_id, const std::string& json) {
   ExerciseState& st = app.ex;
   if (request_id != st.code_request || !st.inst) return;  // a stale run (student moved on)
   st.code_request = 0;
-  CodeRunResult run = code_result_from_json(json);
+  const TypeView* v = find_view(st.exercise->type);
   Answer a;
-  a.code_run = &run;
-  record(app, grade(*st.inst, a));
+  if (v && v->ran && v->ran(st, json, a)) record(app, grade(*st.inst, a));
 }
 
 void app_on_file(App& app, const std::string& name, const std::string& text) {
@@ -985,7 +977,6 @@ void app_after_frame(App& app) {
     j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;
     j["type"] = app.ex.exercise ? app.ex.exercise->type : "";
     j["title"] = app.ex.exercise ? app.ex.exercise->title : "";
-    j["inputs"] = app.ex.parts;  // numeric: the text in each field
     j["running"] = app.ex.code_request != 0;
     if (app.ex.feedback) {
       j["verdict"] = verdict_name(app.ex.feedback->verdict);
@@ -1000,11 +991,9 @@ void app_after_frame(App& app) {
       j["spoken"] = spoken_feedback(*app.ex.feedback);  // the live region's words
     }
     j["graded"] = app.ex.graded;
-    j["order"] = app.ex.order;
-    j["grabbed"] = app.ex.grabbed;
-    j["picks"] = app.ex.picks;
-    j["lines"] = app.ex.lines;
-    j["code"] = app.ex.code;
+    // The fields, as the exercise's view names them ("inputs", "picks", "order"...).
+    if (const TypeView* v = app.ex.exercise ? find_view(app.ex.exercise->type) : nullptr; v && app.ex.view)
+      v->hook_state(app.ex, j);
     j["hints_shown"] = app.ex.hints_shown;
     j["explanation"] = app.ex.revealed;
   }

@@ -43,25 +43,24 @@ struct Preview {
 };
 
 // What the student is doing on the open exercise.
+// What the student has entered in the open exercise's fields, in its view's own form (each
+// view in web/views/ defines its struct).
+struct ViewState {
+  virtual ~ViewState() = default;
+};
+
 struct ExerciseState {
   std::string id;
   const Exercise* exercise = nullptr;
   std::optional<Instance> inst;
   std::string instance_error;
-  // answers being entered
-  std::vector<std::string> parts;  // numeric: text per part
-  std::vector<int> picks;          // choice: authored indices ticked
-  std::vector<int> order;          // ordering: authored indices in the student's order
-  int grabbed = -1;                // ordering: position selected for keyboard moves
-  int focus_row = -1;    // ordering: the row moved by keyboard, focused again where it lands
-  std::vector<int> lines;          // buggy-line: 1-based lines selected
-  std::string code;                // code: the editor's text
+  std::shared_ptr<ViewState> view;  // the answer being entered (web/views/views.h)
   // results
   std::optional<Feedback> feedback;
   int graded = 0;  // submissions graded on this screen (the test hook waits on it)
   bool revealed = false;  // explanation open (after a submission)
   int hints_shown = 0;
-  int code_request = 0;   // non-zero while the code runs
+  int code_request = 0;   // non-zero while an answer runs (code: in the sandbox worker)
   double code_started_ms = 0;
   bool focus_first = false;  // focus the first field on the next frame
 };

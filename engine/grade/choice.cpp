@@ -5,6 +5,8 @@
 
 #include "../load_ctx.h"
 #include "../figures.h"
+#include "../maths.h"
+#include "../text.h"
 
 namespace dtx {
 
@@ -44,8 +46,59 @@ std::shared_ptr<TypeSpec> load_choice(const Json& j, const std::string& ptr, Loa
 
 }  // namespace
 
+namespace {
+
+// `dtx new choice`: a whole working exercise, with "$comment" notes on every field (cli/new.cpp
+// puts it in a pack; the CLI test checks that it passes `dtx lint --warn`).
+const char* kNewTitle = "The collective before a ZeRO-3 forward pass";
+const char* kNewIntro =
+    "ZeRO stage 3 shards the parameters, the gradients and the optimizer state over the "
+     "data-parallel GPUs, and gathers each layer's parameters only while it is being used.";
+const char* kNewExercise = R"JSON(    {
+      "$comment": [
+@COMMON@,
+        "A choice exercise: one correct option, or several with \"multiple\": true (the student ticks every correct one and earns the fraction of options judged rightly). \"shuffle\" (default true) shows the options in a different order for each instance."
+      ],
+      "id": @ID@,
+      "type": "choice",
+      "title": @TITLE@,
+      "difficulty": 2,
+      "tags": ["zero", "collectives"],
+      "prompt": "A model is trained with **ZeRO stage 3** over 64 data-parallel GPUs, so each GPU stores only 1/64 of every layer's parameters.\n\nWhich collective runs just **before a layer's forward pass**?",
+      "multiple": false,
+      "shuffle": true,
+      "options": [
+        {
+          "$comment": "Each option has a \"text\" (Markdown), \"correct\" (true on the right ones; false when left out) and \"feedback\", shown when the student picks it: say why a wrong option is wrong, that is where students learn. \"fixed\": true keeps an option in its place (for \"None of the above\").",
+          "text": "An all-gather of the layer's parameter shards",
+          "correct": true,
+          "feedback": "Each GPU holds one shard and needs the whole layer for a moment, so the shards are gathered, used, and freed again."
+        },
+        {
+          "text": "A reduce-scatter of the layer's gradients",
+          "feedback": "A reduce-scatter does run for this layer, but in the backward pass, once its gradients exist. Before the forward pass there are no gradients yet."
+        },
+        {
+          "text": "An all-reduce of the layer's parameters",
+          "feedback": "An all-reduce sums. Nothing is to be summed here: each GPU holds a different slice and needs the others' slices, which is a gather."
+        },
+        {
+          "text": "A broadcast of the whole model from rank 0",
+          "feedback": "Rank 0 would have to hold the whole model, which is what ZeRO-3 avoids, and every step would move the whole model instead of one layer at a time."
+        }
+      ],
+      "hints": [
+        "Before the forward pass a GPU has only its own 1/64 slice of the layer. What does it need from the others, and does anything have to be summed?"
+      ],
+      "explanation": "ZeRO-3 shards the parameters themselves. For each layer the forward pass first **all-gathers** the shards into the full weights, computes, and frees them. The backward pass gathers them again, then **reduce-scatters** the gradients so that each GPU keeps the summed gradient of its own shard only. Per step that is two all-gathers and one reduce-scatter of the model's size: about 1.5 times the traffic of the all-reduce in plain data parallelism."
+    })JSON";
+
+}  // namespace
+
 const TypeEntry& choice_type_entry() {
-  static const TypeEntry e{"choice", {"options", "multiple", "shuffle"}, {"options"}, &load_choice};
+  static const TypeEntry e{"choice", "choose", {"options", "multiple", "shuffle"}, {"options"}, &load_choice,
+                          kNewTitle, kNewIntro, kNewExercise,
+                          "the letter(s) shown by `dtx show`: B   or   A,C"};
   return e;
 }
 
@@ -79,9 +132,12 @@ bool ChoiceSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std:
   return true;
 }
 
-Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answer& a) const {
+Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
+                           const GradeServices&) const {
   (void)ex;
   Feedback fb;
+  static const ChoiceAnswer kNone;
+  const ChoiceAnswer& a = answer.as<ChoiceAnswer>() ? *answer.as<ChoiceAnswer>() : kNone;
   int n = static_cast<int>(options.size());
   std::set<int> picked;
   for (int p : a.picks) {
@@ -155,6 +211,74 @@ Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answe
   }
   (void)wrong_picked;
   return fb;
+}
+
+// ---------------------------------------------------------------- the type's lifecycle
+
+// A choice question guides through the feedback on each option; it needs hints only when a
+// wrong option has none.
+void ChoiceSpec::warn(const Exercise& ex, LintContext& ctx) const {
+  if (!ex.hints.empty()) return;
+  for (const auto& o : options)
+    if (!o.correct && o.feedback.empty()) {
+      ctx.warn(o.pointer, "this wrong option has no \"feedback\" and the exercise has no hints: a "
+                          "student who picks it learns nothing about why it is wrong");
+      break;
+    }
+}
+
+void ChoiceSpec::texts(const Exercise&, const TextFn& fn) const {
+  for (const auto& o : options) {
+    fn(o.text, o.pointer + "/text", "an option's text");
+    fn(o.feedback, o.pointer + "/feedback", "an option's feedback");
+  }
+}
+
+void ChoiceSpec::describe(const Exercise&, const Instance& inst, bool with_answer, InstanceDescription& out) const {
+  Json opts = Json::array();
+  out.text += multiple ? "\n(select every correct option)\n" : "\n(choose one)\n";
+  for (size_t pos = 0; pos < inst.order.size(); ++pos) {
+    const auto& o = options[inst.order[pos]];
+    Json oj = {{"label", option_letter(pos)}, {"text", inst.render(o.text)}};
+    if (with_answer) oj["correct"] = o.correct;
+    out.text += "  " + option_letter(pos) + ") " + markdown_math_to_plain(inst.render(o.text)) +
+                (with_answer && o.correct ? "   <- correct" : "") + "\n";
+    opts.push_back(oj);
+  }
+  out.json["multiple"] = multiple;
+  out.json["options"] = opts;
+}
+
+std::vector<std::string> ChoiceSpec::answer_key(const Exercise&, const Instance& inst) const {
+  std::string right;
+  for (size_t pos = 0; pos < inst.order.size(); ++pos)
+    if (options[inst.order[pos]].correct) right += (right.empty() ? "" : ", ") + option_letter(pos);
+  return {"correct: " + right + (multiple ? " (select all of them)" : "")};
+}
+
+std::optional<Answer> ChoiceSpec::parse_answer(const Exercise&, const Instance& inst, const std::vector<std::string>& words,
+                                               std::string* error) const {
+  auto picks = letters_to_indices(words, inst.order, error);
+  if (!picks) return std::nullopt;
+  return make_answer(ChoiceAnswer(*picks));
+}
+
+std::vector<SampleAnswer> ChoiceSpec::sample_answers(const Exercise&, const Instance& inst) const {
+  using E = SampleAnswer::Expect;
+  std::vector<SampleAnswer> out;
+  std::vector<int> right;
+  for (size_t i = 0; i < options.size(); ++i)
+    if (options[i].correct) right.push_back(static_cast<int>(i));
+  out.push_back({"correct", make_answer(ChoiceAnswer(right)), E::Correct, ""});
+  // Each wrong option alone: wrong, with its own feedback when it has some.
+  for (size_t i = 0; i < options.size(); ++i)
+    if (!options[i].correct)
+      out.push_back({"wrong option " + std::to_string(i + 1), make_answer(ChoiceAnswer({static_cast<int>(i)})),
+                     multiple ? E::Wrong : E::Incorrect, inst.render(options[i].feedback)});
+  out.push_back({"unreadable: nothing chosen", make_answer(ChoiceAnswer()), E::Unreadable, ""});
+  out.push_back({"unreadable: an option that is not there",
+                 make_answer(ChoiceAnswer({static_cast<int>(options.size())})), E::Unreadable, ""});
+  return out;
 }
 
 }  // namespace dtx

@@ -1,8 +1,10 @@
 #include "code.h"
 
 #include <cmath>
+#include <functional>
 #include <set>
 
+#include "../figures.h"
 #include "../load_ctx.h"
 #include "../text.h"
 #include "numeric.h"
@@ -158,12 +160,72 @@ std::string pretty_json(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// `dtx new code`: a whole working exercise, with "$comment" notes on every field (cli/new.cpp
+// puts it in a pack; the CLI test checks that it passes `dtx lint --warn`).
+const char* kNewTitle = "Write it: the pipeline bubble";
+const char* kNewIntro =
+    "A pipeline schedule such as GPipe or 1F1B leaves each stage idle while the pipeline fills "
+     "and drains: the bubble.";
+const char* kNewExercise = R"JSON(    {
+      "$comment": [
+@COMMON@,
+        "A code exercise: the student writes a JavaScript function, run in the browser with a time limit. \"function\" and \"args\" give its signature; \"returns\" is shown next to it (a unit or a short description); \"starter\" is the code the editor opens with.",
+        "The expected value of a case is \"expected\" (an expression over the args and params) or, without it, what \"reference\" returns; give both and lint checks that they agree. \"tolerance\" applies to numbers (default rel 1e-6).",
+        "\"cases\" are always run (a case may give its own \"expected\" and a \"note\" shown with it); \"generate\" adds \"count\" cases drawn from \"ranges\" (one per arg: \"choices\", or \"min\"/\"max\"/\"step\").",
+        "\"wrong\" lists plausible wrong implementations: lint runs them (with node) and fails if one passes every case, which proves the cases catch those mistakes."
+      ],
+      "id": @ID@,
+      "type": "code",
+      "title": @TITLE@,
+      "difficulty": 2,
+      "tags": ["pipeline", "bubble"],
+      "prompt": "A pipeline of `p` stages runs `m` equal microbatches per training step with a GPipe schedule: every microbatch takes the same time on every stage, forward and backward together.\n\nWrite `bubbleFraction(p, m)`: the fraction of the step that each stage spends **idle**, a number from 0 to 1.",
+      "language": "javascript",
+      "function": "bubbleFraction",
+      "args": ["p", "m"],
+      "returns": "fraction of the step spent idle (0 to 1)",
+      "starter": "function bubbleFraction(p, m) {\n  // p: pipeline stages, m: microbatches per step\n  return 0;\n}",
+      "expected": "(p-1)/(m+p-1)",
+      "reference": "function bubbleFraction(p, m) {\n  return (p - 1) / (m + p - 1);\n}",
+      "cases": [
+        {"args": [4, 8]},
+        {"$comment": "Edge cases with a note say what they test.", "args": [1, 8], "note": "one stage: no pipeline, no bubble"},
+        {"args": [8, 1], "note": "one microbatch: each stage works 1 slot of 8"}
+      ],
+      "generate": {
+        "count": 4,
+        "ranges": {"p": {"choices": [2, 4, 8, 16]}, "m": {"min": 1, "max": 64, "step": 1}}
+      },
+      "tolerance": {"rel": 1e-6},
+      "wrong": [
+        {
+          "note": "idle time divided by the busy time m instead of the whole step",
+          "code": "function bubbleFraction(p, m) {\n  return (p - 1) / m;\n}"
+        },
+        {
+          "note": "p idle slots instead of p - 1",
+          "code": "function bubbleFraction(p, m) {\n  return p / (m + p);\n}"
+        }
+      ],
+      "hints": [
+        "Count time in slots: one slot is one microbatch on one stage. Each stage is busy for m slots.",
+        "The last stage starts p-1 slots after the first, and the first finishes p-1 slots before the last. How long is the whole step?"
+      ],
+      "explanation": "In slots of one microbatch on one stage, each stage is busy for m slots, and the step lasts m + p - 1 slots: the last stage starts p - 1 slots late. The idle fraction is (p - 1) / (m + p - 1): 3/11, about 27%, for p = 4 and m = 8. More microbatches shrink it, which is why pipelines want m well above p."
+    })JSON";
+
+}  // namespace
+
 const TypeEntry& code_type_entry() {
-  static const TypeEntry e{"code",
+  static const TypeEntry e{"code", "code",
                            {"language", "function", "args", "returns", "starter", "expected",
                             "reference", "cases", "generate", "tolerance", "wrong"},
                            {"function", "args"},
-                           &load_code};
+                           &load_code,
+                          kNewTitle, kNewIntro, kNewExercise,
+                          "a file holding your function (- for stdin), or several files: each is\ngraded on its own, one line per file (--json: an array)"};
   return e;
 }
 
@@ -275,6 +337,27 @@ std::string code_request_to_json(const CodeRunRequest& r) {
   return j.dump();
 }
 
+std::string code_result_to_json(const CodeRunResult& r) {
+  static const char* const kKinds[] = {"", "syntax", "missing", "timeout", "memory", "runtime"};
+  Json j = Json::object();
+  if (!r.error.empty()) j["error"] = r.error;
+  if (r.error_line > 0) j["line"] = r.error_line;
+  if (r.kind != CodeRunResult::Kind::None) j["kind"] = kKinds[static_cast<int>(r.kind)];
+  auto write = [&](const char* key, const std::vector<CodeCaseOutcome>& list) {
+    Json a = Json::array();
+    for (const auto& c : list) {
+      Json o = {{"ok", c.ok}};
+      if (!c.value_json.empty()) o["value"] = Json::parse(c.value_json, nullptr, false);
+      if (!c.error.empty()) o["error"] = c.error;
+      a.push_back(o);
+    }
+    j[key] = a;
+  };
+  write("student", r.student);
+  if (!r.reference.empty()) write("reference", r.reference);
+  return j.dump();
+}
+
 CodeRunResult code_result_from_json(const std::string& text) {
   CodeRunResult r;
   Json j = Json::parse(text, nullptr, false);
@@ -313,15 +396,19 @@ CodeRunResult code_result_from_json(const std::string& text) {
   return r;
 }
 
-Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer& a) const {
+Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
+                         const GradeServices& services) const {
   (void)ex;
   Feedback fb;
-  if (!a.code_run) {
+  const CodeAnswer* a = answer.as<CodeAnswer>();
+  std::shared_ptr<const CodeRunResult> ran = a ? a->run : nullptr;
+  if (!ran && a && services.runner) ran = std::make_shared<CodeRunResult>(services.runner->run(make_code_request(inst, a->source)));
+  if (!ran) {
     fb.verdict = Verdict::FormatError;
     fb.message = "No run result: the code was not run.";
     return fb;
   }
-  const CodeRunResult& run = *a.code_run;
+  const CodeRunResult& run = *ran;
   std::string at_line = run.error_line > 0 ? " (line " + std::to_string(run.error_line) + ")" : "";
   // A program that does not parse or does not define the function is unreadable input, like
   // a malformed number: reported, not counted.
@@ -399,10 +486,9 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
 }
 
 Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner& runner) {
-  CodeRunResult run = runner.run(make_code_request(inst, source));
-  Answer a;
-  a.code_run = &run;
-  return grade(inst, a);
+  GradeServices services;
+  services.runner = &runner;
+  return grade(inst, make_answer(CodeAnswer(source)), services);
 }
 
 void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
@@ -491,6 +577,111 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
       }
     }
   }
+}
+
+// ---------------------------------------------------------------- the type's lifecycle
+
+void CodeSpec::warn(const Exercise& ex, LintContext& ctx) const { warn_no_hints(ex, ctx); }
+
+void CodeSpec::describe(const Exercise&, const Instance& inst, bool with_answer, InstanceDescription& out) const {
+  out.text += "\nWrite: function " + function + "(";
+  for (size_t i = 0; i < args.size(); ++i) out.text += (i ? ", " : "") + args[i];
+  out.text += ")" + (returns.empty() ? "" : " -> " + returns) + "\n\nStarter:\n" + starter + "\n";
+  out.json["function"] = function;
+  out.json["args"] = args;
+  out.json["returns"] = returns;
+  out.json["starter"] = starter;
+  Json list = Json::array();
+  out.text += "\nCases:\n";
+  for (const auto& c : inst.cases) {
+    Json cj;
+    Json argv = Json::array();
+    for (const auto& arg : c.args_json) argv.push_back(Json::parse(arg, nullptr, false));
+    cj["args"] = argv;
+    out.text += "  " + function + "(";
+    for (size_t i = 0; i < c.args_json.size(); ++i) out.text += (i ? ", " : "") + c.args_json[i];
+    out.text += ")";
+    if (with_answer && c.expected_json) {
+      cj["expected"] = Json::parse(*c.expected_json, nullptr, false);
+      out.text += " = " + *c.expected_json;
+    }
+    if (!c.note.empty()) out.text += "   # " + c.note;
+    out.text += "\n";
+    list.push_back(cj);
+  }
+  out.json["cases"] = list;
+  if (with_answer && !reference.empty()) {
+    out.text += "\nReference:\n" + reference + "\n";
+    out.json["reference"] = reference;
+  }
+}
+
+std::vector<std::string> CodeSpec::answer_key(const Exercise&, const Instance& inst) const {
+  return {"function " + function + ", " + std::to_string(inst.cases.size()) + " test cases; reference solution:",
+          reference};
+}
+
+// The program is the one word (the CLI reads it from a file); it runs when graded.
+std::optional<Answer> CodeSpec::parse_answer(const Exercise&, const Instance&, const std::vector<std::string>& words,
+                                             std::string* error) const {
+  if (words.size() != 1) {
+    if (error) *error = "expected one program, got " + std::to_string(words.size());
+    return std::nullopt;
+  }
+  return make_answer(CodeAnswer(words[0]));
+}
+
+namespace {
+// What a runner returns for a program that gives `value(i)` on case i.
+std::shared_ptr<const CodeRunResult> run_returning(const Instance& inst, const std::function<std::string(size_t)>& value) {
+  auto run = std::make_shared<CodeRunResult>();
+  bool need_reference = false;
+  for (size_t i = 0; i < inst.cases.size(); ++i) {
+    CodeCaseOutcome o;
+    o.ok = true;
+    o.value_json = value(i);
+    run->student.push_back(o);
+    need_reference |= !inst.cases[i].expected_json.has_value();
+  }
+  // Cases without an expected value are graded against the reference's result: the right one.
+  if (need_reference) {
+    for (size_t i = 0; i < inst.cases.size(); ++i) {
+      CodeCaseOutcome o;
+      o.ok = true;
+      o.value_json = inst.cases[i].expected_json.value_or(run->student[i].value_json);
+      run->reference.push_back(o);
+    }
+  }
+  return run;
+}
+}  // namespace
+
+// Without a runner the samples carry what a runner would return: every case's expected value
+// (the reference's), one case off, a syntax error, a time-out.
+std::vector<SampleAnswer> CodeSpec::sample_answers(const Exercise&, const Instance& inst) const {
+  using E = SampleAnswer::Expect;
+  std::vector<SampleAnswer> out;
+  const std::string source = reference.empty() ? starter : reference;
+  auto expected = [&](size_t i) { return inst.cases[i].expected_json.value_or("0"); };
+  out.push_back({"correct", make_answer(CodeAnswer(source, run_returning(inst, expected))), E::Correct, ""});
+  if (!inst.cases.empty()) {
+    auto reference_run = run_returning(inst, expected);
+    auto off = std::make_shared<CodeRunResult>(*reference_run);
+    off->student[0].value_json = "\"not a number\"";
+    out.push_back({"first case wrong", make_answer(CodeAnswer(source, off)), E::Wrong, ""});
+  }
+  auto syntax = std::make_shared<CodeRunResult>();
+  syntax->kind = CodeRunResult::Kind::Syntax;
+  syntax->error = "unexpected token";
+  syntax->error_line = 1;
+  out.push_back({"unreadable: a syntax error", make_answer(CodeAnswer("function (", syntax)), E::Unreadable,
+                 "Syntax error (line 1)"});
+  auto timeout = std::make_shared<CodeRunResult>();
+  timeout->kind = CodeRunResult::Kind::Timeout;
+  out.push_back({"an endless loop", make_answer(CodeAnswer("for (;;) {}", timeout)), E::Incorrect, "time limit"});
+  // What a runner would send for each (a test of the page stands in for the sandbox with it).
+  for (auto& sample : out) sample.run_json = code_result_to_json(*sample.answer.as<CodeAnswer>()->run);
+  return out;
 }
 
 }  // namespace dtx

@@ -41,8 +41,17 @@ struct CodeSpec : TypeSpec {
   std::string pointer;
 
   void lint(const Exercise& ex, LintContext& ctx) const override;
+  void warn(const Exercise& ex, LintContext& ctx) const override;
   bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
-  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
+  // Grades what the runner returned; an answer not run yet is run with services.runner.
+  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a,
+                 const GradeServices& services) const override;
+  void describe(const Exercise& ex, const Instance& inst, bool with_answer, InstanceDescription& out) const override;
+  std::vector<std::string> answer_key(const Exercise& ex, const Instance& inst) const override;
+  bool answer_is_program() const override { return true; }
+  std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst, const std::vector<std::string>& words,
+                                     std::string* error) const override;
+  std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const override;
 };
 
 // ---- runner protocol (also its JSON form, which the web worker and node speak)
@@ -71,10 +80,20 @@ struct CodeRunResult {
   std::vector<CodeCaseOutcome> student, reference;
 };
 
+// A code answer: the student's program and, once a runner has run it, what came back.
+struct CodeAnswer : AnswerData {
+  std::string source;
+  std::shared_ptr<const CodeRunResult> run;
+  explicit CodeAnswer(std::string src = {}, std::shared_ptr<const CodeRunResult> r = nullptr)
+      : source(std::move(src)), run(std::move(r)) {}
+};
+
 CodeRunRequest make_code_request(const Instance& inst, const std::string& source);
 std::string code_request_to_json(const CodeRunRequest& r);
 // Lenient reader: malformed runner output becomes a result with an error, never a throw.
 CodeRunResult code_result_from_json(const std::string& text);
+// The result as a runner sends it (what code_result_from_json reads back).
+std::string code_result_to_json(const CodeRunResult& r);
 
 class CodeRunner {
  public:

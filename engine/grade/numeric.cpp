@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../load_ctx.h"
+#include "../maths.h"
 #include "../text.h"
 
 namespace dtx {
@@ -109,16 +110,82 @@ bool near_factor(double given, double expected, double k, double rel, double abs
 
 }  // namespace
 
-const TypeEntry& numeric_type_entry() {
-  static const TypeEntry e{"numeric", {"parts"}, {"parts"}, &load_numeric};
-  return e;
-}
+namespace {
 
-std::vector<std::string> numeric_part_ids(const Exercise& ex) {
-  std::vector<std::string> ids;
-  if (const auto* s = ex.spec_as<NumericSpec>())
-    for (const auto& p : s->parts) ids.push_back(p.id);
-  return ids;
+// `dtx new numeric`: a whole working exercise, with "$comment" notes on every field (cli/new.cpp
+// puts it in a pack; the CLI test checks that it passes `dtx lint --warn`).
+const char* kNewTitle = "Bytes each GPU sends in a ring AllReduce";
+const char* kNewIntro =
+    "A ring AllReduce cuts every GPU's buffer into N chunks. In each of N-1 reduce-scatter steps "
+     "and N-1 all-gather steps, every GPU sends one chunk to its neighbour.";
+const char* kNewExercise = R"JSON(    {
+      "$comment": [
+@COMMON@,
+        "In the prompt, {N} and {M} are placeholders: each student gets an instance with its own parameter values, and {expression} shows a value of it ({N-1}; {M/N:3} for 3 significant digits). Write {{ and }} for literal braces."
+      ],
+      "id": @ID@,
+      "type": "numeric",
+      "title": @TITLE@,
+      "difficulty": 1,
+      "tags": ["ring", "allreduce", "volume"],
+      "prompt": "{N} GPUs each hold a gradient buffer of {M} GB (1 GB = 10^9 bytes) and sum their buffers with a **ring AllReduce**.\n\nHow much data does **one GPU send** over the whole AllReduce, reduce-scatter plus all-gather?",
+      "params": {
+        "$comment": [
+          "The numbers that vary between students. Each is {\"default\": d} with either \"choices\" (a list) or \"min\" and \"max\" (with \"step\"; without it the range is continuous).",
+          "Seed 0 (the default instance) uses every default; other seeds draw each parameter from its choices or range. Lint evaluates every answer at the defaults and at every corner of the ranges, so a formula that breaks at the smallest or largest value is caught before a student meets it."
+        ],
+        "N": {"default": 8, "choices": [4, 8, 16, 64]},
+        "M": {"default": 2, "min": 0.5, "max": 16, "step": 0.5}
+      },
+      "derived": {
+        "$comment": "Named values computed from the params, in order (each may use the ones above it). Use them in answers, mistakes and {placeholders} to keep formulas short.",
+        "chunk": "M/N"
+      },
+      "parts": [
+        {
+          "$comment": [
+            "A numeric exercise asks for one or more parts, each graded on its own. \"id\" names the part in {answer.sent}; \"label\" is shown by the input box.",
+            "\"answer\" is an expression over the params and derived values (+ - * / ^ and ceil floor round sqrt log log2 log10 exp abs min max if). Its value is in \"unit\"; students may answer in any unit of the same kind (\"3500 MB\"), and bits given for bytes are spotted and explained."
+          ],
+          "id": "sent",
+          "label": "Data one GPU sends",
+          "answer": "2*(N-1)*chunk",
+          "unit": "GB",
+          "tolerance": {
+            "$comment": "Correct within \"rel\" of the answer (0.01 = 1%) or within \"abs\" (in the part's unit). Give \"abs\" when an answer can be 0.",
+            "rel": 0.01
+          },
+          "mistakes": [
+            {
+              "$comment": "Wrong answers students really give, each with the message shown when a student's number matches it. The engine itself recognises answers off by 2x, 8x (bits vs bytes), 1000x and 1024x; list the slips particular to this question.",
+              "answer": "(N-1)*chunk",
+              "message": "That is the reduce-scatter phase alone: {N-1} steps of one {chunk:3} GB chunk. The all-gather phase sends as much again."
+            },
+            {
+              "answer": "2*(N-1)*M",
+              "message": "Each step sends one chunk, not the whole buffer: the buffer is cut into {N} chunks of {chunk:3} GB."
+            },
+            {
+              "answer": "2*M",
+              "message": "Close: a GPU never sends the chunk it ends up owning, so each phase has {N-1} steps, not {N}."
+            }
+          ]
+        }
+      ],
+      "hints": [
+        "The ring cuts each buffer into N chunks, and in every step each GPU sends exactly one chunk to its neighbour.",
+        "Reduce-scatter takes N-1 steps and all-gather takes N-1 more."
+      ],
+      "explanation": "Each buffer is cut into N = {N} chunks of M/N = {chunk:3} GB. Reduce-scatter takes N-1 = {N-1} steps and all-gather {N-1} more, and in every step each GPU sends one chunk:\n\n2 (N-1) M / N = 2 × {N-1} × {chunk:3} GB = **{answer:4} GB**.\n\nThat stays just under 2M however many GPUs there are, which is why the ring scales: adding GPUs does not add bytes per GPU."
+    })JSON";
+
+}  // namespace
+
+const TypeEntry& numeric_type_entry() {
+  static const TypeEntry e{"numeric", "derive", {"parts"}, {"parts"}, &load_numeric,
+                          kNewTitle, kNewIntro, kNewExercise,
+                          "one ANSWER per part, in order, or id=VALUE: \"1.75 GB\" \"875 MB\" \"2*7/8\""};
+  return e;
 }
 
 std::string diagnose_factor(double given, double expected, double rel, double abs) {
@@ -288,9 +355,12 @@ bool NumericSpec::prepare(const Exercise& ex, Instance& inst, uint64_t, std::str
   return true;
 }
 
-Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answer& a) const {
+Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
+                            const GradeServices&) const {
   (void)ex;
   Feedback fb;
+  static const NumericAnswer kNone;
+  const NumericAnswer& a = answer.as<NumericAnswer>() ? *answer.as<NumericAnswer>() : kNone;
   if (a.parts.size() != parts.size()) {
     fb.verdict = Verdict::FormatError;
     std::string labels;
@@ -415,6 +485,142 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     for (const auto& pf : fb.parts) fb.details.push_back(pf.label + ": " + pf.message);
   }
   return fb;
+}
+
+// ---------------------------------------------------------------- the type's lifecycle
+
+void NumericSpec::warn(const Exercise& ex, LintContext& ctx) const {
+  warn_no_hints(ex, ctx);
+  std::vector<std::string> used;
+  for (const auto& part : parts)
+    for (const auto& n : part.answer.names()) used.push_back(n);
+  warn_unshown_params(ex, used, ex.prompt, ex.pointer + "/prompt", ctx);
+}
+
+void NumericSpec::texts(const Exercise&, const TextFn& fn) const {
+  for (const auto& part : parts) {
+    fn(part.label, part.pointer + "/label", "a part's label");
+    for (const auto& m : part.mistakes) fn(m.message, m.pointer + "/message", "a known mistake's message");
+  }
+}
+
+std::vector<std::string> NumericSpec::answer_names(const Exercise&) const {
+  std::vector<std::string> names = {"answer"};  // the first part's
+  for (const auto& p : parts) names.push_back("answer." + p.id);
+  return names;
+}
+
+std::optional<double> NumericSpec::answer_value(const Instance& inst, std::string_view name) const {
+  if (inst.part_values.empty()) return std::nullopt;  // not prepared yet
+  if (name == "answer") return inst.part_values[0];
+  if (name.substr(0, 7) != "answer.") return std::nullopt;
+  for (size_t i = 0; i < parts.size() && i < inst.part_values.size(); ++i)
+    if (parts[i].id == name.substr(7)) return inst.part_values[i];
+  return std::nullopt;
+}
+
+void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answer, InstanceDescription& out) const {
+  Json list = Json::array();
+  out.text += "\n";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto& p = parts[i];
+    Json pj = {{"id", p.id}, {"label", p.label}, {"unit", p.unit_text}};
+    out.text += "  [" + p.id + "] " + markdown_math_to_plain(p.label) + (p.unit_text.empty() ? "" : " (" + p.unit_text + ")");
+    if (with_answer) {
+      pj["value"] = inst.part_values[i];
+      pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
+      out.text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
+                  describe_tolerance(p.rel, p.abs, p.unit_text) + ")";
+    }
+    out.text += "\n";
+    list.push_back(pj);
+  }
+  out.json["parts"] = list;
+}
+
+std::vector<std::string> NumericSpec::answer_key(const Exercise&, const Instance& inst) const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < parts.size() && i < inst.part_values.size(); ++i) {
+    const auto& p = parts[i];
+    std::string unit = p.unit_text.empty() ? "" : " " + p.unit_text;
+    out.push_back((p.label.empty() ? p.id : p.label) + " = " + format_number(inst.part_values[i], 6) + unit + "  (" +
+                  describe_tolerance(p.rel, p.abs, p.unit_text) + ")");
+  }
+  return out;
+}
+
+// Either one value per part in part order, or id=value in any order. A wrong count is left
+// to grading, which says how many parts there are.
+std::optional<Answer> NumericSpec::parse_answer(const Exercise&, const Instance&, const std::vector<std::string>& words,
+                                                std::string* error) const {
+  bool named = !words.empty() && words[0].find('=') != std::string::npos;
+  if (!named) return make_answer(NumericAnswer(words));
+  std::vector<std::string> given(parts.size());
+  for (const auto& w : words) {
+    size_t eq = w.find('=');
+    std::string id = trim(w.substr(0, eq == std::string::npos ? 0 : eq));
+    bool found = false;
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (parts[k].id == id) {
+        given[k] = w.substr(eq + 1);
+        found = true;
+      }
+    if (!found) {
+      std::vector<std::string> ids;
+      for (const auto& p : parts) ids.push_back(p.id);
+      if (error) *error = "no part named '" + id + "'" + did_you_mean(id, ids, '\'') + "; parts: " + join_names(ids);
+      return std::nullopt;
+    }
+  }
+  return make_answer(NumericAnswer(given));
+}
+
+std::vector<SampleAnswer> NumericSpec::sample_answers(const Exercise&, const Instance& inst) const {
+  using E = SampleAnswer::Expect;
+  std::vector<SampleAnswer> out;
+  std::vector<std::string> right;
+  for (size_t i = 0; i < parts.size(); ++i)
+    right.push_back(format_number(inst.part_values[i], 12) + (parts[i].unit_text.empty() ? "" : " " + parts[i].unit_text));
+  out.push_back({"correct", make_answer(NumericAnswer(right)), E::Correct, ""});
+  // Each known mistake in its part, the others right: that part is wrong with the mistake's
+  // own message (the first listed one when two share the value). A mistake that coincides
+  // with the answer in this instance grades right, as it should; lint keeps it from
+  // coinciding at the default.
+  const ExprScope scope = inst.scope();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const NumericPart& part = parts[i];
+    for (const auto& m : part.mistakes) {
+      ExprError err;
+      auto mv = m.answer.eval(scope, &err);
+      if (!mv || within(*mv, inst.part_values[i], part.rel, part.abs)) continue;
+      std::string message = inst.render(m.message);
+      for (const auto& other : part.mistakes) {
+        if (&other == &m) break;
+        auto ov = other.answer.eval(scope, &err);
+        if (ov && within(*mv, *ov, part.rel, part.abs)) {
+          message = inst.render(other.message);
+          break;
+        }
+      }
+      std::vector<std::string> answer = right;
+      answer[i] = format_number(*mv, 12) + (part.unit_text.empty() ? "" : " " + part.unit_text);
+      out.push_back({"part " + part.id + ", known mistake " + m.answer.text(), make_answer(NumericAnswer(answer)),
+                     parts.size() == 1 ? E::Incorrect : E::Partial, message});
+    }
+  }
+  // Every part three times too large (no diagnosis names a factor of 3): wrong, an attempt.
+  std::vector<std::string> thrice;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    double v = inst.part_values[i];
+    thrice.push_back(format_number(v == 0 ? 1 : 3 * v, 12) + (parts[i].unit_text.empty() ? "" : " " + parts[i].unit_text));
+  }
+  out.push_back({"every part 3x too large", make_answer(NumericAnswer(thrice)), E::Incorrect, ""});
+  std::vector<std::string> words = right;
+  words[0] = "about twelve";
+  out.push_back({"unreadable: words instead of a number", make_answer(NumericAnswer(words)), E::Unreadable, ""});
+  std::vector<std::string> fewer(right.begin(), right.end() - 1);
+  out.push_back({"unreadable: one answer too few", make_answer(NumericAnswer(fewer)), E::Unreadable, ""});
+  return out;
 }
 
 std::string part_input_hint(const NumericPart& part) {

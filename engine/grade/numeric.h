@@ -23,20 +23,33 @@ struct NumericPart {
   std::vector<NumericMistake> mistakes;
 };
 
+// A numeric answer: the text typed in each part's field, in part order.
+struct NumericAnswer : AnswerData {
+  std::vector<std::string> parts;
+  explicit NumericAnswer(std::vector<std::string> p = {}) : parts(std::move(p)) {}
+};
+
 struct NumericSpec : TypeSpec {
   std::vector<NumericPart> parts;
   void lint(const Exercise& ex, LintContext& ctx) const override;
+  void warn(const Exercise& ex, LintContext& ctx) const override;
   bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
-  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a) const override;
+  Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a,
+                 const GradeServices& services) const override;
+  void texts(const Exercise& ex, const TextFn& fn) const override;
+  std::vector<std::string> answer_names(const Exercise& ex) const override;
+  std::optional<double> answer_value(const Instance& inst, std::string_view name) const override;
+  void describe(const Exercise& ex, const Instance& inst, bool with_answer, InstanceDescription& out) const override;
+  std::vector<std::string> answer_key(const Exercise& ex, const Instance& inst) const override;
+  std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst, const std::vector<std::string>& words,
+                                     std::string* error) const override;
+  std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const override;
 };
 
 // The greyed hint in a part's empty field, from the part's own unit: what to type, never a
 // number (an example number can be the answer, as "1.75" was in ring.volume).
 // "in GB or any size unit", "a percentage", "a plain number" (the field is 16 em wide).
 std::string part_input_hint(const NumericPart& part);
-
-// Part ids of a numeric exercise (empty for other types), for {answer.<id>} placeholders.
-std::vector<std::string> numeric_part_ids(const Exercise& ex);
 
 // The engine's own diagnosis of a wrong number: off by 2x, 8x (bits/bytes), 1000x, 1024x
 // (binary vs decimal prefixes), 100x (percent vs fraction). Empty when none applies.

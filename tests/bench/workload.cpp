@@ -7,12 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
-#include "grade/code.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
 #include "lint.h"
+#include "load_ctx.h"
 #include "text.h"
 
 namespace dtx::bench {
@@ -20,73 +16,32 @@ namespace dtx::bench {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& exercise_types() {
-  static const std::vector<std::string> t{"numeric", "choice", "ordering", "buggy-line", "code"};
+  static const std::vector<std::string> t = [] {
+    std::vector<std::string> names;
+    for (const auto& e : dtx::exercise_types()) names.push_back(e.name);
+    return names;
+  }();
   return t;
 }
 
+// The stand-in for each type is the exercise `dtx new TYPE` starts from (TypeEntry).
 const char* builtin_pack_text() {
-  return R"JSON({
-  "format": 1,
-  "chapter": 99,
-  "id": "bench-builtin",
-  "title": "Benchmark stand-ins",
-  "exercises": [
-    {
-      "id": "bench.numeric",
-      "type": "numeric",
-      "title": "Ring AllReduce bytes",
-      "prompt": "{N} GPUs, {M} GB each. Bytes sent per GPU?",
-      "params": {"N": {"default": 8, "choices": [4, 8, 16, 32]}, "M": {"default": 1, "min": 0.5, "max": 8, "step": 0.5}},
-      "parts": [
-        {"id": "total", "label": "Sent", "answer": "2*M*(N-1)/N", "unit": "GB", "tolerance": {"rel": 0.01},
-         "mistakes": [{"answer": "M*(N-1)/N", "message": "One phase only."}, {"answer": "2*M", "message": "That is the large-N limit."}]},
-        {"id": "time", "label": "Time at 50 GB/s", "answer": "2*M*(N-1)/N/50*1000", "unit": "ms", "tolerance": {"rel": 0.01},
-         "mistakes": [{"answer": "M*(N-1)/N/50*1000", "message": "One phase only."}]}
-      ]
-    },
-    {
-      "id": "bench.choice",
-      "type": "choice",
-      "title": "Tree or ring",
-      "prompt": "When does a tree beat a ring?",
-      "multiple": true,
-      "options": [
-        {"text": "Small buffers.", "correct": true, "feedback": "Latency dominates."},
-        {"text": "Thousands of GPUs.", "correct": true, "feedback": "log2 N latency terms."},
-        {"text": "Huge buffers.", "feedback": "Bandwidth-bound: the ring wins."},
-        {"text": "Slow links.", "feedback": "That favours the ring."}
-      ]
-    },
-    {
-      "id": "bench.ordering",
-      "type": "ordering",
-      "title": "Ring steps",
-      "prompt": "Put the steps in order.",
-      "items": ["Split into chunks.", "Reduce-scatter.", "Each GPU owns one summed chunk.", "All-gather.", "Every GPU holds the sum."]
-    },
-    {
-      "id": "bench.buggy",
-      "type": "buggy-line",
-      "title": "Doubled time",
-      "prompt": "Find the bug.",
-      "code": ["function t(m, n, bw) {", "  const steps = n - 1;", "  const one = steps * (m / n) / bw;", "  return 4 * one;", "}"],
-      "bugs": [{"line": 4, "message": "Two phases: 2 * one."}],
-      "decoys": [{"line": 2, "message": "N-1 steps per phase."}]
-    },
-    {
-      "id": "bench.code",
-      "type": "code",
-      "title": "Write ringTime",
-      "prompt": "Write ringTime(M, N, BW) in ms.",
-      "function": "ringTime",
-      "args": ["M", "N", "BW"],
-      "expected": "2*(N-1)*M/N/BW*1000",
-      "reference": "function ringTime(M, N, BW) { return 2 * (N - 1) * M / N / BW * 1000; }",
-      "cases": [{"args": [2, 8, 50]}, {"args": [1, 1, 50]}, {"args": [4, 2, 100], "note": "two GPUs"}],
-      "generate": {"count": 4, "ranges": {"M": {"min": 0.5, "max": 16, "step": 0.5}, "N": {"choices": [2, 4, 8, 16]}, "BW": {"min": 25, "max": 900, "step": 25}}}
+  static const std::string text = [] {
+    auto replace_all = [](std::string s, const std::string& from, const std::string& to) {
+      for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+      return s;
+    };
+    std::string exercises;
+    for (const auto& e : dtx::exercise_types()) {
+      std::string x = replace_all(e.new_exercise, "@COMMON@", "        \"a benchmark stand-in\"");
+      x = replace_all(x, "@ID@", "\"bench." + std::string(e.name) + "\"");
+      x = replace_all(x, "@TITLE@", nlohmann::json(std::string(e.new_title)).dump());
+      exercises += (exercises.empty() ? "" : ",\n") + x;
     }
-  ]
-})JSON";
+    return "{\"format\": 1, \"chapter\": 99, \"id\": \"bench-builtin\", \"title\": \"Benchmark stand-ins\",\n"
+           "\"exercises\": [\n" + exercises + "\n]}";
+  }();
+  return text.c_str();
 }
 
 namespace {
@@ -100,83 +55,12 @@ bool read_whole_file(const std::string& path, std::string* out) {
   return true;
 }
 
-// JSON number text as a runner would return it.
-std::string number_text(double v) {
-  std::ostringstream ss;
-  ss.precision(17);
-  ss << v;
-  return ss.str();
-}
-
-// The prepared answers for one exercise instance. Returns false when the type is unknown.
-bool prepare_answers(const Instance& inst, GradeItem& item) {
+// The type's sample answers for this instance (TypeSpec::sample_answers), graded one after
+// the other; their verdicts are checked once, untimed.
+void prepare_answers(const Instance& inst, GradeItem& item, std::vector<SampleAnswer>* samples) {
   const Exercise& ex = *item.exercise;
-  if (const auto* s = ex.spec_as<NumericSpec>()) {
-    Answer right, wrong;
-    ExprScope scope = inst.scope();
-    for (size_t i = 0; i < s->parts.size(); ++i) {
-      const NumericPart& p = s->parts[i];
-      double v = inst.part_values[i];
-      std::string unit = p.unit_text.empty() ? "" : " " + p.unit_text;
-      right.parts.push_back(format_number(v, 6) + unit);
-      // A wrong answer students really give: the first listed mistake, when it differs.
-      double w = 2 * v + (v == 0 ? 1 : 0);
-      if (!p.mistakes.empty()) {
-        ExprError err;
-        if (auto m = p.mistakes.front().answer.eval(scope, &err); m && !within(*m, v, p.rel, p.abs)) w = *m;
-      }
-      wrong.parts.push_back(format_number(w, 6) + unit);
-    }
-    item.answers = {right, wrong};
-  } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-    Answer a;
-    for (size_t i = 0; i < s->options.size(); ++i)
-      if (s->options[i].correct) a.picks.push_back(static_cast<int>(i));
-    item.answers = {a};
-  } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-    Answer a;
-    for (int i = static_cast<int>(s->items.size()) - 1; i >= 0; --i) a.picks.push_back(i);
-    item.answers = {a};
-  } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-    Answer a;
-    for (const auto& b : s->bugs)
-      if (static_cast<int>(a.picks.size()) < s->select) a.picks.push_back(b.line);
-    item.answers = {a};
-  } else if (const auto* s = ex.spec_as<CodeSpec>()) {
-    item.source = s->reference.empty() ? s->starter : s->reference;
-    item.run = std::make_unique<CodeRunResult>();
-    bool need_ref = false;
-    for (const auto& c : inst.cases) {
-      CodeCaseOutcome o;
-      o.ok = true;
-      o.value_json = c.expected_json.value_or("0");
-      item.run->student.push_back(o);
-      need_ref |= !c.expected_json.has_value();
-    }
-    // Cases without an expected value are graded against the reference's result.
-    if (need_ref) item.run->reference = item.run->student;
-    Answer a;
-    a.code_run = item.run.get();
-    item.answers = {a};
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// What the prepared answers should get (checked once, untimed).
-bool expected_verdicts_ok(const Exercise& ex, const std::vector<Feedback>& fbs, std::string* why) {
-  auto v = [&](size_t i) { return fbs[i].verdict; };
-  if (ex.type == "numeric") {
-    if (v(0) != Verdict::Correct) *why = "correct answer graded " + std::string(verdict_name(v(0))) + ": " + fbs[0].message;
-    else if (v(1) == Verdict::Correct || v(1) == Verdict::FormatError)
-      *why = "wrong answer graded " + std::string(verdict_name(v(1))) + ": " + fbs[1].message;
-  } else if (ex.type == "ordering") {
-    if (v(0) == Verdict::FormatError) *why = "reversed order graded FormatError: " + fbs[0].message;
-  } else if (v(0) != Verdict::Correct) {
-    *why = "correct answer graded " + std::string(verdict_name(v(0))) + ": " + fbs[0].message;
-  }
-  return why->empty();
+  *samples = ex.spec->sample_answers(ex, inst);
+  for (const auto& s : *samples) item.answers.push_back(s.answer);
 }
 
 void add_type_items(Workload& w, TypeWorkload& tw, const Library& lib, int seeds) {
@@ -194,12 +78,13 @@ void add_type_items(Workload& w, TypeWorkload& tw, const Library& lib, int seeds
           w.warnings.push_back(ex.id + " seed " + std::to_string(s) + ": no instance: " + err);
           continue;
         }
-        if (!prepare_answers(*inst, item)) continue;
-        std::vector<Feedback> fbs;
-        for (const auto& a : item.answers) fbs.push_back(grade(*inst, a));
-        std::string why;
-        if (!expected_verdicts_ok(ex, fbs, &why))
-          w.warnings.push_back(ex.id + " seed " + std::to_string(s) + ": " + why);
+        std::vector<SampleAnswer> samples;
+        prepare_answers(*inst, item, &samples);
+        for (const auto& sample : samples) {
+          std::string why;
+          if (!sample_answer_holds(sample, grade(*inst, sample.answer), &why))
+            w.warnings.push_back(ex.id + " seed " + std::to_string(s) + ": " + why);
+        }
         tw.items.push_back(std::move(item));
         used = true;
       }
@@ -287,10 +172,6 @@ double run_grade(const GradeItem& item) {
   auto inst = make_instance(*item.exercise, item.seed, &err);
   if (!inst) return -1;
   double sum = 0;
-  if (item.run) {
-    CodeRunRequest req = make_code_request(*inst, item.source);
-    sum += static_cast<double>(req.cases.size());
-  }
   for (const auto& a : item.answers) {
     Feedback fb = grade(*inst, a);
     sum += fb.score + static_cast<double>(fb.verdict) + static_cast<double>(fb.message.size());

@@ -5,15 +5,10 @@
 // Operations measured:
 //   load   load_library() on the pack texts (files are read once, outside any timing)
 //   lint   lint_library(lib, nullptr) on the loaded library (no code runner)
-//   grade  per exercise type: make_instance(ex, seed) and grading realistic answers
-//            numeric     the engine's own answer with its unit ("1.75 GB"), then a wrong one
-//                        (the first listed mistake, or twice the answer)
-//            choice      the correct options
-//            ordering    the correct order reversed
-//            buggy-line  the first bug line (more bug lines when the exercise asks for more)
-//            code        make_code_request() and grading a synthetic runner result whose
-//                        values are the expected ones (running JavaScript is not the engine's
-//                        work)
+//   grade  per exercise type: make_instance(ex, seed) and grading the type's sample answers
+//          (TypeSpec::sample_answers: the right one, each known kind of wrong one, an
+//          unreadable one; code answers carry a synthetic runner result, since running
+//          JavaScript is not the engine's work)
 #pragma once
 
 #include <cstdint>
@@ -40,9 +35,7 @@ std::vector<PackSource> read_pack_dir(const std::string& dir, std::vector<std::s
 struct GradeItem {
   const Exercise* exercise = nullptr;
   uint64_t seed = 0;
-  std::vector<Answer> answers;          // graded one after the other
-  std::unique_ptr<CodeRunResult> run;   // code: the synthetic runner result
-  std::string source;                   // code: the "student's" source (the reference)
+  std::vector<Answer> answers;  // graded one after the other
 };
 
 struct TypeWorkload {

@@ -42,10 +42,10 @@ void play(const Exercise& ex) {
     (void)inst->render(ex.explanation);
     for (const auto& h : ex.hints) (void)inst->render(h);
     (void)instance_answer_lines(*inst);
-    Answer a;
-    a.parts = {"1", "2 GB"};
-    a.picks = {0, 1};
-    (void)grade(*inst, a);
+    // The type's own sample answers, and one it cannot read (no answer at all). Programs are
+    // graded on the run results the samples carry; nothing runs here.
+    if (ex.spec)
+      for (const auto& s : ex.spec->sample_answers(ex, *inst)) (void)grade(*inst, s.answer);
     (void)grade(*inst, Answer{});
   }
 }

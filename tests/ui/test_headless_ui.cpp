@@ -35,6 +35,7 @@
 #include "ui/maths_layout.h"
 #include "ui/text_layer.h"
 #include "ui/theme.h"
+#include "views/views.h"
 
 // gtest prints the display size of a parameterised test with this (ImVec2 is global).
 void PrintTo(const ImVec2& v, std::ostream* os) { *os << v.x << "x" << v.y; }
@@ -107,17 +108,6 @@ std::string run_node(const std::string& request_json) {
   out["reference"] = outcomes(res.reference);
   return cache[request_json] = out.dump();
 }
-
-// A run result where every case returned `value` (a wrong answer, without running node).
-std::string canned_result(const std::string& request_json, const std::string& value) {
-  auto req = nlohmann::json::parse(request_json, nullptr, false);
-  size_t n = !req.is_discarded() && req.contains("cases") && req["cases"].is_array() ? req["cases"].size() : 1;
-  nlohmann::json cases = nlohmann::json::array();
-  for (size_t i = 0; i < n; ++i) cases.push_back({{"ok", true}, {"value", nlohmann::json::parse(value)}});
-  return nlohmann::json{{"student", cases}}.dump();
-}
-
-const char* kSyntaxError = R"({"error": "SyntaxError: Unexpected token '*'", "line": 2, "kind": "syntax"})";
 
 // ---- the fixture: one ImGui context, one app, one fake platform per test
 
@@ -255,73 +245,48 @@ class HeadlessUi : public ::testing::Test {
 
   // ---- answers
 
-  // The engine's own answer for the open instance.
-  void fill_correct() {
-    ExerciseState& st = app.ex;
-    const Exercise& ex = *st.exercise;
-    const Instance& inst = *st.inst;
-    if (const auto* s = ex.spec_as<NumericSpec>()) {
-      for (size_t i = 0; i < s->parts.size(); ++i)
-        st.parts[i] = format_number(inst.part_values[i], 12) + " " + s->parts[i].unit_text;
-    } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-      st.picks.clear();
-      for (size_t i = 0; i < s->options.size(); ++i)
-        if (s->options[i].correct) st.picks.push_back(static_cast<int>(i));
-    } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-      st.order.clear();
-      for (size_t i = 0; i < s->items.size(); ++i) st.order.push_back(static_cast<int>(i));
-    } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-      st.lines.clear();
-      for (int k = 0; k < s->select && k < static_cast<int>(s->bugs.size()); ++k) st.lines.push_back(s->bugs[k].line);
-    } else if (const auto* s = ex.spec_as<CodeSpec>()) {
-      if (!s->reference.empty()) st.code = s->reference;
-    }
+  // The engine's sample answers for the open instance (TypeSpec::sample_answers): the right
+  // one first, then each kind of wrong one the type knows, then unreadable ones.
+  std::vector<SampleAnswer> samples() const {
+    const ExerciseState& st = app.ex;
+    return st.exercise->spec->sample_answers(*st.exercise, *st.inst);
   }
-
-  void fill_wrong() {
-    ExerciseState& st = app.ex;
-    const Exercise& ex = *st.exercise;
-    const Instance& inst = *st.inst;
-    if (const auto* s = ex.spec_as<NumericSpec>()) {
-      for (size_t i = 0; i < s->parts.size(); ++i)
-        st.parts[i] = format_number(inst.part_values[i] * 3 + 1, 12) + " " + s->parts[i].unit_text;
-    } else if (const auto* s = ex.spec_as<ChoiceSpec>()) {
-      st.picks.clear();
-      for (size_t i = 0; i < s->options.size(); ++i)
-        if (!s->options[i].correct) {
-          st.picks.push_back(static_cast<int>(i));
-          break;
-        }
-    } else if (const auto* s = ex.spec_as<OrderingSpec>()) {
-      st.order.clear();
-      for (size_t i = s->items.size(); i-- > 0;) st.order.push_back(static_cast<int>(i));
-    } else if (const auto* s = ex.spec_as<BuggyLineSpec>()) {
-      st.lines.clear();
-      for (int line = 1; line <= static_cast<int>(s->code.size()); ++line)
-        if (std::none_of(s->bugs.begin(), s->bugs.end(), [&](const LineNote& b) { return b.line == line; })) {
-          st.lines.push_back(line);
-          break;
-        }
-    } else if (const auto* s = ex.spec_as<CodeSpec>()) {
-      if (!s->wrong.empty()) st.code = s->wrong[0].code;
-    }
+  // Puts a sample into the open exercise's fields through its view, as a student would.
+  void fill(const SampleAnswer& s) {
+    const TypeView* v = find_view(app.ex.exercise->type);
+    ASSERT_TRUE(v && v->set_answer(app, app.ex, s.answer)) << app.ex.id << ": the view cannot show " << s.kind;
   }
-
-  // What the student can submit that the engine cannot read (ordering: the shown order).
-  void fill_unreadable() {
-    ExerciseState& st = app.ex;
-    const Exercise& ex = *st.exercise;
-    if (ex.spec_as<NumericSpec>()) {
-      for (auto& p : st.parts) p = "lots";
-    } else if (ex.spec_as<ChoiceSpec>()) {
-      st.picks.clear();
-    } else if (ex.spec_as<OrderingSpec>()) {
-      st.order = st.inst->order;
-    } else if (ex.spec_as<BuggyLineSpec>()) {
-      st.lines.clear();
-    } else if (ex.spec_as<CodeSpec>()) {
-      st.code = "function broken() {\n  return 1 +* 2;\n}\n";
-    }
+  // The open exercise's fields as its view reports them to the test hook ("inputs", "picks").
+  nlohmann::json fields() const {
+    nlohmann::json j = nlohmann::json::object();
+    if (const TypeView* v = find_view(app.ex.exercise->type); v && app.ex.view) v->hook_state(app.ex, j);
+    return j;
+  }
+  void set_answer(const Answer& a) {
+    const TypeView* v = find_view(app.ex.exercise->type);
+    ASSERT_TRUE(v && v->set_answer(app, app.ex, a));
+  }
+  // The first sample of a kind: its run result (for answers that run) in `run_json`.
+  const SampleAnswer* sample_where(bool (*want)(SampleAnswer::Expect)) {
+    static thread_local std::vector<SampleAnswer> held;
+    held = samples();
+    for (const auto& s : held)
+      if (want(s.expect)) return &s;
+    return nullptr;
+  }
+  std::string fill_correct() {
+    const SampleAnswer* s = sample_where([](SampleAnswer::Expect e) { return e == SampleAnswer::Expect::Correct; });
+    if (!s) return "";
+    fill(*s);
+    return s->run_json;
+  }
+  std::string fill_wrong() {
+    const SampleAnswer* s = sample_where([](SampleAnswer::Expect e) {
+      return e == SampleAnswer::Expect::Incorrect || e == SampleAnswer::Expect::Partial || e == SampleAnswer::Expect::Wrong;
+    });
+    if (!s) return "";
+    fill(*s);
+    return s->run_json;
   }
 
   // Submits; a code run is drawn once while "running", then answered with `result`
@@ -352,29 +317,30 @@ class HeadlessUi : public ::testing::Test {
     return out;
   }
 
-  // Right, wrong and unreadable answers for the open exercise, with frames after each.
+  // Every sample answer of the open exercise, submitted through its view, with a frame after
+  // each: each gets the verdict (and names the mistake) the engine says it must. A program's
+  // right answer really runs, in node, when node is here; the others get the run result the
+  // sample carries.
   void answer_everything(const std::string& id) {
     const Exercise& ex = *app.ex.exercise;
-    bool code = ex.spec_as<CodeSpec>() != nullptr;
-
-    fill_correct();
-    bool graded_for_real = submit_and_answer(id + " right answer");
-    if (!code || graded_for_real) { EXPECT_EQ(verdict(), Verdict::Correct) << id << ": " << feedback_text(); }
-    EXPECT_TRUE(app.ex.feedback.has_value()) << id;
-    app.ex.hints_shown = static_cast<int>(ex.hints.size());  // every hint open too
-    frames_n(3, id + " after the right answer");
-    sweep(id + " after the right answer");
-
-    fill_wrong();
-    submit_and_answer(id + " wrong answer", code ? canned_result(pf.code_request_json, "-1") : "");
-    EXPECT_NE(verdict(), Verdict::Correct) << id << " (wrong answer): " << feedback_text();
-    frames_n(2, id + " after a wrong answer");
-
-    fill_unreadable();
-    submit_and_answer(id + " unreadable answer", code ? kSyntaxError : "");
-    if (ex.spec_as<NumericSpec>()) { EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text(); }
-    if (code) { EXPECT_EQ(verdict(), Verdict::FormatError) << id << ": " << feedback_text(); }
-    frames_n(2, id + " after an unreadable answer");
+    bool first = true;
+    for (const SampleAnswer& s : samples()) {
+      const std::string where = id + " " + s.kind;
+      fill(s);
+      const bool by_node = s.expect == SampleAnswer::Expect::Correct && !s.run_json.empty() && node_available();
+      submit_and_answer(where, by_node ? "" : s.run_json);
+      ASSERT_TRUE(app.ex.feedback.has_value()) << where;
+      std::string why;
+      EXPECT_TRUE(sample_answer_holds(s, *app.ex.feedback, &why)) << where << ": " << why;
+      if (first) {  // the right answer: every hint open too, and a sweep over the screen
+        app.ex.hints_shown = static_cast<int>(ex.hints.size());
+        frames_n(3, where);
+        sweep(where);
+        first = false;
+      } else {
+        frame(where);
+      }
+    }
   }
 };
 
@@ -406,7 +372,7 @@ TEST_P(EveryExercise, DrawsWithoutAssertsOrIdClashes) {
     frames_n(3, id);
     sweep(id);
     answer_everything(id);
-    if (ex->spec_as<CodeSpec>() && node_available()) ++code_by_node;
+    if (ex->spec->answer_is_program() && node_available()) ++code_by_node;
 
     open_exercise(app, id, 7);  // "try another"
     ASSERT_TRUE(app.ex.inst) << id << " seed 7: " << app.ex.instance_error;
@@ -441,7 +407,7 @@ TEST_F(HeadlessUi, CourseMapAndSettingsWithProgress) {
   std::set<std::string> done_types;
   std::string wrong_id;
   for (const Exercise* ex : all_exercises()) {
-    if (ex->spec_as<CodeSpec>()) continue;  // graded by a runner; covered above
+    if (ex->spec->answer_is_program()) continue;  // graded by a runner; covered above
     if (done_types.count(ex->type)) {
       if (wrong_id.empty()) {
         open_exercise(app, ex->id, 0);
@@ -577,7 +543,7 @@ TEST_F(HeadlessUi, BrokenAndMissingPacksAreListedAndTheOthersLoad) {
 const Exercise* first_non_code(const Library& lib) {
   for (const auto& p : lib.packs)
     for (const auto& e : p.exercises)
-      if (!e.spec_as<CodeSpec>()) return &e;
+      if (!e.spec->answer_is_program()) return &e;
   return nullptr;
 }
 
@@ -732,7 +698,7 @@ TEST_F(HeadlessUi, AFullStorageLosesNothingAndSaysSo) {
   std::vector<const Exercise*> picks;
   for (const auto& p : app.lib.packs)
     for (const auto& e : p.exercises)
-      if (!e.spec_as<CodeSpec>() && picks.size() < 2) picks.push_back(&e);
+      if (!e.spec->answer_is_program() && picks.size() < 2) picks.push_back(&e);
   ASSERT_EQ(picks.size(), 2u);
   open_exercise(app, picks[0]->id, 0);
   fill_correct();
@@ -989,7 +955,7 @@ TEST_F(HeadlessUi, AChangedPackIsReloadedKeepingTheStudentsPlace) {
   // Typed into the first field (focused on opening), as a student would.
   ImGui::GetIO().AddInputCharactersUTF8("123");
   frames_n(2, "exercise before reload, typed");
-  ASSERT_EQ(app.ex.parts[0], "123");
+  ASSERT_EQ(fields()["inputs"][0], "123");
   std::string text = FakePlatform::read_source_file("exercises/" + file);
   // The instructor edits the title in the file; make serve reports the change.
   size_t at = text.find(target->title);
@@ -1007,7 +973,7 @@ TEST_F(HeadlessUi, AChangedPackIsReloadedKeepingTheStudentsPlace) {
   EXPECT_EQ(app.ex.exercise->title, "Edited title") << "the new text is what is shown";
   ASSERT_TRUE(app.ex.inst);
   EXPECT_EQ(app.ex.inst->seed, 5u);
-  EXPECT_EQ(app.ex.parts[0], "123") << "what the student typed is kept";
+  EXPECT_EQ(fields()["inputs"][0], "123") << "what the student typed is kept";
   // A change that breaks the pack: the course lists the errors and the page goes on.
   pf.overrides["exercises/" + file] = {true, 200, "{ broken"};
   app_pack_changed(app, file);
@@ -1034,15 +1000,15 @@ TEST_F(HeadlessUi, ReloadingAPreviewWithFewerOptionsDropsPicksThatNoLongerExist)
   app_preview_text(app, "c.json", pack(3));
   open_exercise(app, "c.one", 0);
   frames_n(2, "choice preview");
-  app.ex.picks = {2};
+  set_answer(make_answer(ChoiceAnswer({2})));
   app_preview_text(app, "c.json", pack(2));  // the same file dropped again, one option fewer
   frames_n(3, "choice preview reloaded");
   EXPECT_EQ(app.screen, Screen::Exercise);
-  EXPECT_TRUE(app.ex.picks.empty()) << "a pick of an option that is gone";
-  app.ex.picks = {1};
+  EXPECT_TRUE(fields()["picks"].empty()) << "a pick of an option that is gone";
+  set_answer(make_answer(ChoiceAnswer({1})));
   app_preview_text(app, "c.json", pack(3));
   frames_n(2, "choice preview reloaded again");
-  EXPECT_EQ(app.ex.picks, std::vector<int>{1}) << "a pick that still exists is kept";
+  EXPECT_EQ(fields()["picks"], nlohmann::json::array({1})) << "a pick that still exists is kept";
 }
 
 // ---- maths in prompts (issue 13, point 5)
@@ -1588,7 +1554,7 @@ TEST_F(HeadlessUi, TheLayerGivesEveryControlARoleANameAndItsState) {
   ASSERT_FALSE(b.is_null());
   EXPECT_EQ(b["group"], "Options");
   EXPECT_EQ(b["checked"], false);
-  app.ex.picks = {app.ex.inst->order[1]};
+  set_answer(make_answer(ChoiceAnswer({app.ex.inst->order[1]})));
   frame("picked B");
   frame("picked B");
   nlohmann::json after = nlohmann::json::array();

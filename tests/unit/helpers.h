@@ -5,6 +5,10 @@
 
 #include <string>
 
+#include "grade/buggy_line.h"
+#include "grade/choice.h"
+#include "grade/numeric.h"
+#include "grade/ordering.h"
 #include "model.h"
 
 namespace dtx::testing {
@@ -31,16 +35,21 @@ inline Instance must_instance(const Exercise& ex, uint64_t seed = 0) {
   return inst ? *inst : Instance{};
 }
 
+// Answers of each type, as its own struct (engine/grade/<type>.h).
 inline Feedback grade_parts(const Instance& inst, std::vector<std::string> parts) {
-  Answer a;
-  a.parts = std::move(parts);
-  return grade(inst, a);
+  return grade(inst, make_answer(NumericAnswer(std::move(parts))));
 }
 
 inline Feedback grade_picks(const Instance& inst, std::vector<int> picks) {
-  Answer a;
-  a.picks = std::move(picks);
-  return grade(inst, a);
+  return grade(inst, make_answer(ChoiceAnswer(std::move(picks))));
+}
+
+inline Feedback grade_order(const Instance& inst, std::vector<int> order) {
+  return grade(inst, make_answer(OrderingAnswer(std::move(order))));
+}
+
+inline Feedback grade_lines(const Instance& inst, std::vector<int> lines) {
+  return grade(inst, make_answer(BuggyLineAnswer(std::move(lines))));
 }
 
 }  // namespace dtx::testing

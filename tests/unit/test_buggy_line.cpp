@@ -21,7 +21,7 @@ Pack bug_pack(int select = 0, bool two_bugs = false) {
 TEST(BuggyLine, TheBug) {
   Pack pk = bug_pack();
   Instance i = must_instance(pk.exercises[0]);
-  Feedback f = grade_picks(i, {4});
+  Feedback f = grade_lines(i, {4});
   EXPECT_EQ(f.verdict, Verdict::Correct);
   EXPECT_NE(f.message.find("both phases"), std::string::npos);
 }
@@ -29,10 +29,10 @@ TEST(BuggyLine, TheBug) {
 TEST(BuggyLine, DecoysExplainThemselves) {
   Pack pk = bug_pack();
   Instance i = must_instance(pk.exercises[0]);
-  Feedback f = grade_picks(i, {3});
+  Feedback f = grade_lines(i, {3});
   EXPECT_EQ(f.verdict, Verdict::Incorrect);
   EXPECT_NE(f.message.find("2(N-1) steps is right."), std::string::npos) << f.message;
-  f = grade_picks(i, {1});
+  f = grade_lines(i, {1});
   EXPECT_EQ(f.verdict, Verdict::Incorrect);
   EXPECT_NE(f.message.find("Line 1"), std::string::npos);
 }
@@ -40,17 +40,17 @@ TEST(BuggyLine, DecoysExplainThemselves) {
 TEST(BuggyLine, SeveralBugs) {
   Pack pk = bug_pack(0, true);
   Instance i = must_instance(pk.exercises[0]);
-  EXPECT_EQ(grade_picks(i, {2, 4}).verdict, Verdict::Correct);
-  Feedback f = grade_picks(i, {4, 3});
+  EXPECT_EQ(grade_lines(i, {2, 4}).verdict, Verdict::Correct);
+  Feedback f = grade_lines(i, {4, 3});
   EXPECT_EQ(f.verdict, Verdict::Partial);
   EXPECT_DOUBLE_EQ(f.score, 0.5);
-  EXPECT_EQ(grade_picks(i, {4}).verdict, Verdict::FormatError);  // must click two lines
+  EXPECT_EQ(grade_lines(i, {4}).verdict, Verdict::FormatError);  // must click two lines
 }
 
 TEST(BuggyLine, OutOfRangeIsAFormatError) {
   Pack pk = bug_pack();
   Instance i = must_instance(pk.exercises[0]);
-  EXPECT_EQ(grade_picks(i, {9}).verdict, Verdict::FormatError);
-  EXPECT_EQ(grade_picks(i, {0}).verdict, Verdict::FormatError);
-  EXPECT_EQ(grade_picks(i, {}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_lines(i, {9}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_lines(i, {0}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_lines(i, {}).verdict, Verdict::FormatError);
 }

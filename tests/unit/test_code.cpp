@@ -111,12 +111,10 @@ TEST(Code, ReferenceSolutionProvidesExpectations) {
   EXPECT_FALSE(i.cases[0].expected_json.has_value());
   CodeRunRequest r = make_code_request(i, "src");
   EXPECT_FALSE(r.reference.empty());
-  CodeRunResult res = code_result_from_json(
+  auto res = std::make_shared<const CodeRunResult>(code_result_from_json(
       R"J({"student": [{"ok": true, "value": [1, 2]}, {"ok": true, "value": [2, 5]}],
-          "reference": [{"ok": true, "value": [1, 2]}, {"ok": true, "value": [2, 4]}]})J");
-  Answer a;
-  a.code_run = &res;
-  Feedback f = grade(i, a);
+          "reference": [{"ok": true, "value": [1, 2]}, {"ok": true, "value": [2, 4]}]})J"));
+  Feedback f = grade(i, make_answer(CodeAnswer("src", res)));
   EXPECT_EQ(f.verdict, Verdict::Partial);
   EXPECT_TRUE(f.cases[0].pass);
   EXPECT_FALSE(f.cases[1].pass);

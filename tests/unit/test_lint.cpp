@@ -348,7 +348,7 @@ TEST(LintSuggest, AnswersOfParts) {
   ds = lint_text(R"J({"id": "c", "type": "choice", "title": "C", "prompt": "p",
     "options": [{"text": "a", "correct": true, "feedback": "{answer}"}, {"text": "b"}]})J");
   ASSERT_EQ(ds.size(), 1u) << joined(ds);
-  EXPECT_TRUE(contains(ds[0].message, "only numeric exercises have answers")) << ds[0].message;
+  EXPECT_TRUE(contains(ds[0].message, "exercise has no numeric answers to refer to")) << ds[0].message;
 }
 
 TEST(LintSuggest, DerivedValueUsedBeforeItIsComputed) {

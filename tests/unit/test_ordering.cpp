@@ -28,7 +28,7 @@ TEST(Ordering, LongestIncreasingSubsequence) {
 TEST(Ordering, CorrectOrder) {
   Pack pk = order_pack();
   Instance i = must_instance(pk.exercises[0]);
-  Feedback f = grade_picks(i, {0, 1, 2, 3, 4});
+  Feedback f = grade_order(i, {0, 1, 2, 3, 4});
   EXPECT_EQ(f.verdict, Verdict::Correct);
   EXPECT_DOUBLE_EQ(f.score, 1);
 }
@@ -37,26 +37,26 @@ TEST(Ordering, PartialCreditAndFirstMisplacedItem) {
   Pack pk = order_pack();
   Instance i = must_instance(pk.exercises[0]);
   // allreduce moved to the end: 4 of 5 in the right relative order.
-  Feedback f = grade_picks(i, {0, 1, 3, 4, 2});
+  Feedback f = grade_order(i, {0, 1, 3, 4, 2});
   EXPECT_EQ(f.verdict, Verdict::Partial);
   EXPECT_DOUBLE_EQ(f.score, 0.8);
   EXPECT_NE(f.message.find("“allreduce”"), std::string::npos) << f.message;
   ASSERT_EQ(f.details.size(), 1u);
   EXPECT_EQ(f.details[0], "The AllReduce needs every gradient.");
   // forward moved last: the misplaced item is forward, though it is the first mismatch too
-  f = grade_picks(i, {1, 2, 3, 4, 0});
+  f = grade_order(i, {1, 2, 3, 4, 0});
   EXPECT_NE(f.message.find("“forward”"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("position 5"), std::string::npos) << f.message;
-  f = grade_picks(i, {4, 3, 2, 1, 0});
+  f = grade_order(i, {4, 3, 2, 1, 0});
   EXPECT_DOUBLE_EQ(f.score, 0.2);
 }
 
 TEST(Ordering, MalformedOrders) {
   Pack pk = order_pack();
   Instance i = must_instance(pk.exercises[0]);
-  EXPECT_EQ(grade_picks(i, {0, 1, 2}).verdict, Verdict::FormatError);
-  EXPECT_EQ(grade_picks(i, {0, 1, 2, 3, 3}).verdict, Verdict::FormatError);
-  EXPECT_EQ(grade_picks(i, {0, 1, 2, 3, 7}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_order(i, {0, 1, 2}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_order(i, {0, 1, 2, 3, 3}).verdict, Verdict::FormatError);
+  EXPECT_EQ(grade_order(i, {0, 1, 2, 3, 7}).verdict, Verdict::FormatError);
 }
 
 TEST(Ordering, NeverShownAlreadySolved) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "load_ctx.h"
 #include "screens/screens.h"
 #include "ui/access.h"
 #include "ui/text_layer.h"
@@ -18,13 +19,10 @@ static void notice_box(App& app, ImU32 col, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// What the student does, as the type says it ("derive", "find the bug").
 static const char* type_label(const std::string& t) {
-  if (t == "numeric") return "derive";
-  if (t == "choice") return "choose";
-  if (t == "ordering") return "order";
-  if (t == "buggy-line") return "find the bug";
-  if (t == "code") return "code";
-  return t.c_str();
+  const TypeEntry* e = find_type(t);
+  return e ? e->verb : t.c_str();
 }
 
 // Loader and lint messages ("file:line:col: error: ..."), monospaced, wrapped to the column.

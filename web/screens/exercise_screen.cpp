@@ -169,11 +169,13 @@ void draw_exercise_screen(App& app) {
   }
   const Exercise& ex = *st.exercise;
   // Shortcuts (listed in Settings), except while a field is being typed in: Escape back to
-  // the course (an ordering row held by the keys is put down first), h the next hint, n the
+  // the course (a row a view holds by the keys, in an ordering, is put down first), h the next hint, n the
   // next exercise. Enter and Ctrl+Enter submit (ui/keyboard sets submit_requested).
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeySuper) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && st.grabbed < 0) {
+    const TypeView* v = find_view(ex.type);
+    const bool view_holds_escape = v && v->holds_escape && st.view && v->holds_escape(st);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !view_holds_escape) {
       app.screen = Screen::CourseMap;
       return;
     }
@@ -241,7 +243,7 @@ void draw_exercise_screen(App& app) {
   if (ex.widget) draw_embedded_widget(app, ex, inst);
 
   const TypeView* view = find_view(ex.type);
-  if (!view) {
+  if (!view || !st.view) {
     text_colored(color::kWrong, ("No view for exercise type " + ex.type).c_str());
     return;
   }

@@ -1,4 +1,6 @@
 // Buggy line: a numbered, highlighted listing; click (tap) the line that is wrong.
+#include <algorithm>
+
 #include "grade/buggy_line.h"
 #include "ui/code_text.h"
 #include "ui/access.h"
@@ -11,10 +13,16 @@ namespace {
 
 const BuggyLineSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<BuggyLineSpec>(); }
 
-void reset(App&, ExerciseState& st) { st.lines.clear(); }
+// The lines clicked, numbered from 1.
+struct State : ViewState {
+  std::vector<int> lines;
+};
+
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState&) { return std::make_shared<State>(); }
 
 void draw(App& app, ExerciseState& st) {
   const BuggyLineSpec* spec = spec_of(st);
+  std::vector<int>& lines = view_state<State>(st)->lines;
   ImFont* mono = app.fonts.mono;
   const float e = em(app);
   ImGui::TextDisabled(spec->select > 1 ? "Click the %d lines that are wrong." : "Click the line that is wrong.", spec->select);
@@ -36,18 +44,18 @@ void draw(App& app, ExerciseState& st) {
   bool in_comment = false;
   for (int i = 0; i < n; ++i) {
     int line_no = i + 1;
-    bool on = std::find(st.lines.begin(), st.lines.end(), line_no) != st.lines.end();
+    bool on = std::find(lines.begin(), lines.end(), line_no) != lines.end();
     ImVec2 p = ImGui::GetCursorScreenPos();
     std::string id = "line " + std::to_string(line_no) + "##line-" + std::to_string(line_no);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
     ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kHighlight));
     if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(inner_w, line_h))) {
       if (spec->select <= 1) {
-        st.lines = {line_no};
+        lines = {line_no};
       } else if (on) {
-        st.lines.erase(std::find(st.lines.begin(), st.lines.end(), line_no));
+        lines.erase(std::find(lines.begin(), lines.end(), line_no));
       } else {
-        st.lines.push_back(line_no);
+        lines.push_back(line_no);
       }
     }
     mark_answer_control();
@@ -76,12 +84,30 @@ void draw(App& app, ExerciseState& st) {
 }
 
 bool answer(App&, ExerciseState& st, Answer& out) {
-  out.picks = st.lines;
+  out = make_answer(BuggyLineAnswer(view_state<State>(st)->lines));
   return true;
 }
 
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* b = a.as<BuggyLineAnswer>();
+  if (!b) return false;
+  view_state<State>(st)->lines = b->lines;
+  return true;
+}
+
+// Lines that are still in the listing.
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  const int n = static_cast<int>(spec_of(st)->code.size());
+  if (o && std::all_of(o->lines.begin(), o->lines.end(), [&](int l) { return l >= 1 && l <= n; }))
+    view_state<State>(st)->lines = o->lines;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) { out["lines"] = view_state<State>(st)->lines; }
+
 }  // namespace
 
-const TypeView kBuggyLineView = {"buggy-line", reset, draw, answer};
+extern const TypeView kBuggyLineView;
+const TypeView kBuggyLineView = {"buggy-line", fresh, draw, answer, set_answer, carry_over, hook_state, nullptr, nullptr};
 
 }  // namespace dtx::web

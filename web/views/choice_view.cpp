@@ -15,14 +15,20 @@ namespace {
 
 const ChoiceSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<ChoiceSpec>(); }
 
-void reset(App&, ExerciseState& st) { st.picks.clear(); }
+// The options ticked, as authored indices.
+struct State : ViewState {
+  std::vector<int> picks;
+};
 
-bool picked(const ExerciseState& st, int authored) {
-  return std::find(st.picks.begin(), st.picks.end(), authored) != st.picks.end();
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState&) { return std::make_shared<State>(); }
+
+bool picked(const State& v, int authored) {
+  return std::find(v.picks.begin(), v.picks.end(), authored) != v.picks.end();
 }
 
 void draw(App& app, ExerciseState& st) {
   const ChoiceSpec* spec = spec_of(st);
+  State& v = *view_state<State>(st);
   const float e = em(app);
   MdStyle md = md_style(app);
   ImGui::TextDisabled(spec->multiple ? "Select every option that applies." : "Select one option.");
@@ -38,16 +44,16 @@ void draw(App& app, ExerciseState& st) {
     const float h = std::max(text_h, touch_target(app));  // a finger's height at least
     const float dy = (h - text_h) * 0.5f;
     ImVec2 p = ImGui::GetCursorScreenPos();
-    bool on = picked(st, authored);
+    bool on = picked(v, authored);
     const std::string letter = option_letter(pos);
     std::string id = letter + "##choice-" + std::to_string(pos);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));  // the label is drawn below, wrapped
     if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(app.content_width, h))) {
       if (spec->multiple) {
-        if (on) st.picks.erase(std::find(st.picks.begin(), st.picks.end(), authored));
-        else st.picks.push_back(authored);
+        if (on) v.picks.erase(std::find(v.picks.begin(), v.picks.end(), authored));
+        else v.picks.push_back(authored);
       } else {
-        st.picks = {authored};
+        v.picks = {authored};
       }
     }
     mark_answer_control();
@@ -75,12 +81,30 @@ void draw(App& app, ExerciseState& st) {
 }
 
 bool answer(App&, ExerciseState& st, Answer& out) {
-  out.picks = st.picks;
+  out = make_answer(ChoiceAnswer(view_state<State>(st)->picks));
   return true;
 }
 
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* c = a.as<ChoiceAnswer>();
+  if (!c) return false;
+  view_state<State>(st)->picks = c->picks;
+  return true;
+}
+
+// Picks of options that are still there.
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  const size_t n = spec_of(st)->options.size();
+  if (o && std::all_of(o->picks.begin(), o->picks.end(), [&](int i) { return i >= 0 && static_cast<size_t>(i) < n; }))
+    view_state<State>(st)->picks = o->picks;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) { out["picks"] = view_state<State>(st)->picks; }
+
 }  // namespace
 
-const TypeView kChoiceView = {"choice", reset, draw, answer};
+extern const TypeView kChoiceView;
+const TypeView kChoiceView = {"choice", fresh, draw, answer, set_answer, carry_over, hook_state, nullptr, nullptr};
 
 }  // namespace dtx::web

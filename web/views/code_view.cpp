@@ -1,6 +1,7 @@
 // Code: a monospace editor with line numbers (tab indents, Ctrl+Z undoes, the clipboard is
 // the system's, see web/shell/dtx.js). Submitting sends the engine's run request to the Web
-// Worker sandbox; the result comes back through app_on_code_result and is graded there.
+// Worker sandbox; the result comes back through app_on_code_result, which grades what `ran`
+// makes of it.
 #include "grade/code.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
@@ -14,29 +15,43 @@ namespace {
 
 const CodeSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<CodeSpec>(); }
 
-void reset(App&, ExerciseState& st) {
-  const CodeSpec* spec = spec_of(st);
-  st.code = spec->starter;
-  if (st.code.empty()) {
-    st.code = "function " + spec->function + "(";
-    for (size_t i = 0; i < spec->args.size(); ++i) st.code += (i ? ", " : "") + spec->args[i];
-    st.code += ") {\n  \n}\n";
+// The editor's text.
+struct State : ViewState {
+  std::string code;
+};
+
+std::string starter_code(const CodeSpec& spec) {
+  if (!spec.starter.empty()) return spec.starter;
+  std::string code = "function " + spec.function + "(";
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    if (i) code += ", ";
+    code += spec.args[i];
   }
+  code += ") {\n  \n}\n";
+  return code;
+}
+
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
+  auto v = std::make_shared<State>();
+  v->code = starter_code(*spec_of(st));
+  return v;
 }
 
 void draw(App& app, ExerciseState& st) {
   const CodeSpec* spec = spec_of(st);
+  std::string& code = view_state<State>(st)->code;
   ImFont* mono = app.fonts.mono;
   const float e = em(app);
   std::string sig = "function " + spec->function + "(";
   for (size_t i = 0; i < spec->args.size(); ++i) sig += (i ? ", " : "") + spec->args[i];
-  sig += ")" + (spec->returns.empty() ? std::string() : " → " + spec->returns);
+  sig += ")";
+  if (!spec->returns.empty()) sig += " → " + spec->returns;
   ImGui::PushFont(mono);
   ImGui::TextWrapped("%s", sig.c_str());
   ImGui::PopFont();
 
   int lines = 1;
-  for (char c : st.code) lines += c == '\n';
+  for (char c : code) lines += c == '\n';
   const float line_h = mono->FontSize;
   char digits[16];
   std::snprintf(digits, sizeof digits, "%d", std::max(lines, 10));
@@ -59,7 +74,7 @@ void draw(App& app, ExerciseState& st) {
     ImGui::SetKeyboardFocusHere();
     st.focus_first = false;
   }
-  ImGui::InputTextMultiline("##code", &st.code, ImVec2(app.content_width - gutter, h),
+  ImGui::InputTextMultiline("##code", &code, ImVec2(app.content_width - gutter, h),
                             ImGuiInputTextFlags_AllowTabInput);
   mark_text_field();
   {
@@ -67,11 +82,11 @@ void draw(App& app, ExerciseState& st) {
     a.role = Role::Textarea;
     a.name = "Your code (JavaScript)";
     a.desc = "Tab indents; Escape, then Tab, moves on";
-    a.value_text = st.code;
+    a.value_text = code;
     access_item(std::move(a));
   }
   ImGui::PopFont();
-  if (small_button(app, "Reset to the starter code##code-reset")) reset(app, st);
+  if (small_button(app, "Reset to the starter code##code-reset")) code = starter_code(*spec);
 
   // per-case results of the last run
   if (st.feedback && !st.feedback->cases.empty()) {
@@ -106,20 +121,38 @@ void draw(App& app, ExerciseState& st) {
   }
 }
 
+// The code runs in the sandbox worker first; `ran` grades what came back.
 bool answer(App& app, ExerciseState& st, Answer&) {
-  start_code_run(app, st);
-  return false;
-}
-
-}  // namespace
-
-void start_code_run(App& app, ExerciseState& st) {
-  CodeRunRequest req = make_code_request(*st.inst, st.code);
+  CodeRunRequest req = make_code_request(*st.inst, view_state<State>(st)->code);
   st.code_request = app.next_request++;
   st.code_started_ms = app.platform->now_ms();
   app.platform->run_code(st.code_request, code_request_to_json(req));
+  return false;
 }
 
-const TypeView kCodeView = {"code", reset, draw, answer};
+bool ran(ExerciseState& st, const std::string& result_json, Answer& out) {
+  auto run = std::make_shared<const CodeRunResult>(code_result_from_json(result_json));
+  out = make_answer(CodeAnswer(view_state<State>(st)->code, std::move(run)));
+  return true;
+}
+
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* c = a.as<CodeAnswer>();
+  if (!c) return false;
+  view_state<State>(st)->code = c->source;
+  return true;
+}
+
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  if (o && !o->code.empty()) view_state<State>(st)->code = o->code;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) { out["code"] = view_state<State>(st)->code; }
+
+}  // namespace
+
+extern const TypeView kCodeView;
+const TypeView kCodeView = {"code", fresh, draw, answer, set_answer, carry_over, hook_state, ran, nullptr};
 
 }  // namespace dtx::web

@@ -13,10 +13,20 @@ namespace {
 
 const NumericSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<NumericSpec>(); }
 
-void reset(App&, ExerciseState& st) { st.parts.assign(spec_of(st)->parts.size(), ""); }
+// The text in each part's field.
+struct State : ViewState {
+  std::vector<std::string> parts;
+};
+
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
+  auto v = std::make_shared<State>();
+  v->parts.assign(spec_of(st)->parts.size(), "");
+  return v;
+}
 
 void draw(App& app, ExerciseState& st) {
   const NumericSpec* spec = spec_of(st);
+  State& v = *view_state<State>(st);
   const float e = em(app);
   for (size_t i = 0; i < spec->parts.size(); ++i) {
     const NumericPart& part = spec->parts[i];
@@ -32,7 +42,7 @@ void draw(App& app, ExerciseState& st) {
     }
     std::string id = "##part-" + part.id;
     const std::string hint = part_input_hint(part);
-    if (ImGui::InputTextWithHint(id.c_str(), hint.c_str(), &st.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
+    if (ImGui::InputTextWithHint(id.c_str(), hint.c_str(), &v.parts[i], ImGuiInputTextFlags_EnterReturnsTrue))
       submit(app);
     mark_text_field();
     {
@@ -41,7 +51,7 @@ void draw(App& app, ExerciseState& st) {
       a.name = !part.label.empty() ? access_plain(part.label)
                : spec->parts.size() > 1 ? "Part " + std::to_string(i + 1) : "Your answer";
       if (!unit.empty()) a.desc = "in " + unit;
-      a.value_text = st.parts[i];
+      a.value_text = v.parts[i];
       a.placeholder = hint;
       access_item(std::move(a));
     }
@@ -73,12 +83,29 @@ void draw(App& app, ExerciseState& st) {
 }
 
 bool answer(App&, ExerciseState& st, Answer& out) {
-  out.parts = st.parts;
+  out = make_answer(NumericAnswer(view_state<State>(st)->parts));
   return true;
+}
+
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* n = a.as<NumericAnswer>();
+  if (!n) return false;
+  view_state<State>(st)->parts = n->parts;
+  return true;
+}
+
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  if (o && o->parts.size() == view_state<State>(st)->parts.size()) view_state<State>(st)->parts = o->parts;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) {
+  out["inputs"] = view_state<State>(st)->parts;  // the text in each field
 }
 
 }  // namespace
 
-const TypeView kNumericView = {"numeric", reset, draw, answer};
+extern const TypeView kNumericView;
+const TypeView kNumericView = {"numeric", fresh, draw, answer, set_answer, carry_over, hook_state, nullptr, nullptr};
 
 }  // namespace dtx::web

@@ -16,12 +16,19 @@ namespace {
 
 const OrderingSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<OrderingSpec>(); }
 
-void reset(App&, ExerciseState& st) {
-  st.order = st.inst->order;  // shuffled by the engine, never shown solved
-  st.grabbed = -1;
+struct State : ViewState {
+  std::vector<int> order;  // authored indices in the student's order
+  int grabbed = -1;        // position selected for keyboard moves
+  int focus_row = -1;      // the row moved by keyboard, focused again where it lands
+};
+
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
+  auto v = std::make_shared<State>();
+  v->order = st.inst->order;  // shuffled by the engine, never shown solved
+  return v;
 }
 
-void move(ExerciseState& st, int from, int to) {
+void move(State& st, int from, int to) {
   if (from < 0 || to < 0 || from >= static_cast<int>(st.order.size()) || to >= static_cast<int>(st.order.size())) return;
   int v = st.order[from];
   st.order.erase(st.order.begin() + from);
@@ -29,8 +36,9 @@ void move(ExerciseState& st, int from, int to) {
   if (st.grabbed == from) st.grabbed = to;
 }
 
-void draw(App& app, ExerciseState& st) {
-  const OrderingSpec* spec = spec_of(st);
+void draw(App& app, ExerciseState& ex) {
+  const OrderingSpec* spec = spec_of(ex);
+  State& st = *view_state<State>(ex);
   const float e = em(app);
   MdStyle md = md_style(app);
   ImGui::TextDisabled(app.coarse_pointer
@@ -47,7 +55,7 @@ void draw(App& app, ExerciseState& st) {
   for (int pos = 0; pos < n; ++pos) {
     // The ID follows the item, not the place: a row being dragged keeps its identity as it moves.
     ImGui::PushID(st.order[pos]);
-    std::string text = st.inst->render(spec->items[st.order[pos]]);
+    std::string text = ex.inst->render(spec->items[st.order[pos]]);
     MdDoc doc = parse_markdown(text);
     std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
     float num_w = e * 1.8f;
@@ -156,19 +164,37 @@ void draw(App& app, ExerciseState& st) {
       if (st.grabbed != was || ImGui::GetIO().NavVisible) st.focus_row = st.grabbed;
     }
   }
-  if (st.feedback) {
-    const auto& fb = *st.feedback;
-    (void)fb;  // the engine's message names the item to move; the screen shows it
-  }
+  // (The engine's message names the item to move; the screen shows it.)
 }
 
 bool answer(App&, ExerciseState& st, Answer& out) {
-  out.picks = st.order;
+  out = make_answer(OrderingAnswer(view_state<State>(st)->order));
   return true;
 }
 
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* o = a.as<OrderingAnswer>();
+  if (!o) return false;
+  view_state<State>(st)->order = o->order;
+  return true;
+}
+
+// The student's order, when the items are as many as before.
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  if (o && o->order.size() == view_state<State>(st)->order.size()) view_state<State>(st)->order = o->order;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) {
+  out["order"] = view_state<State>(st)->order;
+  out["grabbed"] = view_state<State>(st)->grabbed;
+}
+
+bool holds_escape(const ExerciseState& st) { return view_state<State>(st)->grabbed >= 0; }
+
 }  // namespace
 
-const TypeView kOrderingView = {"ordering", reset, draw, answer};
+extern const TypeView kOrderingView;
+const TypeView kOrderingView = {"ordering", fresh, draw, answer, set_answer, carry_over, hook_state, nullptr, holds_escape};
 
 }  // namespace dtx::web

@@ -3,6 +3,8 @@
 
 namespace dtx::web {
 
+extern const TypeView kNumericView, kChoiceView, kOrderingView, kBuggyLineView, kCodeView;
+
 const TypeView* find_view(const std::string& type) {
   static const TypeView* const all[] = {&kNumericView, &kChoiceView, &kOrderingView, &kBuggyLineView, &kCodeView};
   for (const TypeView* v : all)
