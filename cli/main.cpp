@@ -5,6 +5,7 @@
 //   dtx show ID             an instance as a student reads it
 //   dtx grade ID ANSWER...  feedback; exit 0 correct, 1 not, 3 unreadable input
 //   dtx sim KIND ...        a widget's simulation (cli/sim.cpp)
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -42,6 +43,7 @@ const char* kMainHelp =
     "  new KIND ID [-o FILE]     print or write a commented starting exercise of KIND (an\n"
     "                            exercise type, see `dtx new --help`) that passes lint\n"
     "  list [PATH]               list the exercises (default PATH: exercises/)\n"
+    "  types [--json]            the exercise types and the fields each adds to an exercise\n"
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
     "  grade ID [--seed S] ANSWER...\n"
     "                            grade an answer and print the feedback\n"
@@ -270,6 +272,27 @@ int cmd_list(const Args& a) {
     }
   }
   return lib.diagnostics.empty() ? 0 : 1;
+}
+
+// The registry as data: scripts/schema-types.mjs writes the schema's type parts from it.
+int cmd_types(const Args& a) {
+  if (a.help) {
+    std::cout << "usage: dtx types [--json]\n\nLists the exercise types: what the student does, and the fields each adds to\n"
+                 "an exercise (required ones marked *). --json also gives the fields every exercise has.\n";
+    return 0;
+  }
+  Json types = Json::array();
+  for (const auto& t : exercise_types()) {
+    types.push_back({{"name", t.name}, {"verb", t.verb}, {"fields", t.fields}, {"required", t.required}});
+    if (a.json) continue;
+    std::string fields;
+    for (const auto& f : t.fields)
+      fields += (fields.empty() ? "" : ", ") + f +
+                (std::find(t.required.begin(), t.required.end(), f) != t.required.end() ? "*" : "");
+    std::printf("%-12s %-14s %s\n", t.name, t.verb, fields.c_str());
+  }
+  if (a.json) std::cout << Json{{"common", common_exercise_fields()}, {"types", types}}.dump(2) << "\n";
+  return 0;
 }
 
 struct Loaded {
@@ -509,6 +532,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "lint") return cmd_lint(a);
   if (cmd == "list") return cmd_list(a);
+  if (cmd == "types") return cmd_types(a);
   if (cmd == "show") return cmd_show(a);
   if (cmd == "grade") return cmd_grade(a);
   std::cerr << "dtx: unknown command '" << cmd << "'\n\n" << kMainHelp;

@@ -121,6 +121,8 @@ struct TypeEntry {
 };
 const std::vector<TypeEntry>& exercise_types();
 const TypeEntry* find_type(std::string_view name);
+// The members every exercise may have, whatever its type (besides "$comment").
+const std::vector<std::string>& common_exercise_fields();
 
 // An instance told as text and JSON (TypeSpec::describe; `dtx show`).
 struct InstanceDescription {

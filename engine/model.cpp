@@ -668,6 +668,8 @@ Feedback grade(const Instance& inst, const Answer& a, const GradeServices& servi
   return inst.exercise->spec->grade(*inst.exercise, inst, a, services);
 }
 
+const std::vector<std::string>& common_exercise_fields() { return kCommonFields; }
+
 const TypeEntry* find_type(std::string_view name) {
   for (const auto& t : exercise_types())
     if (name == t.name) return &t;

@@ -3,7 +3,10 @@
 // validator (ajv, strict draft 2020-12):
 //   1. the schema compiles strictly; every property has a description and examples, every
 //      example and editor snippet is valid, every pattern has a message an editor can show;
-//   2. its widget part is what `dtx sim --inputs-json` says (else: run scripts/schema-widgets.mjs);
+//   2. its widget part is what `dtx sim --inputs-json` says (else: run scripts/schema-widgets.mjs),
+//      and its type part is what the types declare (`dtx types --json` and
+//      engine/grade/*.schema.json; else: run scripts/schema-types.mjs), with a described
+//      property for every field a type adds and none it does not;
 //   3. every shipped pack names the schema in "$schema" (resolved relative to the pack, as
 //      editors do) and is accepted by the schema and by `dtx lint --no-run`;
 //   4. every pack in tests/malformed/ is rejected by both, except the ones listed below that no
@@ -23,6 +26,7 @@ import {
 } from './lib.mjs';
 import { allProbes } from './probes.mjs';
 import { isWidgetDef, readInputTables, widgetDefs } from '../../scripts/schema-widgets.mjs';
+import { readTypeTables, withTypeParts } from '../../scripts/schema-types.mjs';
 
 // Malformed packs whose problem JSON Schema cannot express, and why. The engine must reject
 // each; the schema accepts it (if it starts rejecting one, remove it from this list).
@@ -140,7 +144,9 @@ function expandSnippet(value) {
   return value;
 }
 const snippets = (schema.$defs.exercise.defaultSnippets || []).map((s, i) => ({ label: s.label, exercise: { ...expandSnippet(s.body), id: `snippet${i}.exercise` } }));
-if (snippets.length < 5) fail('$defs/exercise/defaultSnippets: expected a starting snippet for each of the 5 exercise types');
+const typeTables = readTypeTables(dtx);
+if (snippets.length !== typeTables.types.length)
+  fail(`$defs/exercise/defaultSnippets: expected a starting snippet for each of the ${typeTables.types.length} exercise types, got ${snippets.length}`);
 
 // ---------------------------------------------------------------- 2. widgets vs the engine
 const tables = readInputTables(dtx);
@@ -150,6 +156,21 @@ if (JSON.stringify(expectedWidgets) !== JSON.stringify(actualWidgets)) {
   const names = new Set([...Object.keys(expectedWidgets), ...Object.keys(actualWidgets)]);
   const differ = [...names].filter((n) => JSON.stringify(expectedWidgets[n]) !== JSON.stringify(actualWidgets[n]));
   fail(`the schema's widget part differs from \`dtx sim --inputs-json\` (${differ.join(', ')}): run \`node scripts/schema-widgets.mjs ${dtx}\``);
+}
+
+// ---------------------------------------------------------------- 2b. exercise types vs the engine
+const expectedTypes = withTypeParts(schema, typeTables);
+if (JSON.stringify(expectedTypes) !== JSON.stringify(schema)) {
+  const names = new Set([...Object.keys(expectedTypes.$defs), ...Object.keys(schema.$defs)]);
+  const differ = [...names].filter((n) => JSON.stringify(expectedTypes.$defs[n]) !== JSON.stringify(schema.$defs[n]));
+  fail(`the schema's type part differs from \`dtx types --json\` and engine/grade/*.schema.json (${differ.join(', ') || 'order'}): run \`node scripts/schema-types.mjs ${dtx}\``);
+}
+for (const t of typeTables.types) {
+  const props = Object.keys(t.schema.defs[t.name].properties || {});
+  const missing = t.fields.filter((f) => !props.includes(f));
+  const extra = props.filter((p) => !t.fields.includes(p));
+  if (missing.length) fail(`engine/grade/${t.name.replace(/-/g, '_')}.schema.json: no "properties" entry for ${missing.join(', ')}, which the "${t.name}" loader reads`);
+  if (extra.length) fail(`engine/grade/${t.name.replace(/-/g, '_')}.schema.json: "properties" describes ${extra.join(', ')}, which the "${t.name}" loader does not read`);
 }
 
 // ---------------------------------------------------------------- helpers
