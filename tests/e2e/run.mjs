@@ -1918,6 +1918,14 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
   console.log(`      axe, minor violations left: ${[...axeMinor.entries()].map(([k, w]) => `${k} on ${w}`).join('; ') || 'none'}`);
 });
 
+// ---------------------------------------------------------------- one file per exercise type
+// tests/e2e/types/<type>.mjs: a type's browser tests, registered with the same helpers.
+const typesDir = path.join(ROOT, 'tests/e2e/types');
+for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) => n.endsWith('.mjs')).sort() : []) {
+  const mod = await import(path.join(typesDir, f));
+  mod.default({ test, newPage, assert, eq, near, server: () => server });
+}
+
 // ---------------------------------------------------------------- runner
 
 server = await serve(dist);
