@@ -352,6 +352,11 @@ int cmd_show(const Args& a) {
   ex.spec->describe(ex, inst, a.answer, desc);
   text += desc.text;
   for (auto it = desc.json.begin(); it != desc.json.end(); ++it) j[it.key()] = it.value();
+  if (a.answer) {
+    // What `dtx grade` takes for the right answer: words, or (a program) a file's text.
+    j["grade_words"] = desc.answer_words;
+    j["answer_is_program"] = ex.spec->answer_is_program();
+  }
   if (a.hints) {
     Json hints = Json::array();
     for (size_t i = 0; i < ex.hints.size(); ++i) {

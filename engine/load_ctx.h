@@ -128,6 +128,9 @@ const std::vector<std::string>& common_exercise_fields();
 struct InstanceDescription {
   std::string text;
   Json json = Json::object();
+  // With the answer: the right answer as `dtx grade` reads it (for a program, the text of the
+  // reference solution, which `dtx grade` reads from a file).
+  std::vector<std::string> answer_words;
 };
 
 // Lint needs the same reporter plus the exercise being checked.

@@ -226,6 +226,7 @@ void BuggyLineSpec::describe(const Exercise&, const Instance&, bool with_answer,
     }
     out.json["bugs"] = list;
     out.text += "\n";
+    for (int k = 0; k < select && k < static_cast<int>(bugs.size()); ++k) out.answer_words.push_back(std::to_string(bugs[k].line));
   }
 }
 

@@ -241,6 +241,7 @@ void ChoiceSpec::describe(const Exercise&, const Instance& inst, bool with_answe
     const auto& o = options[inst.order[pos]];
     Json oj = {{"label", option_letter(pos)}, {"text", inst.render(o.text)}};
     if (with_answer) oj["correct"] = o.correct;
+    if (with_answer && o.correct) out.answer_words.push_back(option_letter(pos));
     out.text += "  " + option_letter(pos) + ") " + markdown_math_to_plain(inst.render(o.text)) +
                 (with_answer && o.correct ? "   <- correct" : "") + "\n";
     opts.push_back(oj);

@@ -613,6 +613,7 @@ void CodeSpec::describe(const Exercise&, const Instance& inst, bool with_answer,
   if (with_answer && !reference.empty()) {
     out.text += "\nReference:\n" + reference + "\n";
     out.json["reference"] = reference;
+    out.answer_words = {reference};
   }
 }
 

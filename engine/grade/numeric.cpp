@@ -531,6 +531,7 @@ void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answ
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
       out.text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
                   describe_tolerance(p.rel, p.abs, p.unit_text) + ")";
+      out.answer_words.push_back(format_number(inst.part_values[i], 12) + (p.unit_text.empty() ? "" : " " + p.unit_text));
     }
     out.text += "\n";
     list.push_back(pj);

@@ -215,6 +215,7 @@ void OrderingSpec::describe(const Exercise&, const Instance& inst, bool with_ans
     for (const auto& l : letters) seq += l + " ";
     out.json["answer"] = letters;
     out.text += "answer: " + seq + "\n";
+    out.answer_words = letters;
   }
 }
 

@@ -16,19 +16,14 @@ const run = (args) => new Promise((resolve) => {
   execFile(dtx, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }));
 });
 
+// The right answer as `dtx show --answer --json` gives it for `dtx grade`: words, or for a
+// program (code) its text, written to a file. No exercise type is named here.
 function answerArgs(d, n) {
-  switch (d.type) {
-    case 'numeric': return d.parts.map((p) => `${p.value} ${p.unit}`);
-    case 'choice': return [d.options.filter((o) => o.correct).map((o) => o.label).join(',')];
-    case 'ordering': return [d.answer.join(' ')];
-    case 'buggy-line': return [d.bugs.slice(0, d.select).join(',')];
-    case 'code': {
-      const f = path.join(tmp, `ref-${n}.js`);
-      fs.writeFileSync(f, d.reference);
-      return [f];
-    }
-    default: return null;
-  }
+  if (!Array.isArray(d.grade_words) || !d.grade_words.length) return null;
+  if (!d.answer_is_program) return d.grade_words;
+  const f = path.join(tmp, `ref-${n}.js`);
+  fs.writeFileSync(f, d.grade_words[0]);
+  return [f];
 }
 
 const list = JSON.parse((await run(['list', '--json'])).stdout);
@@ -42,9 +37,9 @@ const jobs = [];
 // What this checks is the CLI's text round trip (show's numbers and letters read back by
 // grade). An exercise without parameters shows the same text at every seed, so it is checked
 // at seed 0 only; one with parameters at its default and one drawn seed. The engine itself is graded over 20 seeds
-// in process (Content.NumericAnswersAndKnownMistakes, Content.ChoiceOrderingAndBuggyLineAnswers,
-// and SandboxRunner.ShippedCodeExercisesReferenceAndWrongImplementations for the generated
-// cases of code exercises).
+// in process (Content.EveryTypesSampleAnswersGetTheirVerdicts, and
+// SandboxRunner.ShippedCodeExercisesReferenceAndWrongImplementations for the generated cases
+// of code exercises).
 for (const e of list) for (const seed of e.parameters.length ? [0, 3] : [0]) jobs.push({ id: e.id, seed, pack: e.pack });
 const failures = [];
 let next = 0, graded = 0;
@@ -58,7 +53,7 @@ async function worker() {
     if (show.code !== 0) { failures.push(`show ${id} seed ${seed}: exit ${show.code} ${show.stderr}`); continue; }
     const d = JSON.parse(show.stdout);
     const args = answerArgs(d, n);
-    if (!args) { failures.push(`${id}: unknown type ${d.type}`); continue; }
+    if (!args) { failures.push(`${id}: \`dtx show --answer --json\` gave no grade_words (${d.type})`); continue; }
     const g = await run(['grade', id, '--seed', String(seed), ...packs, ...args]);
     if (g.code !== 0) failures.push(`grade ${id} seed ${seed} with the engine's answer (${args.join(' | ')}): exit ${g.code}\n${(g.stdout + g.stderr).split('\n').slice(0, 12).map((l) => '    ' + l).join('\n')}`);
     graded++;
