@@ -3,10 +3,10 @@
 
 namespace dtx::web {
 
-extern const TypeView kNumericView, kChoiceView, kOrderingView, kBuggyLineView, kCodeView;
+extern const TypeView kNumericView, kChoiceView, kOrderingView, kBuggyLineView, kCodeView, kMatchingView;
 
 const TypeView* find_view(const std::string& type) {
-  static const TypeView* const all[] = {&kNumericView, &kChoiceView, &kOrderingView, &kBuggyLineView, &kCodeView};
+  static const TypeView* const all[] = {&kNumericView, &kChoiceView, &kOrderingView, &kBuggyLineView, &kCodeView, &kMatchingView};
   for (const TypeView* v : all)
     if (type == v->type) return v;
   return nullptr;

@@ -1,0 +1,117 @@
+// Matching: the options, lettered, then each item with a row of letter buttons; the student
+// picks the letter of the option that goes with the item. Every button is a finger's size on
+// a touch screen, a Tab stop, and pressed with Enter or Space; the arrows move between the
+// letters of a row.
+#include <algorithm>
+
+#include "figures.h"
+#include "grade/matching.h"
+#include "ui/access.h"
+#include "ui/keyboard.h"
+#include "views/views.h"
+
+namespace dtx::web {
+
+namespace {
+
+const MatchingSpec* spec_of(const ExerciseState& st) { return st.exercise->spec_as<MatchingSpec>(); }
+
+// For each item, in authored order, the authored option picked for it (-1: none yet).
+struct State : ViewState {
+  std::vector<int> choice;
+};
+
+std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
+  auto v = std::make_shared<State>();
+  v->choice.assign(spec_of(st)->pairs.size(), -1);
+  return v;
+}
+
+void draw(App& app, ExerciseState& st) {
+  const MatchingSpec* spec = spec_of(st);
+  State& v = *view_state<State>(st);
+  const Instance& inst = *st.inst;
+  const std::vector<int> options = matching_option_order(inst, spec->option_count());
+  ImGui::TextDisabled("Pick the letter of the option that goes with each item.");
+  ImGui::Spacing();
+  // The options, lettered as the buttons are.
+  for (size_t k = 0; k < options.size(); ++k)
+    markdown(app, "**" + option_letter(k) + ")** " + inst.render(spec->option_text(options[k])));
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::Spacing();
+  const float side = std::max(ImGui::GetFrameHeight(), touch_target(app));
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  for (size_t pos = 0; pos < inst.order.size(); ++pos) {
+    const int item = inst.order[pos];
+    ImGui::PushID(static_cast<int>(pos));
+    const std::string item_text = inst.render(spec->pairs[item].left);
+    markdown(app, "**" + std::to_string(pos + 1) + ".** " + item_text);
+    const std::string group = "Item " + std::to_string(pos + 1) + ": " + access_plain(item_text);
+    float x = 0;
+    for (size_t k = 0; k < options.size(); ++k) {
+      if (k > 0) {
+        if (x + gap + side <= app.content_width) {
+          ImGui::SameLine(0, gap);
+          x += gap;
+        } else {
+          x = 0;  // wraps on a narrow screen
+        }
+      }
+      const bool on = v.choice[item] == options[k];
+      const std::string id = option_letter(k) + "##match-" + std::to_string(pos) + "-" + std::to_string(k);
+      ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kHighlight));
+      ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0.5f, 0.5f));
+      if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(side, side))) v.choice[item] = on ? -1 : options[k];
+      ImGui::PopStyleVar();
+      ImGui::PopStyleColor();
+      if (on) {
+        ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        ImGui::GetWindowDrawList()->AddRect(a, b, color::kAccent, 4, 0, 2);
+      }
+      mark_answer_control();
+      {
+        Access acc;
+        acc.role = Role::Radio;
+        acc.name = option_letter(k) + ". " + access_plain(inst.render(spec->option_text(options[k])));
+        acc.checked = on ? 1 : 0;
+        acc.group = group;
+        access_item(std::move(acc));
+      }
+      x += side;
+    }
+    ImGui::Spacing();
+    ImGui::PopID();
+  }
+}
+
+bool answer(App&, ExerciseState& st, Answer& out) {
+  out = make_answer(MatchingAnswer(view_state<State>(st)->choice));
+  return true;
+}
+
+bool set_answer(App&, ExerciseState& st, const Answer& a) {
+  const auto* m = a.as<MatchingAnswer>();
+  if (!m) return false;
+  view_state<State>(st)->choice = m->choice;
+  return true;
+}
+
+// Picks of options that are still there, when the items are as many as before.
+void carry_over(const ViewState& old, ExerciseState& st) {
+  const auto* o = dynamic_cast<const State*>(&old);
+  const int m = static_cast<int>(spec_of(st)->option_count());
+  State& v = *view_state<State>(st);
+  if (o && o->choice.size() == v.choice.size() &&
+      std::all_of(o->choice.begin(), o->choice.end(), [&](int c) { return c >= -1 && c < m; }))
+    v.choice = o->choice;
+}
+
+void hook_state(const ExerciseState& st, nlohmann::json& out) { out["matches"] = view_state<State>(st)->choice; }
+
+}  // namespace
+
+extern const TypeView kMatchingView;
+const TypeView kMatchingView = {"matching", fresh, draw, answer, set_answer, carry_over, hook_state, nullptr, nullptr};
+
+}  // namespace dtx::web
