@@ -1923,7 +1923,7 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
 const typesDir = path.join(ROOT, 'tests/e2e/types');
 for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) => n.endsWith('.mjs')).sort() : []) {
   const mod = await import(path.join(typesDir, f));
-  mod.default({ test, newPage, assert, eq, near, server: () => server });
+  mod.default({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, near, server: () => server });
 }
 
 // ---------------------------------------------------------------- runner
