@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "json_syntax.h"
 #include "load_ctx.h"
 #include "maths.h"
 #include "text.h"
@@ -232,12 +233,10 @@ void load_exercise_scoped(const Json& j, const std::string& ptr, LoadContext& ct
   ctx.error_count_at_start = saved;
 }
 
-// nlohmann reports "parse error at line 3, column 5: syntax error while parsing object -
-// unexpected '}'; expected string literal"; we keep the part after the position since our
-// diagnostic already carries file, line and column.
+// nlohmann's SAX parse only says whether the text is JSON (and where it stopped); what is
+// wrong, and where, comes from our own scan (json_syntax.h), not from its exception text.
 struct SyntaxErrorCatcher : nlohmann::json_sax<Json> {
   size_t byte = 0;
-  std::string message;
   bool failed = false;
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
@@ -251,14 +250,9 @@ struct SyntaxErrorCatcher : nlohmann::json_sax<Json> {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string& last_token,
-                   const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
     failed = true;
     byte = position;
-    std::string what = ex.what();
-    size_t colon = what.find(": ", what.find("column"));
-    message = colon == std::string::npos ? what : what.substr(colon + 2);
-    if (message.empty()) message = "invalid JSON near '" + last_token + "'";
     return false;
   }
 };
@@ -344,32 +338,16 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   if (catcher.failed) {
     Diagnostic d;
     d.file = file;
-    // nlohmann reports the position just after the offending token.
     JsonPosIndex lines = JsonPosIndex::lines_of(text);
-    size_t off = catcher.byte > 0 ? catcher.byte - 1 : 0;
+    auto syntax = find_json_syntax_error(text);
+    // Our scan and nlohmann's parser follow the same grammar; should they ever disagree, the
+    // place nlohmann stopped (just after the offending token) is still reported.
+    size_t off = syntax ? syntax->offset : (catcher.byte > 0 ? catcher.byte - 1 : 0);
     off = std::min(off, text.size());
-    // A bad word (an unquoted key, `True`) is reported after its last character read: point
-    // at where the word starts, which is where the fix goes.
-    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    if (off < text.size() && word(text[off]))
-      while (off > 0 && word(text[off - 1])) --off;
     TextPos p = lines.at_offset(text, off);
     d.line = p.line;
     d.column = p.column;
-    // nlohmann quotes everything read since the previous token, which can start on an earlier
-    // line ('"malformed",<U+000A>  ti'): keep the part on the error's own line.
-    std::string msg = catcher.message;
-    const std::string lr = "last read: '";
-    if (size_t a = msg.find(lr); a != std::string::npos) {
-      size_t b = msg.find("'", a + lr.size());
-      size_t nl = msg.rfind("<U+000A>", b);
-      if (b != std::string::npos && nl != std::string::npos && nl > a) {
-        size_t from = nl + 8;
-        while (from < b && (msg[from] == ' ' || msg[from] == '\t')) ++from;
-        msg = msg.substr(0, a + lr.size()) + msg.substr(from);
-      }
-    }
-    d.message = "invalid JSON: " + utf8_escaped(msg);
+    d.message = "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON here"));
     res.diagnostics.push_back(d);
     return res;
   }
