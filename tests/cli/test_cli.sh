@@ -81,7 +81,10 @@ check "lint --warn --json" 0 "$DTX" lint --warn --json "$tmp/bare.json"
 check "lint --warn with an error still exits 1" 1 "$DTX" lint --warn "$tmp/undeclared.json"
 
 # ---- new: every kind is a pack that lints clean, with no warning, and shows and grades
-for kind in numeric choice ordering buggy-line code; do
+# (the kinds are the registered exercise types, as `dtx types` lists them)
+kinds=$("$DTX" types | awk '{print $1}')
+[ "$(echo "$kinds" | wc -l)" -ge 6 ] || { echo "FAIL: dtx types lists $(echo "$kinds" | wc -l) types"; fails=$((fails + 1)); }
+for kind in $kinds; do
   check "new $kind prints" 0 "$DTX" new "$kind" "draft.my-$kind"
   cp "$tmp/out" "$tmp/printed.json"
   check "new $kind -o" 0 "$DTX" new "$kind" "draft.my-$kind" -o "$tmp/new-$kind.json"
