@@ -1,8 +1,9 @@
 // Browser end-to-end tests: the built site (dist/) in headless Chromium (SwiftShader WebGL),
 // driven through the real mouse, touch and keyboard. Screenshots go to build/e2e/.
 //
-//   node tests/e2e/run.mjs [DIST_DIR] [--only NAME] [--shard K/N]
-// --shard K/N runs every Nth test starting at the Kth, so ctest can run the suite as N
+//   node tests/e2e/run.mjs [DIST_DIR] [--only NAME] [--shard K/N] [--record-durations]
+// --shard K/N runs the Kth of N shards of about equal length (by tests/e2e/durations.json,
+// which --record-durations rewrites from this run's times), so ctest can run the suite as N
 // entries side by side (each with its own server and browser).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -1928,12 +1929,33 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
 
 // ---------------------------------------------------------------- runner
 
+// Shards of equal length: each test's time from the last recorded run (tests/e2e/durations.json,
+// rewritten by --record-durations), the longest placed first, each on the shard with the least
+// so far; a test with no record counts as the median. Every shard computes the same split.
+// (Round robin put 231 s in one shard and 178 s in the other.)
+const durationsPath = path.join(ROOT, 'tests/e2e/durations.json');
+const recorded = fs.existsSync(durationsPath) ? JSON.parse(fs.readFileSync(durationsPath, 'utf8')) : {};
+const known = Object.values(recorded).sort((a, b) => a - b);
+const median = known.length ? known[known.length >> 1] : 1000;
+const shardOf = new Map();
+{
+  const load = new Array(shard[1]).fill(0);
+  const order = tests.map((t, i) => ({ i, ms: recorded[t.name] ?? median })).sort((a, b) => b.ms - a.ms || a.i - b.i);
+  for (const { i, ms } of order) {
+    const k = load.indexOf(Math.min(...load));
+    shardOf.set(i, k);
+    load[k] += ms;
+  }
+}
+const record = argv.includes('--record-durations');
+const took = {};
+
 server = await serve(dist);
 browser = await launch(TEST_ARGS);
 let failed = 0, ran = 0;
 for (const [i, t] of tests.entries()) {
   if (only && !t.name.includes(only)) continue;
-  if (i % shard[1] !== shard[0] - 1) continue;
+  if (shardOf.get(i) !== shard[0] - 1) continue;
   ran++;
   const t0 = Date.now();
   pagesOfTest = [];
@@ -1942,6 +1964,7 @@ for (const [i, t] of tests.entries()) {
     const refused = pagesOfTest.filter((p) => !p.cspExpected).flatMap((p) => p.csp.map((v) => v.text));
     if (refused.length) throw new Error('Content-Security-Policy violations: ' + refused.join('; '));
     console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    took[t.name] = Date.now() - t0;
   } catch (e) {
     failed++;
     // The whole message (some carry a log), then where it was thrown.
@@ -1951,5 +1974,11 @@ for (const [i, t] of tests.entries()) {
 }
 await browser.close();
 server.stop();
+if (record) {  // merged into the file, so shards run one after another each add theirs
+  const now = fs.existsSync(durationsPath) ? JSON.parse(fs.readFileSync(durationsPath, 'utf8')) : {};
+  const names = new Set(tests.map((t) => t.name));
+  const merged = Object.fromEntries(Object.entries({ ...now, ...took }).filter(([n]) => names.has(n)).sort());
+  fs.writeFileSync(durationsPath, JSON.stringify(merged, null, 1) + '\n');
+}
 console.log(failed ? `${failed} of ${ran} browser tests failed` : `all ${ran} browser tests run passed (of ${tests.length}); screenshots in build/e2e/`);
 process.exit(failed ? 1 : 0);
