@@ -122,9 +122,18 @@ bool MatchingSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, st
   Rng rng(hash_string(ex.id + "/order") ^ (seed * 0xD1B54A32D192ED03ull));
   inst.order = shuffled_indices(static_cast<int>(pairs.size()), rng, {}, false);
   auto data = std::make_shared<MatchingInstance>();
-  // The options never sit beside their items in the authored order (no pair given away by
-  // its place).
+  // No pair is given away by its place: the answer is never A for item 1, B for item 2...
+  // (the options in the items' order), whatever the items' order is.
+  auto diagonal = [&](const std::vector<int>& opts) {
+    for (size_t k = 0; k < inst.order.size(); ++k)
+      if (opts[k] != inst.order[k]) return false;
+    return true;
+  };
   data->option_order = shuffled_indices(static_cast<int>(option_count()), rng, {}, true);
+  for (int attempt = 0; attempt < 16 && diagonal(data->option_order); ++attempt)
+    data->option_order = shuffled_indices(static_cast<int>(option_count()), rng, {}, true);
+  if (diagonal(data->option_order))  // unlucky 16 times (two pairs, no distractor): swap two
+    std::swap(data->option_order[0], data->option_order[1]);
   inst.data = data;
   return true;
 }

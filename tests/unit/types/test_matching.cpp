@@ -104,6 +104,9 @@ TEST(Matching, BothColumnsAreShuffledPerInstanceAndNeverGiveAPairAway) {
     options.insert(opt);
     std::vector<int> identity = {0, 1, 2, 3, 4, 5};
     EXPECT_NE(opt, identity) << "seed " << seed << ": options in the authored order";
+    bool diagonal = true;  // the answer would be A, B, C, D in the order shown
+    for (size_t k = 0; k < i.order.size(); ++k) diagonal &= opt[k] == i.order[k];
+    EXPECT_FALSE(diagonal) << "seed " << seed << ": every item sits beside its option";
     EXPECT_EQ(std::set<int>(opt.begin(), opt.end()).size(), 6u);
     // the same seed makes the same instance
     EXPECT_EQ(must_instance(pk.exercises[0], seed).order, i.order);
@@ -111,6 +114,14 @@ TEST(Matching, BothColumnsAreShuffledPerInstanceAndNeverGiveAPairAway) {
   }
   EXPECT_GT(items.size(), 10u);
   EXPECT_GT(options.size(), 10u);
+  // Two pairs and no distractor: only one arrangement gives nothing away, at every seed.
+  Pack two = must_load(pack_with(R"J({"id": "t", "type": "matching", "title": "T", "prompt": "p",
+    "pairs": [{"left": "a", "right": "b"}, {"left": "c", "right": "d"}]})J"));
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    Instance i = must_instance(two.exercises[0], seed);
+    std::vector<int> opt = matching_option_order(i, 2);
+    EXPECT_FALSE(opt[0] == i.order[0] && opt[1] == i.order[1]) << "seed " << seed;
+  }
 }
 
 TEST(Matching, ReadsAnswersAsLettersOrNumberedPairs) {
