@@ -233,30 +233,6 @@ void load_exercise_scoped(const Json& j, const std::string& ptr, LoadContext& ct
   ctx.error_count_at_start = saved;
 }
 
-// nlohmann's SAX parse only says whether the text is JSON (and where it stopped); what is
-// wrong, and where, comes from our own scan (json_syntax.h), not from its exception text.
-struct SyntaxErrorCatcher : nlohmann::json_sax<Json> {
-  size_t byte = 0;
-  bool failed = false;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-    failed = true;
-    byte = position;
-    return false;
-  }
-};
-
 size_t utf8_length(std::string_view s) {
   size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -333,21 +309,21 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     return res;
   }
   auto src = std::make_shared<const std::string>(text);
-  SyntaxErrorCatcher catcher;
-  Json::sax_parse(text, &catcher, nlohmann::detail::input_format_t::json, true, false);
-  if (catcher.failed) {
+  // nlohmann's parser decides whether the text is JSON; what is wrong, and where, comes from
+  // our own scan (json_syntax.h), not from nlohmann's exception text, whose wording it does
+  // not promise.
+  if (!Json::accept(text)) {
     Diagnostic d;
     d.file = file;
     JsonPosIndex lines = JsonPosIndex::lines_of(text);
+    // The two follow the same grammar (a unit test checks them against each other); should
+    // they ever disagree, the start of the file is reported.
     auto syntax = find_json_syntax_error(text);
-    // Our scan and nlohmann's parser follow the same grammar; should they ever disagree, the
-    // place nlohmann stopped (just after the offending token) is still reported.
-    size_t off = syntax ? syntax->offset : (catcher.byte > 0 ? catcher.byte - 1 : 0);
-    off = std::min(off, text.size());
+    size_t off = std::min(syntax ? syntax->offset : 0, text.size());
     TextPos p = lines.at_offset(text, off);
     d.line = p.line;
     d.column = p.column;
-    d.message = "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON here"));
+    d.message = "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON"));
     res.diagnostics.push_back(d);
     return res;
   }

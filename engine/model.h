@@ -254,6 +254,14 @@ struct Answer {
   const T* as() const {
     return dynamic_cast<const T*>(data.get());
   }
+  // The answer as T, or an empty T when it is none (no answer, or another type's): grading
+  // then says what is missing.
+  template <class T>
+  const T& as_or_empty() const {
+    static const T kEmpty;
+    const T* a = as<T>();
+    return a ? *a : kEmpty;
+  }
 };
 template <class T>
 Answer make_answer(T value) {

@@ -149,8 +149,7 @@ Feedback BuggyLineSpec::grade(const Exercise& ex, const Instance& inst, const An
                               const GradeServices&) const {
   (void)ex;
   Feedback fb;
-  static const BuggyLineAnswer kNone;
-  const BuggyLineAnswer& a = answer.as<BuggyLineAnswer>() ? *answer.as<BuggyLineAnswer>() : kNone;
+  const BuggyLineAnswer& a = answer.as_or_empty<BuggyLineAnswer>();
   int n = static_cast<int>(code.size());
   std::set<int> picked;
   for (int line : a.lines) {

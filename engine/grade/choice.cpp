@@ -136,8 +136,7 @@ Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answe
                            const GradeServices&) const {
   (void)ex;
   Feedback fb;
-  static const ChoiceAnswer kNone;
-  const ChoiceAnswer& a = answer.as<ChoiceAnswer>() ? *answer.as<ChoiceAnswer>() : kNone;
+  const ChoiceAnswer& a = answer.as_or_empty<ChoiceAnswer>();
   int n = static_cast<int>(options.size());
   std::set<int> picked;
   for (int p : a.picks) {

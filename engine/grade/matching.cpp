@@ -140,8 +140,7 @@ bool MatchingSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, st
 
 Feedback MatchingSpec::grade(const Exercise&, const Instance& inst, const Answer& answer, const GradeServices&) const {
   Feedback fb;
-  static const MatchingAnswer kNone;
-  const std::vector<int>& choice = (answer.as<MatchingAnswer>() ? *answer.as<MatchingAnswer>() : kNone).choice;
+  const std::vector<int>& choice = answer.as_or_empty<MatchingAnswer>().choice;
   const int n = static_cast<int>(pairs.size()), m = static_cast<int>(option_count());
   if (static_cast<int>(choice.size()) != n) {
     fb.verdict = Verdict::FormatError;

@@ -359,8 +359,7 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
                             const GradeServices&) const {
   (void)ex;
   Feedback fb;
-  static const NumericAnswer kNone;
-  const NumericAnswer& a = answer.as<NumericAnswer>() ? *answer.as<NumericAnswer>() : kNone;
+  const NumericAnswer& a = answer.as_or_empty<NumericAnswer>();
   if (a.parts.size() != parts.size()) {
     fb.verdict = Verdict::FormatError;
     std::string labels;

@@ -133,8 +133,7 @@ Feedback OrderingSpec::grade(const Exercise& ex, const Instance& inst, const Ans
                              const GradeServices&) const {
   (void)ex;
   Feedback fb;
-  static const OrderingAnswer kNone;
-  const std::vector<int>& picks = (answer.as<OrderingAnswer>() ? *answer.as<OrderingAnswer>() : kNone).order;
+  const std::vector<int>& picks = answer.as_or_empty<OrderingAnswer>().order;
   int n = static_cast<int>(items.size());
   std::vector<int> seen(n, 0);
   bool ok = static_cast<int>(picks.size()) == n;

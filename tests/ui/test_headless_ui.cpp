@@ -251,42 +251,30 @@ class HeadlessUi : public ::testing::Test {
     const ExerciseState& st = app.ex;
     return st.exercise->spec->sample_answers(*st.exercise, *st.inst);
   }
-  // Puts a sample into the open exercise's fields through its view, as a student would.
-  void fill(const SampleAnswer& s) {
+  // Puts an answer into the open exercise's fields through its view, as a student would.
+  void set_answer(const Answer& a, const std::string& what = "the answer") {
     const TypeView* v = find_view(app.ex.exercise->type);
-    ASSERT_TRUE(v && v->set_answer(app, app.ex, s.answer)) << app.ex.id << ": the view cannot show " << s.kind;
+    ASSERT_TRUE(v && v->set_answer(app, app.ex, a)) << app.ex.id << ": the view cannot show " << what;
   }
+  void fill(const SampleAnswer& s) { set_answer(s.answer, s.kind); }
   // The open exercise's fields as its view reports them to the test hook ("inputs", "picks").
   nlohmann::json fields() const {
     nlohmann::json j = nlohmann::json::object();
     if (const TypeView* v = find_view(app.ex.exercise->type); v && app.ex.view) v->hook_state(app.ex, j);
     return j;
   }
-  void set_answer(const Answer& a) {
-    const TypeView* v = find_view(app.ex.exercise->type);
-    ASSERT_TRUE(v && v->set_answer(app, app.ex, a));
+  // The first sample answer whose expected verdict `want` accepts.
+  void fill_first(bool (*want)(SampleAnswer::Expect)) {
+    for (const auto& s : samples())
+      if (want(s.expect)) return fill(s);
   }
-  // The first sample of a kind: its run result (for answers that run) in `run_json`.
-  const SampleAnswer* sample_where(bool (*want)(SampleAnswer::Expect)) {
-    static thread_local std::vector<SampleAnswer> held;
-    held = samples();
-    for (const auto& s : held)
-      if (want(s.expect)) return &s;
-    return nullptr;
+  void fill_correct() {
+    fill_first([](SampleAnswer::Expect e) { return e == SampleAnswer::Expect::Correct; });
   }
-  std::string fill_correct() {
-    const SampleAnswer* s = sample_where([](SampleAnswer::Expect e) { return e == SampleAnswer::Expect::Correct; });
-    if (!s) return "";
-    fill(*s);
-    return s->run_json;
-  }
-  std::string fill_wrong() {
-    const SampleAnswer* s = sample_where([](SampleAnswer::Expect e) {
+  void fill_wrong() {
+    fill_first([](SampleAnswer::Expect e) {
       return e == SampleAnswer::Expect::Incorrect || e == SampleAnswer::Expect::Partial || e == SampleAnswer::Expect::Wrong;
     });
-    if (!s) return "";
-    fill(*s);
-    return s->run_json;
   }
 
   // Submits; a code run is drawn once while "running", then answered with `result`
