@@ -52,7 +52,7 @@ std::vector<PackSource> collect_packs(const std::vector<std::string>& paths,
     } else if (fs::exists(p, ec)) {
       files.push_back(p);
     } else {
-      problems->push_back({p, 0, 0, "", "no such file or folder"});
+      problems->push_back(make_diagnostic(DiagCode::CannotRead, p, 0, 0, "", "no such file or folder"));
     }
   }
   std::vector<PackSource> out;
@@ -60,7 +60,7 @@ std::vector<PackSource> collect_packs(const std::vector<std::string>& paths,
     PackSource s;
     s.file = f;
     if (!read_file(f, &s.text)) {
-      problems->push_back({f, 0, 0, "", "cannot read this file"});
+      problems->push_back(make_diagnostic(DiagCode::CannotRead, f, 0, 0, "", "cannot read this file"));
       continue;
     }
     out.push_back(std::move(s));

@@ -44,6 +44,7 @@ const char* kMainHelp =
     "                            exercise type, see `dtx new --help`) that passes lint\n"
     "  list [PATH]               list the exercises (default PATH: exercises/)\n"
     "  types [--json]            the exercise types and the fields each adds to an exercise\n"
+    "  codes [CODE] [--json]     what lint's codes mean (E012, unknown-field): all, or one\n"
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
     "  grade ID [--seed S] ANSWER...\n"
     "                            grade an answer and print the feedback\n"
@@ -72,8 +73,10 @@ const char* kLintHelp =
     "parameter the answer uses but the prompt never shows as {placeholder}. Warnings do not\n"
     "change the exit status.\n"
     "\n"
-    "Output: file:line:col: error: /json/pointer: message   (or warning: ...)\n"
-    "--json prints [{file, line, column, pointer, severity, message}].\n"
+    "Output: file:line:col: error[E012]: /json/pointer: message   (or warning[W001]: ...)\n"
+    "The code in brackets names the problem and does not change between releases; `dtx codes\n"
+    "E012` says what it means, and docs/AUTHORING.md lists every code with an example.\n"
+    "--json prints [{file, line, column, pointer, severity, code, message}].\n"
     "Exit status: 0 no errors (warnings alone still exit 0), 1 errors found, 2 usage error.\n";
 
 const char* kListHelp =
@@ -228,7 +231,8 @@ int cmd_lint(const Args& a) {
     Json out = Json::array();
     for (const auto& d : all)
       out.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"pointer", d.pointer},
-                     {"severity", d.severity == Severity::Error ? "error" : "warning"}, {"message", d.message}});
+                     {"severity", d.severity == Severity::Error ? "error" : "warning"},
+                     {"code", diag_info(d.code).id}, {"message", d.message}});
     std::cout << out.dump(2) << "\n";
   } else {
     for (const auto& d : all) std::cout << format_diagnostic(d) << "\n";
@@ -292,6 +296,65 @@ int cmd_types(const Args& a) {
     std::printf("%-12s %-14s %s\n", t.name, t.verb, fields.c_str());
   }
   if (a.json) std::cout << Json{{"common", common_exercise_fields()}, {"types", types}}.dump(2) << "\n";
+  return 0;
+}
+
+// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
+std::string word_wrap(const std::string& text, size_t width) {
+  std::string out, line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
+}
+
+// The diagnostic codes as data and as text: scripts/authoring-codes.mjs writes the guide's
+// list from `dtx codes --json`.
+int cmd_codes(const Args& a) {
+  if (a.help) {
+    std::cout << "usage: dtx codes [CODE] [--json]\n\nWhat the code of a lint message means (E012 or unknown-field): every code, or\n"
+                 "the one named. Errors are E0xx, style warnings (dtx lint --warn) W0xx. The codes do\n"
+                 "not change between releases; docs/AUTHORING.md shows each with an example.\n";
+    return 0;
+  }
+  std::vector<const DiagCodeInfo*> shown;
+  for (const auto& name : a.positional) {
+    const DiagCodeInfo* c = find_diag_code(name);
+    if (!c) {
+      std::cerr << "dtx codes: no code \"" << name << "\"; `dtx codes` lists them\n";
+      return 1;
+    }
+    shown.push_back(c);
+  }
+  if (a.positional.empty())
+    for (const auto& c : diagnostic_codes()) shown.push_back(&c);
+  if (a.json) {
+    Json out = Json::array();
+    for (const DiagCodeInfo* c : shown)
+      out.push_back({{"code", c->id}, {"name", c->name},
+                     {"severity", c->severity() == Severity::Error ? "error" : "warning"},
+                     {"summary", c->summary}, {"file_system", c->file_system}});
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  for (const DiagCodeInfo* c : shown) {
+    if (a.positional.empty()) {
+      std::printf("%s  %-26s %s\n", c->id, c->name, c->severity() == Severity::Error ? "error" : "warning");
+      continue;
+    }
+    std::cout << c->id << " " << c->name << " ("
+              << (c->severity() == Severity::Error ? "error" : "warning") << ")\n\n"
+              << word_wrap(c->summary, 78) << "\n";
+  }
   return 0;
 }
 
@@ -538,6 +601,7 @@ int main(int argc, char** argv) {
   if (cmd == "lint") return cmd_lint(a);
   if (cmd == "list") return cmd_list(a);
   if (cmd == "types") return cmd_types(a);
+  if (cmd == "codes") return cmd_codes(a);
   if (cmd == "show") return cmd_show(a);
   if (cmd == "grade") return cmd_grade(a);
   std::cerr << "dtx: unknown command '" << cmd << "'\n\n" << kMainHelp;

@@ -31,7 +31,7 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
   std::string kinds;
   for (const sim::WidgetKind* k : sim::widget_kinds()) kinds += std::string(kinds.empty() ? "" : ", ") + k->kind;
   if (!j.contains("kind")) {
-    ctx.error(ptr, "missing required field \"kind\" (the widget: one of " + kinds + ")");
+    ctx.error(DiagCode::MissingField, ptr, "missing required field \"kind\" (the widget: one of " + kinds + ")");
     return;
   }
   auto kind_name = ctx.string_field(j, ptr, "kind", true);
@@ -40,7 +40,7 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
   if (!kind) {
     std::vector<std::string> names;
     for (const sim::WidgetKind* k : sim::widget_kinds()) names.push_back(k->kind);
-    ctx.error(ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"" + did_you_mean(*kind_name, names) +
+    ctx.error(DiagCode::UnknownWidget, ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"" + did_you_mean(*kind_name, names) +
                                  "; expected one of: " + kinds);
     return;
   }
@@ -59,13 +59,13 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
     const Json& v = it.value();
     if (!in->options.empty()) {
       if (!v.is_string()) {
-        ctx.error(a.pointer, "expected one of the strings " + option_list(*in) + ", got " + describe_json(v));
+        ctx.error(DiagCode::WrongKind, a.pointer, "expected one of the strings " + option_list(*in) + ", got " + describe_json(v));
         continue;
       }
       std::string err;
       auto idx = sim::parse_widget_value(*in, v.get<std::string>(), &err);
       if (!idx) {
-        ctx.error(a.pointer, err);
+        ctx.error(DiagCode::ValueNotAllowed, a.pointer, err);
         continue;
       }
       a.value = *idx;
@@ -75,27 +75,27 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
       std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());
       auto x = sim::parse_widget_value(*in, buf, &err);
       if (!x) {
-        ctx.error(a.pointer, err);
+        ctx.error(DiagCode::ValueNotAllowed, a.pointer, err);
         continue;
       }
       a.value = *x;
     } else if (v.is_string()) {
       std::string s = trim(v.get<std::string>());
       if (s.size() < 2 || s.front() != '{' || s.back() != '}') {
-        ctx.error(a.pointer, std::string("expected a number in ") + range_text(*in) +
+        ctx.error(DiagCode::ValueNotAllowed, a.pointer, std::string("expected a number in ") + range_text(*in) +
                                  " or \"{expression}\" over the parameters (e.g. \"{p}\"), got \"" + s + "\"");
         continue;
       }
       ExprError err;
       Expr e = Expr::parse(s.substr(1, s.size() - 2), &err);
       if (!e.valid()) {
-        ctx.error(a.pointer, "invalid expression at column " + std::to_string(err.column + 1) + ": " + err.message,
+        ctx.error(DiagCode::InvalidExpression, a.pointer, "invalid expression at column " + std::to_string(err.column + 1) + ": " + err.message,
                   false, err.column + 1);
         continue;
       }
       a.expr = e;
     } else {
-      ctx.error(a.pointer, std::string("expected a number in ") + range_text(*in) + " or \"{expression}\", got " +
+      ctx.error(DiagCode::WrongKind, a.pointer, std::string("expected a number in ") + range_text(*in) + " or \"{expression}\", got " +
                                describe_json(v));
       continue;
     }
@@ -140,7 +140,7 @@ void lint_exercise_widget(const Exercise& ex, LintContext& ctx) {
         std::snprintf(buf, sizeof buf, "widget input \"%s\" is %g %s; expected %s in %g..%g (the widget would clamp it)",
                       a.name.c_str(), x, ctx.describe_point(i).c_str(), in->integer ? "a whole number" : "a number",
                       in->min, in->max);
-        ctx.error(a.pointer, buf);
+        ctx.error(DiagCode::WidgetInputOutOfRange, a.pointer, buf);
         break;
       }
     }

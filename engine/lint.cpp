@@ -92,7 +92,7 @@ bool LintContext::check_names(const Expr& e, const std::string& pointer, const s
             (names.empty() ? "; nothing is declared (add it under \"params\")" : "; declared: " + join_names(names));
     }
     int col = e.column_of(n);
-    error(pointer, msg, false, col > 0 ? col + column_offset : 0);
+    error(DiagCode::UndeclaredName, pointer, msg, false, col > 0 ? col + column_offset : 0);
     return false;
   }
   return true;
@@ -112,7 +112,7 @@ std::vector<std::optional<double>> LintContext::eval_everywhere(const Expr& e,
     ExprError err;
     auto v = e.eval(scope_at(i), &err);
     if (!v && !reported) {
-      error(pointer, what + " fails " + describe_point(i) + ": " + err.message +
+      error(DiagCode::EvaluationFails, pointer, what + " fails " + describe_point(i) + ": " + err.message +
                          " (column " + std::to_string(err.column) + ")",
             false, err.column);
       reported = true;
@@ -191,7 +191,7 @@ void build_points(const Exercise& ex, LintContext& ctx) {
       auto v = e.eval(ctx.scope_at(idx), &err);
       if (!v) {
         if ((r == 0 || ex.constraints.empty()) && reported_derived.insert(name).second)
-          ctx.error(ex.pointer + "/derived/" + json_pointer_escape(name),
+          ctx.error(DiagCode::EvaluationFails, ex.pointer + "/derived/" + json_pointer_escape(name),
                     "\"" + name + "\" fails " + ctx.describe_point(idx) + ": " + err.message +
                         " (column " + std::to_string(err.column) + ")",
                     false, err.column);
@@ -207,7 +207,7 @@ void build_points(const Exercise& ex, LintContext& ctx) {
       auto v = ex.constraints[c].eval(ctx.scope_at(idx), &err);
       if (!v || *v == 0) {
         if (r == 0)
-          ctx.error(ex.pointer + "/constraints/" + std::to_string(c),
+          ctx.error(DiagCode::ConstraintFails, ex.pointer + "/constraints/" + std::to_string(c),
                     "the default parameters do not satisfy this constraint" +
                         (v ? std::string() : ": " + err.message));
         ok = false;
@@ -306,7 +306,7 @@ std::string shown_destination(const std::string& d) {
 void check_links(const std::string& text, const std::string& pointer, const Reporter& rep) {
   for (const auto& link : find_markdown_links(text)) {
     if (link_scheme_allowed(link.destination)) continue;
-    rep.error(pointer,
+    rep.error(DiagCode::LinkScheme, pointer,
               "link to " + shown_destination(trim(link.destination)) + " uses the scheme " +
                   link_scheme(link.destination) + ":; only http, https and mailto links are allowed",
               false, utf8_column(text, link.offset));
@@ -339,7 +339,7 @@ void check_maths(const std::string& text, const std::string& pointer, const Repo
   auto at = [&](size_t offset) {
     return " (at character " + std::to_string(utf8_column(text, offset)) + " of the text)";
   };
-  auto report = [&](size_t offset, const std::string& msg) { rep.error(pointer, msg + at(offset), false, utf8_column(text, offset)); };
+  auto report = [&](size_t offset, const std::string& msg) { rep.error(DiagCode::Maths, pointer, msg + at(offset), false, utf8_column(text, offset)); };
   for (size_t u : maths.unclosed)
     report(u, "this '$' opens maths that no '$' closes in its paragraph; for a dollar sign write \\$ "
               "(\"\\\\$\" in JSON), for maths close it with a second $");
@@ -413,7 +413,7 @@ std::string describe_values(const ParamSpec& p) {
 void style_warnings(const Exercise& ex, LintContext& ctx) {
   if (ex.spec) ex.spec->warn(ex, ctx);
   if (ex.explanation.empty())
-    ctx.warn(ex.pointer, "no explanation: add \"explanation\", the worked solution shown after an "
+    ctx.warn(DiagCode::NoExplanation, ex.pointer, "no explanation: add \"explanation\", the worked solution shown after an "
                          "answer (use {placeholders} so it shows the instance's numbers)");
 }
 
@@ -421,7 +421,7 @@ void style_warnings(const Exercise& ex, LintContext& ctx) {
 
 void warn_no_hints(const Exercise& ex, LintContext& ctx) {
   if (ex.hints.empty())
-    ctx.warn(ex.pointer, "no hints: a student who is stuck gets no nudge; add \"hints\": [\"...\"] "
+    ctx.warn(DiagCode::NoHints, ex.pointer, "no hints: a student who is stuck gets no nudge; add \"hints\": [\"...\"] "
                          "(shown one at a time, first a gentle one)");
 }
 
@@ -436,7 +436,7 @@ void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& use
   std::set<std::string> needed = params_behind(used, ex), visible = params_behind(shown, ex);
   for (const auto& p : ex.params)
     if (needed.count(p.name) && !visible.count(p.name) && varies(p))
-      ctx.warn(text_pointer,
+      ctx.warn(DiagCode::ParamNotShown, text_pointer,
                "the prompt never shows parameter '" + p.name + "', which the answer uses and which "
                "varies (" + describe_values(p) + "); write {" + p.name + "} where the prompt "
                "states it, or the student cannot know its value");
@@ -495,7 +495,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       for (uint64_t seed : {0ull, 1ull, 7ull}) {
         std::string err;
         if (!make_instance(ex, seed, &err)) {
-          ctx.error(ex.pointer, "cannot make the instance for seed " + std::to_string(seed) + ": " + err);
+          ctx.error(DiagCode::CannotMakeInstance, ex.pointer, "cannot make the instance for seed " + std::to_string(seed) + ": " + err);
           break;
         }
       }

@@ -84,9 +84,10 @@ size_t offset_inside_string(const std::string& text, size_t quote, int column) {
   return std::min(p, text.size());
 }
 
-void Reporter::report(Severity sev, const std::string& pointer, const std::string& message,
+void Reporter::report(DiagCode code, const std::string& pointer, const std::string& message,
                       bool at_key, int column_in_string) const {
   if (!out) return;
+  const Severity sev = diag_info(code).severity();
   if (sev == Severity::Error) ++errors;
   if (out->size() >= max_stored) {
     ++dropped;
@@ -97,6 +98,7 @@ void Reporter::report(Severity sev, const std::string& pointer, const std::strin
   d.pointer = pointer;
   d.message = message;
   d.severity = sev;
+  d.code = code;
   if (positions && text) {
     size_t off = positions->offset_of(*text, pointer, at_key);
     if (column_in_string > 0) off = offset_inside_string(*text, off, column_in_string);
@@ -111,7 +113,7 @@ bool LoadContext::failed() const { return errors > error_count_at_start; }
 
 bool LoadContext::expect_object(const Json& j, const std::string& ptr, const char* what) {
   if (j.is_object()) return true;
-  error(ptr, std::string("expected ") + what + " (a JSON object), got " + describe_json(j));
+  error(DiagCode::WrongKind, ptr, std::string("expected ") + what + " (a JSON object), got " + describe_json(j));
   return false;
 }
 
@@ -137,7 +139,7 @@ bool LoadContext::skip_comment(const std::string& key, const Json& value,
     for (const auto& v : value) ok &= v.is_string();
   }
   if (!ok)
-    error(obj_ptr + "/$comment",
+    error(DiagCode::BadComment, obj_ptr + "/$comment",
           "expected \"$comment\" to be a string (or an array of strings) for authors to read, got " +
               describe_json(value));
   return true;
@@ -157,10 +159,10 @@ void LoadContext::check_fields(const Json& obj, const std::string& ptr,
     else
       msg += did_you_mean(k, allowed);
     msg += "; expected one of: " + join_names(allowed);
-    error(ptr + "/" + json_pointer_escape(k), msg, true);
+    error(DiagCode::UnknownField, ptr + "/" + json_pointer_escape(k), msg, true);
   }
   for (const auto& r : required) {
-    if (!obj.contains(r)) error(ptr, "missing required field \"" + r + "\"");
+    if (!obj.contains(r)) error(DiagCode::MissingField, ptr, "missing required field \"" + r + "\"");
   }
 }
 
@@ -171,12 +173,12 @@ std::optional<std::string> LoadContext::string_field(const Json& obj, const std:
   if (it == obj.end()) return std::nullopt;  // check_fields reports missing required ones
   std::string p = ptr + "/" + key;
   if (!it->is_string()) {
-    error(p, std::string("expected a string, got ") + describe_json(*it));
+    error(DiagCode::WrongKind, p, std::string("expected a string, got ") + describe_json(*it));
     return std::nullopt;
   }
   std::string s = it->get<std::string>();
   if (non_empty && trim(s).empty()) {
-    error(p, "expected a non-empty string");
+    error(DiagCode::ValueNotAllowed, p, "expected a non-empty string");
     return std::nullopt;
   }
   (void)required;
@@ -190,7 +192,7 @@ std::optional<double> LoadContext::number_field(const Json& obj, const std::stri
   if (it == obj.end()) return std::nullopt;
   if (!it->is_number()) {
     std::string hint = it->is_string() ? " (write the number without quotes)" : "";
-    error(ptr + "/" + key, "expected a number, got " + describe_json(*it) + hint);
+    error(DiagCode::WrongKind, ptr + "/" + key, "expected a number, got " + describe_json(*it) + hint);
     return std::nullopt;
   }
   return it->get<double>();
@@ -202,7 +204,7 @@ std::optional<long long> LoadContext::int_field(const Json& obj, const std::stri
   auto v = number_field(obj, ptr, key, required);
   if (!v) return std::nullopt;
   if (std::floor(*v) != *v || *v < static_cast<double>(min) || *v > static_cast<double>(max)) {
-    error(ptr + "/" + key, "expected a whole number from " + std::to_string(min) + " to " +
+    error(DiagCode::ValueNotAllowed, ptr + "/" + key, "expected a whole number from " + std::to_string(min) + " to " +
                                std::to_string(max) + ", got " + format_number(*v, 6));
     return std::nullopt;
   }
@@ -217,7 +219,7 @@ std::optional<bool> LoadContext::bool_field(const Json& obj, const std::string& 
     std::string hint;
     if (it->is_string() && (it->get<std::string>() == "true" || it->get<std::string>() == "false"))
       hint = " (write " + it->get<std::string>() + " without quotes)";
-    error(ptr + "/" + key, "expected true or false, got " + describe_json(*it) + hint);
+    error(DiagCode::WrongKind, ptr + "/" + key, "expected true or false, got " + describe_json(*it) + hint);
     return std::nullopt;
   }
   return it->get<bool>();
@@ -230,13 +232,14 @@ std::vector<std::string> LoadContext::string_list_field(const Json& obj, const s
   if (it == obj.end()) return out;
   std::string p = ptr + "/" + key;
   if (!it->is_array()) {
-    error(p, "expected an array of strings, got " + describe_json(*it));
+    error(DiagCode::WrongKind, p, "expected an array of strings, got " + describe_json(*it));
     return out;
   }
   for (size_t i = 0; i < it->size(); ++i) {
     const Json& v = (*it)[i];
     if (!v.is_string() || trim(v.get<std::string>()).empty()) {
-      error(p + "/" + std::to_string(i), "expected a non-empty string, got " + describe_json(v));
+      error(v.is_string() ? DiagCode::ValueNotAllowed : DiagCode::WrongKind, p + "/" + std::to_string(i),
+            "expected a non-empty string, got " + describe_json(v));
       continue;
     }
     out.push_back(v.get<std::string>());
@@ -254,14 +257,14 @@ std::optional<Expr> LoadContext::expr_value(const Json& v, const std::string& pt
     return Expr::parse(buf, &e);
   }
   if (!v.is_string()) {
-    error(ptr, "expected an expression (a string such as \"2*M*(N-1)/N\"), got " +
+    error(DiagCode::WrongKind, ptr, "expected an expression (a string such as \"2*M*(N-1)/N\"), got " +
                    describe_json(v));
     return std::nullopt;
   }
   ExprError err;
   Expr e = Expr::parse(v.get<std::string>(), &err);
   if (!e.valid()) {
-    error(ptr, "invalid expression at column " + std::to_string(err.column) + ": " +
+    error(DiagCode::InvalidExpression, ptr, "invalid expression at column " + std::to_string(err.column) + ": " +
                    err.message,
           false, err.column);
     return std::nullopt;
@@ -285,13 +288,13 @@ bool LoadContext::tolerance_field(const Json& obj, const std::string& ptr, const
   if (it == obj.end()) return true;
   std::string p = ptr + "/" + key;
   if (!it->is_object()) {
-    error(p, "expected an object with \"rel\" and/or \"abs\" (e.g. {\"rel\": 0.01}), got " +
+    error(DiagCode::WrongKind, p, "expected an object with \"rel\" and/or \"abs\" (e.g. {\"rel\": 0.01}), got " +
                  describe_json(*it));
     return false;
   }
   check_fields(*it, p, {"rel", "abs"}, {});
   if (!it->contains("rel") && !it->contains("abs")) {
-    error(p, "expected \"rel\" and/or \"abs\" in the tolerance, got an empty object");
+    error(DiagCode::MissingField, p, "expected \"rel\" and/or \"abs\" in the tolerance, got an empty object");
     return false;
   }
   auto r = number_field(*it, p, "rel", false);
@@ -299,7 +302,7 @@ bool LoadContext::tolerance_field(const Json& obj, const std::string& ptr, const
   *rel = 0;
   if (r) {
     if (*r < 0 || *r >= 1) {
-      error(p + "/rel", "expected a relative tolerance from 0 to 1 (0.01 is 1%), got " +
+      error(DiagCode::ValueNotAllowed, p + "/rel", "expected a relative tolerance from 0 to 1 (0.01 is 1%), got " +
                             format_number(*r, 6));
       return false;
     }
@@ -307,7 +310,7 @@ bool LoadContext::tolerance_field(const Json& obj, const std::string& ptr, const
   }
   if (a) {
     if (*a < 0) {
-      error(p + "/abs", "expected an absolute tolerance of 0 or more, got " + format_number(*a, 6));
+      error(DiagCode::ValueNotAllowed, p + "/abs", "expected an absolute tolerance of 0 or more, got " + format_number(*a, 6));
       return false;
     }
     *abs = *a;
@@ -385,19 +388,19 @@ std::optional<ValueRange> read_value_range(LoadContext& ctx, const Json& spec, c
   const bool has_choices = spec.contains("choices");
   const bool has_range = spec.contains("min") || spec.contains("max");
   if (has_choices && has_range) {
-    ctx.error(p, "give either \"choices\" or \"min\"/\"max\", not both");
+    ctx.error(DiagCode::BadRange, p, "give either \"choices\" or \"min\"/\"max\", not both");
     return std::nullopt;
   }
   if (has_choices) {
     const Json& ch = spec["choices"];
     if (!ch.is_array() || ch.empty()) {
-      ctx.error(p + "/choices", "expected a non-empty array of numbers, got " + describe_json(ch));
+      ctx.error(DiagCode::WrongKind, p + "/choices", "expected a non-empty array of numbers, got " + describe_json(ch));
       return std::nullopt;
     }
     bool bad = false;
     for (size_t i = 0; i < ch.size(); ++i) {
       if (!ch[i].is_number()) {
-        ctx.error(p + "/choices/" + std::to_string(i), "expected a number, got " + describe_json(ch[i]));
+        ctx.error(DiagCode::WrongKind, p + "/choices/" + std::to_string(i), "expected a number, got " + describe_json(ch[i]));
         bad = true;
       } else {
         r.choices.push_back(ch[i].get<double>());
@@ -405,54 +408,54 @@ std::optional<ValueRange> read_value_range(LoadContext& ctx, const Json& spec, c
     }
     if (bad) return std::nullopt;
     if (fixed && std::find(r.choices.begin(), r.choices.end(), *fixed) == r.choices.end()) {
-      ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is not one of the choices");
+      ctx.error(DiagCode::DefaultOutsideRange, p + "/default", "the default " + format_number(*fixed, 6) + " is not one of the choices");
       return std::nullopt;
     }
     // (Reported, not fatal: the choices are still good.)
-    if (spec.contains("step")) ctx.error(p + "/step", "\"step\" only applies to a min/max range");
+    if (spec.contains("step")) ctx.error(DiagCode::BadRange, p + "/step", "\"step\" only applies to a min/max range");
     return r;
   }
   if (has_range) {
     auto mn = ctx.number_field(spec, p, "min", true);
     auto mx = ctx.number_field(spec, p, "max", true);
     auto st = ctx.number_field(spec, p, "step", false);
-    if (!spec.contains("min")) ctx.error(p, "a range needs \"min\" as well as \"max\"");
-    if (!spec.contains("max")) ctx.error(p, "a range needs \"max\" as well as \"min\"");
+    if (!spec.contains("min")) ctx.error(DiagCode::BadRange, p, "a range needs \"min\" as well as \"max\"");
+    if (!spec.contains("max")) ctx.error(DiagCode::BadRange, p, "a range needs \"max\" as well as \"min\"");
     if (!mn || !mx) return std::nullopt;
     if (*mn > *mx) {
-      ctx.error(p + "/max", "expected max ≥ min (" + format_number(*mn, 6) + "), got " + format_number(*mx, 6));
+      ctx.error(DiagCode::BadRange, p + "/max", "expected max ≥ min (" + format_number(*mn, 6) + "), got " + format_number(*mx, 6));
       return std::nullopt;
     }
     r.min = *mn;
     r.max = *mx;
     if (st) {
       if (*st <= 0) {
-        ctx.error(p + "/step", "expected a step greater than 0, got " + format_number(*st, 6));
+        ctx.error(DiagCode::BadRange, p + "/step", "expected a step greater than 0, got " + format_number(*st, 6));
         return std::nullopt;
       }
       r.step = *st;
       if (fixed) {
         const double k = (*fixed - r.min) / r.step;
         if (std::fabs(k - std::round(k)) > 1e-9) {
-          ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is not min + a whole number of steps");
+          ctx.error(DiagCode::DefaultOutsideRange, p + "/default", "the default " + format_number(*fixed, 6) + " is not min + a whole number of steps");
           return std::nullopt;
         }
       }
     }
     if (fixed && (*fixed < r.min || *fixed > r.max)) {
-      ctx.error(p + "/default", "the default " + format_number(*fixed, 6) + " is outside [" + format_number(r.min, 6) +
+      ctx.error(DiagCode::DefaultOutsideRange, p + "/default", "the default " + format_number(*fixed, 6) + " is outside [" + format_number(r.min, 6) +
                                     ", " + format_number(r.max, 6) + "]");
       return std::nullopt;
     }
     return r;
   }
   if (!fixed) {
-    ctx.error(p, "expected \"choices\" or both \"min\" and \"max\"");
+    ctx.error(DiagCode::BadRange, p, "expected \"choices\" or both \"min\" and \"max\"");
     return std::nullopt;
   }
   // A fixed value: only the default. A "step" here would silently do nothing.
   if (spec.contains("step")) {
-    ctx.error(p + "/step", "\"step\" only applies to a min/max range; add \"min\" and \"max\", or remove it");
+    ctx.error(DiagCode::BadRange, p + "/step", "\"step\" only applies to a min/max range; add \"min\" and \"max\", or remove it");
     return std::nullopt;
   }
   r.choices = {*fixed};

@@ -37,11 +37,12 @@ struct Reporter {
 
   // `at_key` points at a member's name instead of its value (unknown fields);
   // `column_in_string` > 0 points inside a string value (an expression's column).
-  void report(Severity sev, const std::string& pointer, const std::string& message,
+  // The severity is the code's (diagnostic_codes.h).
+  void report(DiagCode code, const std::string& pointer, const std::string& message,
               bool at_key = false, int column_in_string = 0) const;
-  void error(const std::string& pointer, const std::string& message, bool at_key = false,
+  void error(DiagCode code, const std::string& pointer, const std::string& message, bool at_key = false,
              int column_in_string = 0) const {
-    report(Severity::Error, pointer, message, at_key, column_in_string);
+    report(code, pointer, message, at_key, column_in_string);
   }
 };
 
@@ -162,8 +163,8 @@ struct LintContext : Reporter {
                    const std::vector<std::string>& visible,
                    const std::vector<std::string>& later = {}, int column_offset = 0);
   // A style warning; dropped unless `warnings` is set.
-  void warn(const std::string& pointer, const std::string& message, bool at_key = false) {
-    if (warnings) report(Severity::Warning, pointer, message, at_key);
+  void warn(DiagCode code, const std::string& pointer, const std::string& message, bool at_key = false) {
+    if (warnings) report(code, pointer, message, at_key);
   }
 };
 

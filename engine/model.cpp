@@ -13,9 +13,25 @@
 
 namespace dtx {
 
+Diagnostic make_diagnostic(DiagCode code, std::string file, int line, int column, std::string pointer,
+                           std::string message) {
+  Diagnostic d;
+  d.file = std::move(file);
+  d.line = line;
+  d.column = column;
+  d.pointer = std::move(pointer);
+  d.message = std::move(message);
+  d.code = code;
+  d.severity = diag_info(code).severity();
+  return d;
+}
+
 std::string format_diagnostic(const Diagnostic& d) {
-  std::string s = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
-                  (d.severity == Severity::Error ? "error: " : "warning: ");
+  // Line 0: a problem with the file as a whole (it cannot be read), not at a place in it.
+  std::string s = d.file + (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column) : "") + ": ";
+  s += d.severity == Severity::Error ? "error[" : "warning[";
+  s += diag_info(d.code).id;
+  s += "]: ";
   if (!d.pointer.empty()) s += d.pointer + ": ";
   return s + d.message;
 }
@@ -113,7 +129,7 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
     if (ctx.skip_comment(it.key(), it.value(), ptr)) continue;
     std::string p = ptr + "/" + json_pointer_escape(it.key());
     if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
-      ctx.error(p, "parameter name \"" + it.key() +
+      ctx.error(DiagCode::BadName, p, "parameter name \"" + it.key() +
                        "\" must be a name usable in expressions (letters, digits, _; not a "
                        "function name or \"answer\")",
                 true);
@@ -159,7 +175,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
       std::string guess = did_you_mean(*type, names);
       if (guess.empty() && (to_lower(*type) == "mcq" || to_lower(*type) == "multiple_choice"))
         guess = " (did you mean \"choice\" with \"multiple\": true?)";
-      ctx.error(ptr + "/type", "unknown exercise type \"" + *type + "\"" + guess +
+      ctx.error(DiagCode::UnknownType, ptr + "/type", "unknown exercise type \"" + *type + "\"" + guess +
                                    "; expected one of: " + join_names(names));
     }
   }
@@ -178,7 +194,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
 
   if (auto id = ctx.string_field(j, ptr, "id", true)) {
     if (!valid_id(*id, true))
-      ctx.error(ptr + "/id", "expected an id of lower-case letters, digits, '-' and '.', got \"" +
+      ctx.error(DiagCode::BadName, ptr + "/id", "expected an id of lower-case letters, digits, '-' and '.', got \"" +
                                  *id + "\"" + suggest_id(*id, true));
     ex.id = *id;
   }
@@ -198,13 +214,13 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
         if (ctx.skip_comment(it.key(), it.value(), p)) continue;
         std::string q = p + "/" + json_pointer_escape(it.key());
         if (!valid_name(it.key()) || kReservedNames.count(it.key())) {
-          ctx.error(q, "derived name \"" + it.key() + "\" must be a name usable in expressions", true);
+          ctx.error(DiagCode::BadName, q, "derived name \"" + it.key() + "\" must be a name usable in expressions", true);
           continue;
         }
         bool clash = false;
         for (const auto& ps : ex.params) clash |= ps.name == it.key();
         if (clash) {
-          ctx.error(q, "\"" + it.key() + "\" is already a parameter", true);
+          ctx.error(DiagCode::Duplicate, q, "\"" + it.key() + "\" is already a parameter", true);
           continue;
         }
         if (auto e = ctx.expr_value(it.value(), q)) ex.derived.emplace_back(it.key(), *e);
@@ -215,7 +231,7 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
     const Json& c = j["constraints"];
     std::string p = ptr + "/constraints";
     if (!c.is_array()) {
-      ctx.error(p, "expected an array of expressions such as \"m >= p\", got " + describe_json(c));
+      ctx.error(DiagCode::WrongKind, p, "expected an array of expressions such as \"m >= p\", got " + describe_json(c));
     } else {
       for (size_t i = 0; i < c.size(); ++i)
         if (auto e = ctx.expr_value(c[i], p + "/" + std::to_string(i))) ex.constraints.push_back(*e);
@@ -260,13 +276,13 @@ void check_string_sizes(const Json& doc, LoadContext& ctx) {
     std::string last = ptr.substr(ptr.rfind('/') + 1);
     // Titles and ids first: their own limit is the one an author needs to hear about.
     if (top && last == "title" && utf8_length(s) > kMaxTitleChars) {
-      ctx.error(ptr, "this title is " + with_thousands(utf8_length(s)) + " characters long; a title may be at most " +
+      ctx.error(DiagCode::TooLong, ptr, "this title is " + with_thousands(utf8_length(s)) + " characters long; a title may be at most " +
                          std::to_string(kMaxTitleChars) + " (put the rest in the prompt)");
     } else if (top && last == "id" && utf8_length(s) > kMaxIdChars) {
-      ctx.error(ptr, "this id is " + with_thousands(utf8_length(s)) + " characters long; an id may be at most " +
+      ctx.error(DiagCode::TooLong, ptr, "this id is " + with_thousands(utf8_length(s)) + " characters long; an id may be at most " +
                          std::to_string(kMaxIdChars));
     } else if (s.size() > kMaxTextBytes) {
-      ctx.error(ptr, "this text is " + with_thousands(s.size()) + " bytes long; a text may be at most " +
+      ctx.error(DiagCode::TooLong, ptr, "this text is " + with_thousands(s.size()) + " bytes long; a text may be at most " +
                          with_thousands(kMaxTextBytes) + " bytes (64 KB)");
     }
   };
@@ -298,14 +314,10 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   LoadResult res;
   // Before anything reads the text: the size, for the CLI and the page alike.
   if (text.size() > kMaxPackBytes) {
-    Diagnostic d;
-    d.file = file;
-    d.line = 1;
-    d.column = 1;
     // Not the exact size: the page reads only the first 10 MB + 1 byte of a larger file.
-    d.message = "the file is larger than 10 MB (" + with_thousands(kMaxPackBytes) +
-                " bytes), the most a pack may be: split it into several packs";
-    res.diagnostics.push_back(d);
+    res.diagnostics.push_back(make_diagnostic(DiagCode::FileTooLarge, file, 1, 1, "",
+                                              "the file is larger than 10 MB (" + with_thousands(kMaxPackBytes) +
+                                                  " bytes), the most a pack may be: split it into several packs"));
     return res;
   }
   auto src = std::make_shared<const std::string>(text);
@@ -313,30 +325,22 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   // our own scan (json_syntax.h), not from nlohmann's exception text, whose wording it does
   // not promise.
   if (!Json::accept(text)) {
-    Diagnostic d;
-    d.file = file;
     JsonPosIndex lines = JsonPosIndex::lines_of(text);
     // The two follow the same grammar (a unit test checks them against each other); should
     // they ever disagree, the start of the file is reported.
     auto syntax = find_json_syntax_error(text);
     size_t off = std::min(syntax ? syntax->offset : 0, text.size());
     TextPos p = lines.at_offset(text, off);
-    d.line = p.line;
-    d.column = p.column;
-    d.message = "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON"));
-    res.diagnostics.push_back(d);
+    res.diagnostics.push_back(make_diagnostic(
+        DiagCode::InvalidJson, file, p.line, p.column, "",
+        "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON"))));
     return res;
   }
   // The text is JSON. Nesting and object sizes next, on the text: nothing that recurses, and
   // no DOM (whose objects insert in linear time), has seen it yet.
   if (auto excess = check_json_limits(text)) {
-    Diagnostic d;
-    d.file = file;
     TextPos p = JsonPosIndex::lines_of(text).at_offset(text, excess->offset);
-    d.line = p.line;
-    d.column = p.column;
-    d.message = excess->message;
-    res.diagnostics.push_back(d);
+    res.diagnostics.push_back(make_diagnostic(DiagCode::JsonLimit, file, p.line, p.column, "", excess->message));
     return res;
   }
   Json doc = Json::parse(text, nullptr, false);
@@ -352,7 +356,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     check_string_sizes(doc, ctx);
     if (ctx.failed()) return;
     for (uint32_t dup : pos->duplicate_keys)
-      ctx.error(pos->pointer_of(text, dup),
+      ctx.error(DiagCode::DuplicateKey, pos->pointer_of(text, dup),
                 "this field appears a second time in the same object (the later value would silently win); keep one",
                 true);
 
@@ -362,11 +366,11 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "exercises"},
                      {"format", "chapter", "id", "title", "exercises"});
     if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
-      ctx.error("/format", "this engine reads pack format 1, got " + std::to_string(*f));
+      ctx.error(DiagCode::UnsupportedFormat, "/format", "this engine reads pack format 1, got " + std::to_string(*f));
     if (auto c = ctx.int_field(doc, "", "chapter", true, 0, 999)) pack.chapter = static_cast<int>(*c);
     if (auto id = ctx.string_field(doc, "", "id", true)) {
       if (!valid_id(*id, false))
-        ctx.error("/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"" +
+        ctx.error(DiagCode::BadName, "/id", "expected a pack id of lower-case letters, digits and '-', got \"" + *id + "\"" +
                              suggest_id(*id, false));
       pack.id = *id;
     }
@@ -376,7 +380,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     if (doc.contains("exercises")) {
       const Json& exs = doc["exercises"];
       if (!exs.is_array()) {
-        ctx.error("/exercises", "expected an array of exercises, got " + describe_json(exs));
+        ctx.error(DiagCode::WrongKind, "/exercises", "expected an array of exercises, got " + describe_json(exs));
       } else {
         std::map<std::string, std::string> seen;
         res.authored = static_cast<int>(exs.size());
@@ -395,7 +399,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
           if (!ex.id.empty()) {
             auto it = seen.find(ex.id);
             if (it != seen.end())
-              ctx.error(p + "/id", "duplicate exercise id \"" + ex.id + "\" (first used at " + it->second + ")");
+              ctx.error(DiagCode::DuplicateId, p + "/id", "duplicate exercise id \"" + ex.id + "\" (first used at " + it->second + ")");
             else
               seen[ex.id] = p;
           }
@@ -409,12 +413,10 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   load_document();
   // Once, after everything else: how many problems were not listed.
   if (ctx.dropped) {
-    Diagnostic d;
-    d.file = file;
-    d.line = d.column = 1;
-    d.message = "... and " + with_thousands(ctx.dropped) + " more problems not listed (the first " +
-                std::to_string(kMaxDiagnosticsPerPack) + " are)";
-    res.diagnostics.push_back(d);
+    res.diagnostics.push_back(make_diagnostic(DiagCode::TooManyProblems, file, 1, 1, "",
+                                              "... and " + with_thousands(ctx.dropped) +
+                                                  " more problems not listed (the first " +
+                                                  std::to_string(kMaxDiagnosticsPerPack) + " are)"));
   }
   return res;
 }
@@ -439,7 +441,7 @@ Library load_library(const std::vector<PackSource>& sources, LoadCache& cache) {
       auto it = owner.find(ex.id);
       if (it != owner.end()) {
         Reporter rep{s.file, ex.source, ex.positions, &lib.diagnostics};
-        rep.error(ex.pointer + "/id", "duplicate exercise id \"" + ex.id + "\": already used in " +
+        rep.error(DiagCode::DuplicateId, ex.pointer + "/id", "duplicate exercise id \"" + ex.id + "\": already used in " +
                                           it->second);
         clash = true;
       }

@@ -10,13 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_codes.h"
 #include "exercise_widget.h"
 #include "expr.h"
 #include "json_pos.h"
 
 namespace dtx {
-
-enum class Severity { Error, Warning };
 
 // One problem in a pack, with everything an author needs to find and fix it.
 struct Diagnostic {
@@ -25,8 +24,12 @@ struct Diagnostic {
   std::string pointer;  // JSON pointer of the offending value, "" for the whole document
   std::string message;  // what was expected and what was found
   Severity severity = Severity::Error;
+  DiagCode code = DiagCode::InvalidJson;  // set by whoever reports it; severity follows it
 };
-// "file:line:col: error: /pointer: message"
+// A diagnostic of `code` (its severity the code's) at a place in a file.
+Diagnostic make_diagnostic(DiagCode code, std::string file, int line, int column, std::string pointer,
+                           std::string message);
+// "file:line:col: error[E012]: /pointer: message"
 std::string format_diagnostic(const Diagnostic& d);
 
 struct ParamSpec {

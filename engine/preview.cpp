@@ -35,7 +35,7 @@ PreviewPack load_preview(const std::string& text, const std::string& file, const
     const Exercise* owner = course.find(ex.id);
     if (!owner) continue;
     Reporter rep{file, ex.source, ex.positions, &out.errors};
-    rep.error(ex.pointer + "/id", "duplicate exercise id \"" + ex.id + "\": already used in " + owner->file);
+    rep.error(DiagCode::DuplicateId, ex.pointer + "/id", "duplicate exercise id \"" + ex.id + "\": already used in " + owner->file);
     clashed.push_back(ex.pointer);
   }
 

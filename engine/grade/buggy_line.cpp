@@ -18,7 +18,7 @@ void load_notes(const Json& j, const std::string& ptr, const char* key, LoadCont
   if (it == j.end()) return;
   std::string p = ptr + "/" + key;
   if (!it->is_array()) {
-    ctx.error(p, "expected an array of {\"line\": n, \"message\": ...}, got " + describe_json(*it));
+    ctx.error(DiagCode::WrongKind, p, "expected an array of {\"line\": n, \"message\": ...}, got " + describe_json(*it));
     return;
   }
   for (size_t i = 0; i < it->size(); ++i) {
@@ -43,12 +43,12 @@ std::shared_ptr<TypeSpec> load_buggy(const Json& j, const std::string& ptr, Load
   auto it = j.find("code");
   if (it == j.end()) return nullptr;
   if (!it->is_array() || it->size() < 2) {
-    ctx.error(ptr + "/code", "expected an array of code lines (at least 2), got " + describe_json(*it));
+    ctx.error(DiagCode::WrongCount, ptr + "/code", "expected an array of code lines (at least 2), got " + describe_json(*it));
     return nullptr;
   }
   for (size_t i = 0; i < it->size(); ++i) {
     if (!(*it)[i].is_string()) {
-      ctx.error(ptr + "/code/" + std::to_string(i), "expected a line of code (a string), got " +
+      ctx.error(DiagCode::WrongKind, ptr + "/code/" + std::to_string(i), "expected a line of code (a string), got " +
                                                         describe_json((*it)[i]));
       return nullptr;
     }
@@ -57,7 +57,7 @@ std::shared_ptr<TypeSpec> load_buggy(const Json& j, const std::string& ptr, Load
   load_notes(j, ptr, "bugs", ctx, spec->bugs);
   load_notes(j, ptr, "decoys", ctx, spec->decoys);
   if (j.contains("bugs") && spec->bugs.empty() && !ctx.failed())
-    ctx.error(ptr + "/bugs", "expected at least one bug");
+    ctx.error(DiagCode::WrongCount, ptr + "/bugs", "expected at least one bug");
   auto sel = ctx.int_field(j, ptr, "select", false, 1, 100);
   spec->select = sel ? static_cast<int>(*sel) : std::max<int>(1, static_cast<int>(spec->bugs.size()));
   return spec;
@@ -126,20 +126,20 @@ void BuggyLineSpec::lint(const Exercise& ex, LintContext& ctx) const {
   std::set<int> bug_lines;
   for (const auto& b : bugs) {
     if (b.line > n)
-      ctx.error(b.pointer + "/line", "line " + std::to_string(b.line) + " is out of range: the code has " +
+      ctx.error(DiagCode::BugLines, b.pointer + "/line", "line " + std::to_string(b.line) + " is out of range: the code has " +
                                          std::to_string(n) + " lines");
     if (!bug_lines.insert(b.line).second)
-      ctx.error(b.pointer + "/line", "line " + std::to_string(b.line) + " is listed as a bug twice");
+      ctx.error(DiagCode::Duplicate, b.pointer + "/line", "line " + std::to_string(b.line) + " is listed as a bug twice");
   }
   for (const auto& d : decoys) {
     if (d.line > n)
-      ctx.error(d.pointer + "/line", "line " + std::to_string(d.line) + " is out of range: the code has " +
+      ctx.error(DiagCode::BugLines, d.pointer + "/line", "line " + std::to_string(d.line) + " is out of range: the code has " +
                                          std::to_string(n) + " lines");
     if (bug_lines.count(d.line))
-      ctx.error(d.pointer + "/line", "line " + std::to_string(d.line) + " is both a bug and a decoy");
+      ctx.error(DiagCode::Duplicate, d.pointer + "/line", "line " + std::to_string(d.line) + " is both a bug and a decoy");
   }
   if (select > static_cast<int>(bugs.size()))
-    ctx.error(ex.pointer + "/select", "\"select\" is " + std::to_string(select) + " but only " +
+    ctx.error(DiagCode::BugLines, ex.pointer + "/select", "\"select\" is " + std::to_string(select) + " but only " +
                                           std::to_string(bugs.size()) + " lines are bugs");
 }
 

@@ -20,11 +20,11 @@ std::shared_ptr<TypeSpec> load_choice(const Json& j, const std::string& ptr, Loa
   std::string op = ptr + "/options";
   if (it == j.end()) return nullptr;
   if (!it->is_array() || it->size() < 2) {
-    ctx.error(op, "expected an array of at least 2 options, got " + describe_json(*it));
+    ctx.error(DiagCode::WrongCount, op, "expected an array of at least 2 options, got " + describe_json(*it));
     return nullptr;
   }
   if (it->size() > kMaxLettered) {
-    ctx.error(op, "expected at most " + std::to_string(kMaxLettered) + " options (they are lettered A to Z), got " +
+    ctx.error(DiagCode::WrongCount, op, "expected at most " + std::to_string(kMaxLettered) + " options (they are lettered A to Z), got " +
                       std::to_string(it->size()));
     return nullptr;
   }
@@ -108,12 +108,12 @@ void ChoiceSpec::lint(const Exercise& ex, LintContext& ctx) const {
   for (const auto& o : options) {
     correct += o.correct;
     if (!texts.insert(o.text).second)
-      ctx.error(o.pointer + "/text", "two options have the same text \"" + o.text + "\"");
+      ctx.error(DiagCode::Duplicate, o.pointer + "/text", "two options have the same text \"" + o.text + "\"");
   }
   if (correct == 0)
-    ctx.error(ex.pointer + "/options", "no option is marked \"correct\": true");
+    ctx.error(DiagCode::CorrectOptions, ex.pointer + "/options", "no option is marked \"correct\": true");
   if (!multiple && correct > 1)
-    ctx.error(ex.pointer + "/options",
+    ctx.error(DiagCode::CorrectOptions, ex.pointer + "/options",
               std::to_string(correct) + " options are correct in a single-answer question; set "
               "\"multiple\": true or keep one");
 }
@@ -220,7 +220,7 @@ void ChoiceSpec::warn(const Exercise& ex, LintContext& ctx) const {
   if (!ex.hints.empty()) return;
   for (const auto& o : options)
     if (!o.correct && o.feedback.empty()) {
-      ctx.warn(o.pointer, "this wrong option has no \"feedback\" and the exercise has no hints: a "
+      ctx.warn(DiagCode::NoFeedback, o.pointer, "this wrong option has no \"feedback\" and the exercise has no hints: a "
                           "student who picks it learns nothing about why it is wrong");
       break;
     }

@@ -24,21 +24,21 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
   auto spec = std::make_shared<CodeSpec>();
   spec->pointer = ptr;
   if (auto l = ctx.string_field(j, ptr, "language", false)) {
-    if (*l != "javascript") ctx.error(ptr + "/language", "expected \"javascript\" (the only language runners support), got \"" + *l + "\"");
+    if (*l != "javascript") ctx.error(DiagCode::ValueNotAllowed, ptr + "/language", "expected \"javascript\" (the only language runners support), got \"" + *l + "\"");
     spec->language = *l;
   }
   if (auto f = ctx.string_field(j, ptr, "function", true)) {
-    if (!valid_js_name(*f)) ctx.error(ptr + "/function", "expected a JavaScript function name, got \"" + *f + "\"");
+    if (!valid_js_name(*f)) ctx.error(DiagCode::BadName, ptr + "/function", "expected a JavaScript function name, got \"" + *f + "\"");
     spec->function = *f;
   }
   spec->args = ctx.string_list_field(j, ptr, "args");
   for (size_t i = 0; i < spec->args.size(); ++i) {
     if (!valid_js_name(spec->args[i]))
-      ctx.error(ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec->args[i] + "\"");
+      ctx.error(DiagCode::BadName, ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec->args[i] + "\"");
     // "expected" would read the first, a JavaScript function the last: refuse the ambiguity.
     for (size_t k = 0; k < i; ++k)
       if (spec->args[k] == spec->args[i])
-        ctx.error(ptr + "/args/" + std::to_string(i), "the argument name \"" + spec->args[i] + "\" is already argument " +
+        ctx.error(DiagCode::Duplicate, ptr + "/args/" + std::to_string(i), "the argument name \"" + spec->args[i] + "\" is already argument " +
                                                           std::to_string(k + 1) + "; each argument needs its own name");
   }
   spec->returns = ctx.string_field(j, ptr, "returns", false, false).value_or("");
@@ -46,14 +46,14 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
   spec->reference = ctx.string_field(j, ptr, "reference", false).value_or("");
   spec->expected = ctx.expr_field(j, ptr, "expected", false);
   if (!j.contains("expected") && !j.contains("reference"))
-    ctx.error(ptr, "a code exercise needs \"expected\" (an expression over the args) or \"reference\" (a solution), or both");
+    ctx.error(DiagCode::NoSolution, ptr, "a code exercise needs \"expected\" (an expression over the args) or \"reference\" (a solution), or both");
   ctx.tolerance_field(j, ptr, "tolerance", &spec->rel, &spec->abs);
   if (!j.contains("tolerance")) spec->rel = 1e-6;
 
   if (auto it = j.find("cases"); it != j.end()) {
     std::string cp = ptr + "/cases";
     if (!it->is_array()) {
-      ctx.error(cp, "expected an array of cases {\"args\": [...]}, got " + describe_json(*it));
+      ctx.error(DiagCode::WrongKind, cp, "expected an array of cases {\"args\": [...]}, got " + describe_json(*it));
     } else {
       for (size_t i = 0; i < it->size(); ++i) {
         std::string p = cp + "/" + std::to_string(i);
@@ -63,7 +63,7 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         auto a = c.find("args");
         if (a == c.end()) continue;
         if (!a->is_array() || a->size() != spec->args.size()) {
-          ctx.error(p + "/args", "expected an array of " + std::to_string(spec->args.size()) +
+          ctx.error(DiagCode::WrongCount, p + "/args", "expected an array of " + std::to_string(spec->args.size()) +
                                      " argument values (" + std::to_string(spec->args.size()) +
                                      " names in \"args\"), got " + describe_json(*a));
           continue;
@@ -87,7 +87,7 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
           std::string rp = gp + "/ranges/" + json_pointer_escape(name);
           auto ri = r->find(name);
           if (ri == r->end()) {
-            ctx.error(gp + "/ranges", "missing a range for argument \"" + name + "\"");
+            ctx.error(DiagCode::MissingField, gp + "/ranges", "missing a range for argument \"" + name + "\"");
             continue;
           }
           if (!ctx.expect_object(*ri, rp, "{\"choices\": [...]} or {\"min\", \"max\", \"step\"}")) continue;
@@ -106,7 +106,7 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         for (auto ri = r->begin(); ri != r->end(); ++ri)
           if (!ctx.skip_comment(ri.key(), ri.value(), gp + "/ranges") &&
               std::find(spec->args.begin(), spec->args.end(), ri.key()) == spec->args.end())
-            ctx.error(gp + "/ranges/" + json_pointer_escape(ri.key()),
+            ctx.error(DiagCode::UnknownField, gp + "/ranges/" + json_pointer_escape(ri.key()),
                       "\"" + ri.key() + "\" is not one of the function's args" +
                           did_you_mean(ri.key(), spec->args) + "; args: " + join_names(spec->args),
                       true);
@@ -114,11 +114,11 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
     }
   }
   if (spec->cases.empty() && spec->generate_count == 0 && !ctx.failed())
-    ctx.error(ptr, "a code exercise needs test cases: \"cases\" and/or \"generate\"");
+    ctx.error(DiagCode::NoCases, ptr, "a code exercise needs test cases: \"cases\" and/or \"generate\"");
   if (auto it = j.find("wrong"); it != j.end()) {
     std::string wp = ptr + "/wrong";
     if (!it->is_array()) {
-      ctx.error(wp, "expected an array of {\"note\", \"code\"}, got " + describe_json(*it));
+      ctx.error(DiagCode::WrongKind, wp, "expected an array of {\"note\", \"code\"}, got " + describe_json(*it));
     } else {
       for (size_t i = 0; i < it->size(); ++i) {
         std::string p = wp + "/" + std::to_string(i);
@@ -513,7 +513,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
         else numeric = false;
       }
       if (!numeric) {
-        ctx.error(c.pointer + "/args", "the \"expected\" expression needs numeric arguments; give this case its own \"expected\"");
+        ctx.error(DiagCode::NoSolution, c.pointer + "/args", "the \"expected\" expression needs numeric arguments; give this case its own \"expected\"");
         continue;
       }
       auto base = ctx.scope_at(0);
@@ -526,11 +526,11 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
           },
           &err);
       if (!v)
-        ctx.error(c.pointer, "\"expected\" does not evaluate for this case (" + show_args(args, c.args_json) +
+        ctx.error(DiagCode::EvaluationFails, c.pointer, "\"expected\" does not evaluate for this case (" + show_args(args, c.args_json) +
                                  "): " + err.message);
     }
   } else if (!expected && reference.empty()) {
-    ctx.error(pointer, "no \"expected\" expression and no \"reference\" solution");
+    ctx.error(DiagCode::NoSolution, pointer, "no \"expected\" expression and no \"reference\" solution");
   }
   if (!ctx.runner || !names_ok) return;
   bool ref_reported = false;
@@ -540,7 +540,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
     std::string err;
     auto inst = make_instance(ex, seed, &err);
     if (!inst) {
-      ctx.error(pointer, "cannot make an instance: " + err);
+      ctx.error(DiagCode::CannotMakeInstance, pointer, "cannot make an instance: " + err);
       return;
     }
     // A seed whose cases (arguments and expected values) are those of a seed already run
@@ -562,7 +562,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
                     (cf.got.empty() ? cf.message : cf.got) + ")";
             break;
           }
-        ctx.error(pointer + "/reference", "the reference solution fails its own cases: " + f.message + which);
+        ctx.error(DiagCode::ReferenceFails, pointer + "/reference", "the reference solution fails its own cases: " + f.message + which);
         ref_reported = true;
       }
     }
@@ -570,7 +570,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
       if (wrong_reported[k]) continue;
       Feedback f = grade_code(*inst, wrong[k].code, *ctx.runner);
       if (f.verdict == Verdict::Correct) {
-        ctx.error(wrong[k].pointer, "this wrong implementation (" + wrong[k].note + ") passes every case" +
+        ctx.error(DiagCode::WrongPasses, wrong[k].pointer, "this wrong implementation (" + wrong[k].note + ") passes every case" +
                                         (seed ? " of seed " + std::to_string(seed) : "") +
                                         "; add a case that catches it");
         wrong_reported[k] = true;

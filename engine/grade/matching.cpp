@@ -21,12 +21,12 @@ std::shared_ptr<TypeSpec> load_matching(const Json& j, const std::string& ptr, L
   std::string pp = ptr + "/pairs";
   if (it == j.end()) return nullptr;
   if (!it->is_array() || it->size() < 2) {
-    ctx.error(pp, "expected an array of at least 2 pairs {\"left\": ..., \"right\": ...}, got " + describe_json(*it));
+    ctx.error(DiagCode::WrongCount, pp, "expected an array of at least 2 pairs {\"left\": ..., \"right\": ...}, got " + describe_json(*it));
     return nullptr;
   }
   spec->distractors = ctx.string_list_field(j, ptr, "distractors");
   if (it->size() + spec->distractors.size() > kMaxLettered) {
-    ctx.error(pp, "expected at most " + std::to_string(kMaxLettered) + " options in all (they are lettered A to Z), got " +
+    ctx.error(DiagCode::WrongCount, pp, "expected at most " + std::to_string(kMaxLettered) + " options in all (they are lettered A to Z), got " +
                       std::to_string(it->size()) + " pairs and " + std::to_string(spec->distractors.size()) + " distractors");
     return nullptr;
   }
@@ -97,24 +97,24 @@ void MatchingSpec::lint(const Exercise& ex, LintContext& ctx) const {
   std::set<std::string> lefts, rights;
   for (size_t i = 0; i < pairs.size(); ++i) {
     if (!lefts.insert(pairs[i].left).second)
-      ctx.error(pairs[i].pointer + "/left", "two items have the same text \"" + pairs[i].left + "\"");
+      ctx.error(DiagCode::Duplicate, pairs[i].pointer + "/left", "two items have the same text \"" + pairs[i].left + "\"");
     if (!rights.insert(pairs[i].right).second)
-      ctx.error(pairs[i].pointer + "/right", "two pairs have the same option \"" + pairs[i].right +
+      ctx.error(DiagCode::Duplicate, pairs[i].pointer + "/right", "two pairs have the same option \"" + pairs[i].right +
                                                  "\": each option belongs with one item");
   }
   for (size_t i = 0; i < distractors.size(); ++i)
     if (!rights.insert(distractors[i]).second)
-      ctx.error(ex.pointer + "/distractors/" + std::to_string(i),
+      ctx.error(DiagCode::Duplicate, ex.pointer + "/distractors/" + std::to_string(i),
                 "the distractor \"" + distractors[i] + "\" is also an option of a pair (or listed twice)");
 }
 
 void MatchingSpec::warn(const Exercise& ex, LintContext& ctx) const {
   bool any_feedback = std::any_of(pairs.begin(), pairs.end(), [](const MatchingPair& p) { return !p.feedback.empty(); });
   if (ex.hints.empty() && !any_feedback)
-    ctx.warn(ex.pointer, "no hints and no \"feedback\" for the pairs: a student who matches an item wrongly is "
+    ctx.warn(DiagCode::NoFeedback, ex.pointer, "no hints and no \"feedback\" for the pairs: a student who matches an item wrongly is "
                          "not told why it belongs elsewhere");
   if (distractors.empty() && pairs.size() <= 3)
-    ctx.warn(ex.pointer + "/pairs", "with " + std::to_string(pairs.size()) + " pairs and no \"distractors\", the "
+    ctx.warn(DiagCode::GuessablePairs, ex.pointer + "/pairs", "with " + std::to_string(pairs.size()) + " pairs and no \"distractors\", the "
                                     "last item is found by elimination; add an option that belongs with no item");
 }
 

@@ -35,7 +35,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
   const Json& parts = found == j.end() ? kNone : *found;
   std::string pp = ptr + "/parts";
   if (!parts.is_array() || parts.empty()) {
-    ctx.error(pp, "expected a non-empty array of parts, got " + describe_json(parts));
+    ctx.error(DiagCode::WrongCount, pp, "expected a non-empty array of parts, got " + describe_json(parts));
     return nullptr;
   }
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -50,18 +50,18 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
       part.id = *id;
       for (char c : *id)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) {
-          ctx.error(p + "/id", "expected a part id of letters, digits and _ (it is used as "
+          ctx.error(DiagCode::BadName, p + "/id", "expected a part id of letters, digits and _ (it is used as "
                                "{answer." + *id + "}), got \"" + *id + "\"");
           break;
         }
       for (const auto& other : spec->parts)
-        if (other.id == *id) ctx.error(p + "/id", "duplicate part id \"" + *id + "\"");
+        if (other.id == *id) ctx.error(DiagCode::Duplicate, p + "/id", "duplicate part id \"" + *id + "\"");
     }
     part.label = ctx.string_field(pj, p, "label", false).value_or(part.id);
     if (auto u = ctx.string_field(pj, p, "unit", true, false)) {
       std::string err;
       auto unit = parse_unit(*u, &err);
-      if (!unit) ctx.error(p + "/unit", with_unit_suggestion(*u, err));
+      if (!unit) ctx.error(DiagCode::UnknownUnit, p + "/unit", with_unit_suggestion(*u, err));
       else {
         part.unit = *unit;
         part.unit_text = *u;
@@ -73,7 +73,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
       const Json& ms = pj["mistakes"];
       std::string mp = p + "/mistakes";
       if (!ms.is_array()) {
-        ctx.error(mp, "expected an array of {\"answer\", \"message\"}, got " + describe_json(ms));
+        ctx.error(DiagCode::WrongKind, mp, "expected an array of {\"answer\", \"message\"}, got " + describe_json(ms));
       } else {
         for (size_t k = 0; k < ms.size(); ++k) {
           std::string q = mp + "/" + std::to_string(k);
@@ -269,7 +269,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
     // Labels are shown as written (beside the field, in feedback, in `dtx show`): a
     // placeholder there would reach the student as "{N}".
     if (size_t brace = part.label.find('{'); brace != std::string::npos)
-      ctx.error(part.pointer + "/label",
+      ctx.error(DiagCode::LabelPlaceholder, part.pointer + "/label",
                 "a part's label is shown as written, so \"{...}\" is not filled in; put the numbers in the prompt",
                 false, static_cast<int>(brace) + 1);
     std::string where = parts.size() > 1 ? "the answer of part \"" + part.id + "\"" : "the answer";
@@ -290,7 +290,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
     }
     for (size_t i = 0; i < vals.size(); ++i) {
       if (vals[i] && *vals[i] == 0 && part.abs == 0) {
-        ctx.error(part.pointer + "/answer",
+        ctx.error(DiagCode::ZeroAnswer, part.pointer + "/answer",
                   "the answer is 0 " + ctx.describe_point(i) +
                       ", which a relative tolerance cannot grade; add \"abs\" to the tolerance "
                       "or change the parameter range");
@@ -302,7 +302,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
     for (size_t i = 0; i < vals.size(); ++i) {
       if (!vals[i]) continue;
       if (*vals[i] < 0) {
-        ctx.warn(part.pointer + "/answer",
+        ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
                  "the answer is negative (" + format_number(*vals[i]) + unit_sp + ") " + ctx.describe_point(i) +
                      "; check the formula, or narrow the parameter ranges (or add a constraint) so "
                      "every instance asks for a meaningful amount");
@@ -310,7 +310,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
       }
       double limit = absurd_limit(part.unit);
       if (limit > 0 && std::fabs(*vals[i]) * part.unit.factor > limit) {
-        ctx.warn(part.pointer + "/answer",
+        ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
                  "the answer is absurdly large (" + format_number(*vals[i]) + unit_sp + ") " +
                      ctx.describe_point(i) + ": no training run comes near " + format_number(limit) +
                      " " + absurd_limit_unit(part.unit) + "; check the formula, the unit or the "
@@ -319,7 +319,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
       }
     }
     if (part.mistakes.empty())
-      ctx.warn(part.pointer, "no known mistakes: add \"mistakes\" with the wrong answers students "
+      ctx.warn(DiagCode::NoMistakes, part.pointer, "no known mistakes: add \"mistakes\" with the wrong answers students "
                              "really give (one phase of two, bits for bytes, a forgotten factor) so the "
                              "feedback can say what went wrong");
   }
@@ -331,7 +331,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
       auto mv = ctx.eval_everywhere(m.answer, m.pointer + "/answer", "the known mistake");
       if (!vals.empty() && !mv.empty() && vals[0] && mv[0] &&
           within(*mv[0], *vals[0], part.rel, part.abs)) {
-        ctx.error(m.pointer + "/answer",
+        ctx.error(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
                   "this known mistake equals the answer (" + format_number(*vals[0]) + " " +
                       part.unit_text + ") at the default parameters, so it can never be told "
                       "apart from a right answer");

@@ -16,19 +16,19 @@ std::shared_ptr<TypeSpec> load_ordering(const Json& j, const std::string& ptr, L
   auto it = j.find("items");
   if (it == j.end()) return nullptr;
   if (!it->is_array() || it->size() < 3) {
-    ctx.error(ptr + "/items", "expected an array of at least 3 items in the correct order, got " +
+    ctx.error(DiagCode::WrongCount, ptr + "/items", "expected an array of at least 3 items in the correct order, got " +
                                   describe_json(*it));
     return nullptr;
   }
   if (it->size() > kMaxLettered) {
-    ctx.error(ptr + "/items", "expected at most " + std::to_string(kMaxLettered) +
+    ctx.error(DiagCode::WrongCount, ptr + "/items", "expected at most " + std::to_string(kMaxLettered) +
                                   " items (they are lettered A to Z), got " + std::to_string(it->size()));
     return nullptr;
   }
   spec->items = ctx.string_list_field(j, ptr, "items");
   spec->feedback = ctx.string_list_field(j, ptr, "feedback");
   if (j.contains("feedback") && spec->feedback.size() != spec->items.size())
-    ctx.error(ptr + "/feedback", "expected one feedback text per item (" +
+    ctx.error(DiagCode::WrongCount, ptr + "/feedback", "expected one feedback text per item (" +
                                      std::to_string(spec->items.size()) + "), got " +
                                      std::to_string(spec->feedback.size()));
   return spec;
@@ -118,7 +118,7 @@ void OrderingSpec::lint(const Exercise& ex, LintContext& ctx) const {
   for (size_t i = 0; i < items.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (items[i] == items[k])
-        ctx.error(ex.pointer + "/items/" + std::to_string(i),
+        ctx.error(DiagCode::Duplicate, ex.pointer + "/items/" + std::to_string(i),
                   "item " + std::to_string(i + 1) + " duplicates item " + std::to_string(k + 1) +
                       "; identical items make the order ambiguous");
 }
@@ -178,7 +178,7 @@ Feedback OrderingSpec::grade(const Exercise& ex, const Instance& inst, const Ans
 
 void OrderingSpec::warn(const Exercise& ex, LintContext& ctx) const {
   if (ex.hints.empty() && feedback.empty())
-    ctx.warn(ex.pointer, "no hints and no \"feedback\" for the items: a student who misplaces a "
+    ctx.warn(DiagCode::NoFeedback, ex.pointer, "no hints and no \"feedback\" for the items: a student who misplaces a "
                          "step is not told why it goes elsewhere");
 }
 

@@ -12,7 +12,7 @@ cd "$ROOT"
 check "dtx --help" 0 "$DTX" --help
 contains "main help lists commands" "$tmp/out" "lint PATH"
 contains "main help lists new" "$tmp/out" "new KIND ID"
-for c in lint list show grade new; do
+for c in lint list show grade new codes; do
   check "dtx $c --help" 0 "$DTX" "$c" --help
   contains "$c help has usage" "$tmp/out" "^usage: dtx $c"
 done
@@ -27,10 +27,24 @@ check "unknown exercise" 2 "$DTX" show no.such.exercise
 check "lint shipped packs" 0 "$DTX" lint exercises/
 contains "lint summary" "$tmp/err" "0 errors"
 check "lint a malformed pack" 1 "$DTX" lint tests/malformed/numeric-tolerence-typo.json
-contains "lint error format" "$tmp/out" "^tests/malformed/numeric-tolerence-typo.json:[0-9]+:[0-9]+: error: /exercises/0/parts/0/tolerence: unknown field"
+contains "lint error format" "$tmp/out" "^tests/malformed/numeric-tolerence-typo.json:[0-9]+:[0-9]+: error\[E012\]: /exercises/0/parts/0/tolerence: unknown field"
 check "lint --json" 1 "$DTX" lint --json tests/malformed/numeric-tolerence-typo.json
 [[ $(json 'd[0].pointer' <"$tmp/out") == "/exercises/0/parts/0/tolerence" ]] || { echo "FAIL: lint --json pointer"; fails=$((fails + 1)); }
+[[ $(json 'd[0].code' <"$tmp/out") == "E012" ]] || { echo "FAIL: lint --json code"; fails=$((fails + 1)); }
 check "lint a missing path" 1 "$DTX" lint no/such/dir
+contains "a missing path has its code" "$tmp/out" "^no/such/dir: error\[E001\]: no such file or folder"
+# ---- codes: what a lint code means
+check "codes lists every code" 0 "$DTX" codes
+contains "codes: an error" "$tmp/out" "^E012  unknown-field +error"
+contains "codes: a warning" "$tmp/out" "^W002  no-hints +warning"
+check "codes by id" 0 "$DTX" codes e012
+contains "codes by id explains" "$tmp/out" "^E012 unknown-field \(error\)"
+check "codes by name" 0 "$DTX" codes no-hints
+contains "codes by name explains" "$tmp/out" "^W002 no-hints \(warning\)"
+check "codes: no such code" 1 "$DTX" codes E999
+contains "codes: no such code says so" "$tmp/err" "no code \"E999\""
+check "codes --json" 0 "$DTX" codes --json
+[[ $(json 'd.find(c => c.code == "E012").name' <"$tmp/out") == "unknown-field" ]] || { echo "FAIL: codes --json"; fails=$((fails + 1)); }
 # a broken pack next to good ones: the others still load and are linted
 mkdir -p "$tmp/mixed"
 cp exercises/00-ring-allreduce.json tests/malformed/json-trailing-comma.json "$tmp/mixed/"
@@ -71,9 +85,9 @@ JSON
 check "lint without --warn: clean" 0 "$DTX" lint "$tmp/bare.json"
 if grep -q "warning" "$tmp/out"; then echo "FAIL: warnings printed without --warn"; fails=$((fails + 1)); fi
 check "lint --warn keeps exit 0" 0 "$DTX" lint --warn "$tmp/bare.json"
-contains "--warn: no hints" "$tmp/out" "^$tmp/bare.json:[0-9]+:[0-9]+: warning: /exercises/0: no hints"
-contains "--warn: no explanation" "$tmp/out" "warning: /exercises/0: no explanation"
-contains "--warn: no known mistakes" "$tmp/out" "warning: /exercises/0/parts/0: no known mistakes"
+contains "--warn: no hints" "$tmp/out" "^$tmp/bare.json:[0-9]+:[0-9]+: warning\[W002\]: /exercises/0: no hints"
+contains "--warn: no explanation" "$tmp/out" "warning\[W001\]: /exercises/0: no explanation"
+contains "--warn: no known mistakes" "$tmp/out" "warning\[W004\]: /exercises/0/parts/0: no known mistakes"
 contains "--warn summary" "$tmp/err" "0 errors, 3 warnings"
 check "lint --warn --json" 0 "$DTX" lint --warn --json "$tmp/bare.json"
 [[ $(json 'd.map(x => x.severity).join(",")' <"$tmp/out") == "warning,warning,warning" ]] ||
@@ -169,20 +183,20 @@ hostile_pack() {  # hostile_pack FILE ANSWER
 # The answer's opening quote is at column 35 of line 3: errors inside it are at 35 + their column.
 hostile_pack "$tmp/parens.json" "$parens"
 check "lint: 10,000 nested parentheses" 1 "$DTX" lint --no-run "$tmp/parens.json"
-contains "lint: long expression placed" "$tmp/out" "parens.json:3:1036: error: /exercises/0/parts/0/answer: invalid expression at column 1001: the expression is longer than 1000 characters"
+contains "lint: long expression placed" "$tmp/out" "parens.json:3:1036: error\[E030\]: /exercises/0/parts/0/answer: invalid expression at column 1001: the expression is longer than 1000 characters"
 check "grade from a pack with 10,000 nested parentheses" 2 "$DTX" grade h.x --packs "$tmp/parens.json" 1
 contains "grade: the pack's error is shown" "$tmp/err" "parens.json:3:1036: error"
 hostile_pack "$tmp/nest70.json" "$nest70"
 check "lint: 70 nested parentheses" 1 "$DTX" lint --no-run "$tmp/nest70.json"
-contains "lint: nesting placed" "$tmp/out" "nest70.json:3:100: error: /exercises/0/parts/0/answer: invalid expression at column 65: nested deeper than 64 levels"
+contains "lint: nesting placed" "$tmp/out" "nest70.json:3:100: error\[E030\]: /exercises/0/parts/0/answer: invalid expression at column 65: nested deeper than 64 levels"
 { printf '{"format": 1, "chapter": 0, "id": "h", "title": "H",\n"exercises": '
   printf '%*s' 30000 '' | tr ' ' '['; printf '%*s' 30000 '' | tr ' ' ']'; printf '}\n'; } >"$tmp/deep.json"
 check "lint: JSON nested 30,000 deep" 1 "$DTX" lint --no-run "$tmp/deep.json"
-contains "lint: JSON depth placed" "$tmp/out" "deep.json:2:269: error: nested deeper than 256 levels of arrays and objects"
+contains "lint: JSON depth placed" "$tmp/out" "deep.json:2:269: error\[E004\]: nested deeper than 256 levels of arrays and objects"
 { printf '{"format": 1, "chapter": 0, "id": "h", "title": "H", "exercises": []'
   head -c 11000000 /dev/zero | tr '\0' ' '; printf '}\n'; } >"$tmp/huge.json"
 check "lint: an 11 MB pack" 1 "$DTX" lint --no-run "$tmp/huge.json"
-contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error: the file is larger than 10 MB \(10,485,760 bytes\), the most a pack may be"
+contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error\[E002\]: the file is larger than 10 MB \(10,485,760 bytes\), the most a pack may be"
 
 if [[ $fails -gt 0 ]]; then
   echo "$fails CLI check(s) failed"

@@ -326,7 +326,7 @@ test('a broken pack is reported and the others still work; the index, not the pa
     assert(!s.problems.some((p) => p.file === dropped), 'the dropped pack is no problem: ' + JSON.stringify(s.problems));
     const broken = s.problems.find((p) => p.file === '98-broken.json');
     assert(broken, 'broken pack listed: ' + JSON.stringify(s.problems));
-    assert(/98-broken\.json:7:\d+: error: .*tolerence/.test(broken.messages.join('\n')), 'file:line:col message: ' + broken.messages);
+    assert(/98-broken\.json:7:\d+: error\[E012\]: .*tolerence/.test(broken.messages.join('\n')), 'file:line:col message: ' + broken.messages);
     assert(s.problems.some((p) => p.file === '99-missing.json' && /404/.test(p.messages[0])), 'missing pack listed');
     eq(s.packs, index.packs.length - 2, 'other packs loaded (the dropped one not)');
     await shot(page, 'broken-pack');
@@ -670,7 +670,7 @@ test('instructors: ?pack= with a broken pack shows its errors in the page; a mis
     const s = await waitFor(page, 's.previews.length === 2 && s.previews.every((p) => !p.loading)');
     const draft = s.previews.find((p) => p.source === 'exercises/draft.json');
     assert(draft, 'draft preview: ' + JSON.stringify(s.previews));
-    assert(/^exercises\/draft\.json:7:\d+: error: .*tolerence.*did you mean "tolerance"/.test(draft.errors.join('\n')), 'error with its place: ' + draft.errors);
+    assert(/^exercises\/draft\.json:7:\d+: error\[E012\]: .*tolerence.*did you mean "tolerance"/.test(draft.errors.join('\n')), 'error with its place: ' + draft.errors);
     eq(draft.exercises.length, 0, 'nothing playable');
     const missing = s.previews.find((p) => p.source === 'exercises/nowhere.json');
     assert(/could not be fetched \(HTTP 404\)/.test(missing.fetch_error), 'missing: ' + missing.fetch_error);
@@ -1458,11 +1458,11 @@ test('limits: ?pack= too deep, over 10 MB, with 2,000 nested parentheses, a 5 MB
     // The 20 s wait above catches a page that hangs; the time is a figure (make bench measures it).
     console.log(`      errors of ${sources.length} packs shown ${Math.round(shown - firstFrame)} ms after the first frame`);
     const errors = (f) => s.previews.find((p) => p.source === 'exercises/' + f).errors.join('\n');
-    assert(/^exercises\/deep\.json:3:\d+: error: nested deeper than 256 levels of arrays and objects$/.test(errors('deep.json')), 'deep: ' + errors('deep.json'));
-    assert(/^exercises\/parens\.json:4:\d+: error: \/exercises\/0\/parts\/0\/answer: invalid expression at column 1001: the expression is longer than 1000 characters/.test(errors('parens.json')), 'parens: ' + errors('parens.json'));
-    assert(/^exercises\/huge\.json:1:1: error: the file is larger than 10 MB \(10,485,760 bytes\)/.test(errors('huge.json')), 'huge: ' + errors('huge.json'));
-    assert(/^exercises\/title\.json:3:\d+: error: \/exercises\/0\/title: this title is 5,242,880 characters long; a title may be at most 200/.test(errors('title.json')), 'title: ' + errors('title.json'));
-    assert(/^exercises\/bad\.json:3:\d+: error: invalid JSON/.test(errors('bad.json')), 'bad: ' + errors('bad.json'));
+    assert(/^exercises\/deep\.json:3:\d+: error\[E004\]: nested deeper than 256 levels of arrays and objects$/.test(errors('deep.json')), 'deep: ' + errors('deep.json'));
+    assert(/^exercises\/parens\.json:4:\d+: error\[E030\]: \/exercises\/0\/parts\/0\/answer: invalid expression at column 1001: the expression is longer than 1000 characters/.test(errors('parens.json')), 'parens: ' + errors('parens.json'));
+    assert(/^exercises\/huge\.json:1:1: error\[E002\]: the file is larger than 10 MB \(10,485,760 bytes\)/.test(errors('huge.json')), 'huge: ' + errors('huge.json'));
+    assert(/^exercises\/title\.json:3:\d+: error\[E007\]: \/exercises\/0\/title: this title is 5,242,880 characters long; a title may be at most 200/.test(errors('title.json')), 'title: ' + errors('title.json'));
+    assert(/^exercises\/bad\.json:3:\d+: error\[E003\]: invalid JSON/.test(errors('bad.json')), 'bad: ' + errors('bad.json'));
     assert(/could not be fetched \(HTTP 404\)/.test(s.previews.find((p) => p.source === 'exercises/nowhere.json').fetch_error), 'missing pack');
     for (const p of s.previews) eq(p.exercises.length, 0, p.source + ': nothing playable');
     eq(s.packs, JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')).packs.length, 'the course still loads');
@@ -1498,7 +1498,7 @@ test('limits: a course pack nested too deep is listed with its place; the other 
     const s = await ready(page);
     const deep = s.problems.find((p) => p.file === '97-deep.json');
     assert(deep, 'deep pack listed: ' + JSON.stringify(s.problems));
-    eq(deep.messages.join('\n'), `97-deep.json:3:${col}: error: nested deeper than 256 levels of arrays and objects`, 'message');
+    eq(deep.messages.join('\n'), `97-deep.json:3:${col}: error[E004]: nested deeper than 256 levels of arrays and objects`, 'message');
     eq(s.packs, index.packs.length - 1, 'the other packs loaded');
     await openExercise(page, 'ring.volume');
     await page.context().close();

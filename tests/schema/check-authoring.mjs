@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // docs/AUTHORING.md cannot rot:
-//   1. its field reference is what scripts/authoring-reference.mjs writes from the schema;
+//   1. its field reference is what scripts/authoring-reference.mjs writes from the schema, and its
+//      list of diagnostic codes what scripts/authoring-codes.mjs writes from `dtx codes` and the
+//      malformed packs' `dtx lint` output;
 //   2. every ```json block is a pack, an exercise (checked inside a pack) or an index.json, and
 //      both the schema and `dtx lint` (running code) accept it; a block right after
 //      `<!-- check: invalid -->` must be rejected by both, one after `<!-- check: lint-error -->`
@@ -18,6 +20,7 @@ import path from 'node:path';
 
 import { ROOT, clip, compileSchema, engineLint, parseJson, printTable, schemaVerdict } from './lib.mjs';
 import { DOC_PATH, expectedDoc } from '../../scripts/authoring-reference.mjs';
+import { generateCodes, withCodes } from '../../scripts/authoring-codes.mjs';
 
 const dtx = process.argv[2];
 if (!dtx || !fs.existsSync(dtx)) {
@@ -31,6 +34,12 @@ const rel = path.relative(ROOT, DOC_PATH);
 
 const doc = fs.readFileSync(DOC_PATH, 'utf8');
 if (doc !== expectedDoc()) fail(`${rel}: the field reference differs from the schema; run \`node scripts/authoring-reference.mjs\``);
+try {
+  if (doc !== withCodes(doc, generateCodes(DTX)))
+    fail(`${rel}: the list of diagnostic codes is out of date; run \`node scripts/authoring-codes.mjs ${dtx}\``);
+} catch (e) {
+  fail(`${rel}: cannot write the list of diagnostic codes: ${e.message}`);
+}
 
 // Fenced blocks with their info string, first line number, and whether the marker precedes them.
 function fencedBlocks(text) {

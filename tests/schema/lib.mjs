@@ -105,7 +105,7 @@ export function engineLint(dtx, paths, { run = false } = {}) {
     if (d.severity !== 'error') continue;
     const key = path.resolve(d.file);
     if (!errorsByFile.has(key)) errorsByFile.set(key, []);
-    errorsByFile.get(key).push(`${d.pointer || '/'}: ${d.message}`);
+    errorsByFile.get(key).push(`${d.code} ${d.pointer || '/'}: ${d.message}`);
   }
   return { status: r.status, errorsByFile, stderr: r.stderr };
 }

@@ -437,7 +437,7 @@ TEST(LintWarn, OffUnlessAsked) {
   // no hints, no explanation, no mistakes, negative answer
   EXPECT_EQ(of_severity(ds, Severity::Warning).size(), 4u) << joined(ds);
   EXPECT_TRUE(of_severity(ds, Severity::Error).empty());
-  EXPECT_TRUE(contains(format_diagnostic(ds[0]), ": warning: /exercises/0")) << format_diagnostic(ds[0]);
+  EXPECT_TRUE(contains(format_diagnostic(ds[0]), ": warning[W002]: /exercises/0")) << format_diagnostic(ds[0]);
 }
 
 TEST(LintWarn, NoHints) {
@@ -650,5 +650,5 @@ TEST(LintLinks, EveryMarkdownFieldIsChecked) {
   lib.packs.push_back(*r.pack);
   auto ds = lint_library(lib, nullptr);
   ASSERT_EQ(ds.size(), 1u) << joined(ds);
-  EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 26), "i.json:1:79: error: /intro");
+  EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 32), "i.json:1:79: error[E041]: /intro");
 }

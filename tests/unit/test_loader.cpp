@@ -39,7 +39,7 @@ TEST(Loader, UnknownFieldNamesPositionAndSuggestion) {
   EXPECT_EQ(d.column, 55);
   EXPECT_EQ(d.pointer, "/exercises/0/parts/0/tolerence");
   EXPECT_NE(d.message.find("did you mean \"tolerance\""), std::string::npos) << d.message;
-  EXPECT_EQ(format_diagnostic(d).rfind("x.json:3:55: error: /exercises/0/parts/0/tolerence: unknown field", 0), 0u)
+  EXPECT_EQ(format_diagnostic(d).rfind("x.json:3:55: error[E012]: /exercises/0/parts/0/tolerence: unknown field", 0), 0u)
       << format_diagnostic(d);
 }
 
@@ -173,7 +173,7 @@ TEST(LoaderLimits, APackLargerThan10MBIsRefusedByName) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
   const Diagnostic& d = r.diagnostics[0];
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(format_diagnostic(d).rfind("exercises/huge.json:1:1: error: the file is larger than 10 MB (10,485,760 bytes), "
+  EXPECT_EQ(format_diagnostic(d).rfind("exercises/huge.json:1:1: error[E002]: the file is larger than 10 MB (10,485,760 bytes), "
                                        "the most a pack may be", 0), 0u)
       << format_diagnostic(d);
   // Exactly at the limit it loads.
@@ -190,7 +190,7 @@ TEST(LoaderLimits, JsonNestedDeeperThan256LevelsIsAPositionedError) {
     LoadResult r = load_pack(deep_pack(levels), "deep.json");
     ASSERT_EQ(r.diagnostics.size(), 1u) << levels;
     EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
-              "deep.json:2:271: error: nested deeper than 256 levels of arrays and objects");
+              "deep.json:2:271: error[E004]: nested deeper than 256 levels of arrays and objects");
   }
 }
 
@@ -238,13 +238,13 @@ TEST(LoaderLimits, LongTextsTitlesAndIdsAreErrorsAtTheirPlace) {
   LoadResult r = load_pack(ex(std::string(kMaxTitleChars + 1, 't'), "p", "a"), "title.json");
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
-            "title.json:1:111: error: /exercises/0/title: this title is 201 characters long; a title may be at most 200 "
+            "title.json:1:111: error[E007]: /exercises/0/title: this title is 201 characters long; a title may be at most 200 "
             "(put the rest in the prompt)");
   EXPECT_FALSE(r.partial.has_value());  // nothing of the pack is used, not even in a preview
   r = load_pack(ex("T", std::string(kMaxTextBytes + 1, 'p'), "a"), "prompt.json");
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
-            "prompt.json:2:12: error: /exercises/0/prompt: this text is 65,537 bytes long; a text may be at most 65,536 "
+            "prompt.json:2:12: error[E007]: /exercises/0/prompt: this text is 65,537 bytes long; a text may be at most 65,536 "
             "bytes (64 KB)");
   r = load_pack(ex("T", "p", std::string(kMaxIdChars + 1, 'i')), "id.json");
   ASSERT_EQ(r.diagnostics.size(), 1u);
@@ -284,7 +284,7 @@ TEST(LoaderLimits, ArraysOfMoreThan1000ItemsAreRefusedAtTheFirstItemTooMany) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
             "many.json:1:" + std::to_string(text.find('[') + 1 + 1000 * 3 + 1) +
-                ": error: this array has more than 1,000 items");
+                ": error[E004]: this array has more than 1,000 items");
 }
 
 TEST(JsonPos, ColumnsOnAMegabyteLineMatchCountingFromTheLineStart) {

@@ -1,15 +1,24 @@
 // Malformed packs: every file in tests/malformed has exactly one deliberate problem, and
 // tests/malformed/expected.json says which diagnostic the engine must give for it:
 //
-//   "file.json": {"stage": "load" | "lint", "line": L, "column": C, "pointer": "/json/pointer",
-//                 "message_contains": "...", "count": N, "known_bug": "..."}
+//   "file.json": {"stage": "load" | "lint" | "warn", "code": "E012", "line": L, "column": C,
+//                 "pointer": "/json/pointer", "message_contains": "...", "count": N,
+//                 "runs_code": true, "pad_to_bytes": B, "known_bug": "..."}
 //
 // stage "load": load_pack fails and reports it; stage "lint": load_pack succeeds and
-// lint_library reports it. line and column (1-based, UTF-8 characters) and pointer must match
-// exactly, the message must contain the substring, and with "count" the stage must report
-// exactly that many errors. An entry with "known_bug" describes what the engine SHOULD say:
-// the test is skipped with that text while the engine disagrees, and fails once the engine
-// agrees, so the marker gets removed when the bug is fixed.
+// lint_library reports it; stage "warn": neither reports an error and lint with style warnings
+// (`dtx lint --warn`) gives it as a warning. code, line and column (1-based, UTF-8 characters)
+// and pointer must match exactly, the message must contain the substring, and with "count" the
+// stage must report exactly that many errors (warnings for "warn"). "runs_code": lint finds it
+// only by running the pack's JavaScript, which this engine-only test cannot: tests/cli/
+// malformed.mjs checks those (and every other case) through `dtx lint`. "pad_to_bytes": the file
+// is read with spaces appended up to that size (a pack over the 10 MB limit is not committed).
+// An entry with "known_bug" describes what the engine SHOULD say: the test is skipped with that
+// text while the engine disagrees, and fails once the engine agrees, so the marker gets removed
+// when the bug is fixed.
+//
+// Every diagnostic code (diagnostic_codes.h) must be produced by at least one of these packs
+// and documented in docs/AUTHORING.md.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_codes.h"
 #include "lint.h"
 #include "model.h"
 
@@ -41,9 +51,11 @@ std::string read_file(const std::string& path) {
 }
 
 struct Expectation {
-  std::string file, stage, pointer, message_contains, known_bug;
+  std::string file, stage, code, pointer, message_contains, known_bug;
   int line = 0, column = 0;
   int count = -1;  // -1: not checked
+  bool runs_code = false;
+  long long pad_to_bytes = 0;
 };
 
 struct ExpectationFile {
@@ -62,8 +74,8 @@ const ExpectationFile& expectations() {
       out.problems.push_back(path + " is missing or is not a JSON object");
       return out;
     }
-    static const std::set<std::string> kKeys = {"stage",   "line",             "column", "pointer",
-                                                "message_contains", "count", "known_bug"};
+    static const std::set<std::string> kKeys = {"stage", "code", "line", "column", "pointer", "message_contains",
+                                                "count", "known_bug", "runs_code", "pad_to_bytes"};
     for (auto it = doc.begin(); it != doc.end(); ++it) {
       const std::string& name = it.key();
       const nlohmann::json& e = it.value();
@@ -98,13 +110,28 @@ const ExpectationFile& expectations() {
         }
       };
       str("stage", &x.stage, true);
+      str("code", &x.code, true);
       str("pointer", &x.pointer, true);
       str("message_contains", &x.message_contains, true);
       str("known_bug", &x.known_bug, false);
       num("line", &x.line, true);
       num("column", &x.column, true);
       num("count", &x.count, false);
-      if (ok && x.stage != "load" && x.stage != "lint") bad("\"stage\" must be \"load\" or \"lint\""), ok = false;
+      if (auto f = e.find("runs_code"); f != e.end()) {
+        if (!f->is_boolean()) bad("\"runs_code\" must be true or false"), ok = false;
+        else x.runs_code = f->get<bool>();
+      }
+      if (auto f = e.find("pad_to_bytes"); f != e.end()) {
+        if (!f->is_number_integer() || f->get<long long>() < 1 || f->get<long long>() > 64ll << 20)
+          bad("\"pad_to_bytes\" must be a size in bytes up to 64 MB"), ok = false;
+        else x.pad_to_bytes = f->get<long long>();
+      }
+      if (ok && x.stage != "load" && x.stage != "lint" && x.stage != "warn")
+        bad("\"stage\" must be \"load\", \"lint\" or \"warn\""), ok = false;
+      if (ok && !find_diag_code(x.code)) bad("\"code\" " + x.code + " is not a diagnostic code"), ok = false;
+      if (ok && find_diag_code(x.code)->id != x.code) bad("\"code\" must be an id such as E012"), ok = false;
+      if (ok && (find_diag_code(x.code)->severity() == Severity::Warning) != (x.stage == "warn"))
+        bad("warnings (W0xx) are stage \"warn\", errors (E0xx) stage \"load\" or \"lint\""), ok = false;
       if (ok && (x.line < 1 || x.column < 1)) bad("line and column are 1-based"), ok = false;
       if (ok && x.message_contains.empty()) bad("\"message_contains\" must not be empty"), ok = false;
       if (e.contains("known_bug") && x.known_bug.empty()) bad("\"known_bug\" must describe the bug"), ok = false;
@@ -115,9 +142,12 @@ const ExpectationFile& expectations() {
   return loaded;
 }
 
+// The cases this test can check: those lint finds without running code (the others are
+// tests/cli/malformed.mjs's, which runs every case through dtx lint).
 std::vector<std::string> case_names() {
   std::vector<std::string> names;
-  for (const auto& [name, x] : expectations().cases) names.push_back(name);
+  for (const auto& [name, x] : expectations().cases)
+    if (!x.runs_code) names.push_back(name);
   return names;
 }
 
@@ -131,12 +161,13 @@ std::vector<std::string> pack_files_on_disk() {
   return out;
 }
 
-std::vector<Diagnostic> errors_of(const std::vector<Diagnostic>& ds) {
+std::vector<Diagnostic> of_severity(const std::vector<Diagnostic>& ds, Severity sev) {
   std::vector<Diagnostic> out;
   for (const auto& d : ds)
-    if (d.severity == Severity::Error) out.push_back(d);
+    if (d.severity == sev) out.push_back(d);
   return out;
 }
+std::vector<Diagnostic> errors_of(const std::vector<Diagnostic>& ds) { return of_severity(ds, Severity::Error); }
 
 std::string dump(const std::vector<Diagnostic>& ds) {
   if (ds.empty()) return "  (no diagnostics)\n";
@@ -150,22 +181,31 @@ std::vector<std::string> mismatches(const Expectation& x) {
   std::vector<std::string> out;
   std::string text = read_file(malformed_dir() + "/" + x.file);
   if (text.empty()) return {"the file is missing or empty"};
+  if (x.pad_to_bytes > static_cast<long long>(text.size())) text.append(x.pad_to_bytes - text.size(), ' ');
 
   LoadResult r = load_pack(text, x.file);
-  std::vector<Diagnostic> got;  // the errors of the stage under test
+  std::vector<Diagnostic> got;  // the errors (warnings for "warn") of the stage under test
   if (x.stage == "load") {
     if (r.ok()) out.push_back("load_pack succeeded; expected it to fail");
     got = errors_of(r.diagnostics);
   } else {
     if (!r.ok() || !errors_of(r.diagnostics).empty())
-      return {"a lint case must load without errors, but load_pack reported:\n" + dump(r.diagnostics)};
+      return {"a " + x.stage + " case must load without errors, but load_pack reported:\n" + dump(r.diagnostics)};
     Library lib;
     lib.packs.push_back(std::move(*r.pack));
-    got = errors_of(lint_library(lib, nullptr));
+    LintOptions options;
+    options.warnings = x.stage == "warn";
+    std::vector<Diagnostic> all = lint_library(lib, options);
+    got = errors_of(all);
+    if (x.stage == "warn") {
+      if (!got.empty()) return {"a warn case must lint without errors, but lint reported:\n" + dump(got)};
+      got = of_severity(all, Severity::Warning);
+    }
   }
 
+  const char* what = x.stage == "warn" ? " warning(s)" : " error(s)";
   if (x.count >= 0 && static_cast<int>(got.size()) != x.count)
-    out.push_back("expected exactly " + std::to_string(x.count) + " " + x.stage + " error(s), got " +
+    out.push_back("expected exactly " + std::to_string(x.count) + " " + x.stage + what + ", got " +
                   std::to_string(got.size()) + ":\n" + dump(got));
 
   auto d = std::find_if(got.begin(), got.end(), [&](const Diagnostic& g) {
@@ -177,6 +217,8 @@ std::vector<std::string> mismatches(const Expectation& x) {
     return out;
   }
   std::string where = "  " + format_diagnostic(*d) + "\n";
+  if (diag_info(d->code).id != x.code)
+    out.push_back("the code is " + std::string(diag_info(d->code).id) + ", expected " + x.code + "\n" + where);
   if (d->file != x.file) out.push_back("file is \"" + d->file + "\", expected \"" + x.file + "\"\n" + where);
   if (d->line != x.line || d->column != x.column)
     out.push_back("position is " + std::to_string(d->line) + ":" + std::to_string(d->column) + ", expected " +
@@ -227,12 +269,59 @@ TEST(MalformedPacks, ExpectationsMatchTheFilesOnDisk) {
   EXPECT_GE(files.size(), 24u) << "fewer malformed packs than the suite is meant to cover";
 }
 
-// The suite exercises both the loader and lint.
-TEST(MalformedPacks, BothStagesAreCovered) {
-  int load = 0, lint = 0;
-  for (const auto& [name, x] : expectations().cases) (x.stage == "load" ? load : lint)++;
-  EXPECT_GT(load, 0);
-  EXPECT_GT(lint, 0);
+// The suite exercises the loader, lint and lint's warnings.
+TEST(MalformedPacks, EveryStageIsCovered) {
+  std::map<std::string, int> n;
+  for (const auto& [name, x] : expectations().cases) n[x.stage]++;
+  EXPECT_GT(n["load"], 0);
+  EXPECT_GT(n["lint"], 0);
+  EXPECT_GT(n["warn"], 0);
+}
+
+// ---------------------------------------------------------------- the codes
+
+// Each enumerator has exactly one row, ids are E or W and three digits, unique, in order.
+TEST(DiagnosticCodes, EveryCodeHasOneWellFormedRow) {
+  const auto& codes = diagnostic_codes();
+  EXPECT_EQ(codes.size(), static_cast<size_t>(DiagCode::Count_));
+  std::set<std::string> ids, names;
+  std::string previous;
+  for (const auto& c : codes) {
+    std::string id = c.id;
+    EXPECT_TRUE(id.size() == 4 && (id[0] == 'E' || id[0] == 'W') && std::isdigit(static_cast<unsigned char>(id[1])) &&
+                std::isdigit(static_cast<unsigned char>(id[2])) && std::isdigit(static_cast<unsigned char>(id[3])))
+        << id;
+    EXPECT_TRUE(ids.insert(id).second) << "two codes are " << id;
+    EXPECT_TRUE(names.insert(c.name).second) << "two codes are named " << c.name;
+    EXPECT_LT(previous, id) << "codes out of order at " << id;
+    previous = id;
+    EXPECT_EQ(&diag_info(c.code), &c) << id;
+    EXPECT_EQ(find_diag_code(id), &c) << id;
+    EXPECT_EQ(find_diag_code(c.name), &c) << c.name;
+    EXPECT_GT(std::string(c.summary).size(), 20u) << id << " needs a summary";
+  }
+  EXPECT_EQ(find_diag_code("e012"), find_diag_code("E012"));
+  EXPECT_EQ(find_diag_code("E999"), nullptr);
+}
+
+// The issue's promise: every code is produced by at least one malformed pack (whose own test
+// checks that it is), and is documented in the authoring guide.
+TEST(DiagnosticCodes, EveryCodeIsProducedByAMalformedPackAndDocumented) {
+  std::map<std::string, std::vector<std::string>> packs_of;
+  for (const auto& [name, x] : expectations().cases) packs_of[x.code].push_back(name);
+  std::string guide = read_file(std::string(DTX_SOURCE_DIR) + "/docs/AUTHORING.md");
+  ASSERT_FALSE(guide.empty()) << "docs/AUTHORING.md is missing";
+  for (const auto& c : diagnostic_codes()) {
+    // A missing file is a problem of the command line, not of a pack: tests/cli/malformed.mjs
+    // checks that `dtx lint` gives it.
+    if (!c.file_system)
+      EXPECT_FALSE(packs_of[c.id].empty()) << c.id << " " << c.name << ": no pack in tests/malformed produces it; "
+                                              "add one and its entry in expected.json";
+    std::string heading = std::string("### ") + c.id + " " + c.name + "\n";
+    EXPECT_NE(guide.find(heading), std::string::npos)
+        << c.id << ": docs/AUTHORING.md has no \"" << heading.substr(0, heading.size() - 1)
+        << "\"; run node scripts/authoring-codes.mjs build/native/dtx";
+  }
 }
 
 // Two packs that share an exercise id: the second is rejected whole, with an error in the

@@ -25,7 +25,7 @@ static const char* type_label(const std::string& t) {
   return e ? e->verb : t.c_str();
 }
 
-// Loader and lint messages ("file:line:col: error: ..."), monospaced, wrapped to the column.
+// Loader and lint messages ("file:line:col: error[E012]: ..."), monospaced, wrapped to the column.
 static void message_lines(App& app, const std::vector<std::string>& lines) {
   ImGui::PushFont(app.fonts.mono);
   for (const auto& m : lines) {

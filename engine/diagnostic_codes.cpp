@@ -1,0 +1,179 @@
+#include "diagnostic_codes.h"
+
+#include <algorithm>
+#include <string>
+
+namespace dtx {
+
+namespace {
+
+using C = DiagCode;
+
+// Ids are grouped by tens: E00x the file, E01x-E02x the pack's shape, E03x parameters and
+// expressions, E04x texts, E05x what a type checks, W00x style. New codes take the next free
+// id of their group.
+const std::vector<DiagCodeInfo> kCodes = {
+    {C::CannotRead, "E001", "cannot-read",
+     "The file or folder named on the command line does not exist or cannot be read.", true},
+    {C::FileTooLarge, "E002", "file-too-large",
+     "A pack file may be at most 10 MB (10,485,760 bytes). Split a larger one into several packs."},
+    {C::InvalidJson, "E003", "invalid-json",
+     "The file is not JSON. The position is where the syntax first goes wrong: a missing comma, "
+     "quote or bracket, a trailing comma, a comment (JSON has none; use \"$comment\")."},
+    {C::JsonLimit, "E004", "json-limit",
+     "The JSON is valid but past one of the structural limits that keep loading fast and safe: "
+     "256 levels of nesting, 256 members in one object, 200 characters in a member name, 1,000 "
+     "items in one array."},
+    {C::DuplicateKey, "E005", "duplicate-key",
+     "The same member appears twice in one object. JSON readers keep only one of the two "
+     "values, so one of them is silently lost: keep one."},
+    {C::TooManyProblems, "E006", "too-many-problems",
+     "A pack reports at most 200 problems; this line counts the rest. Fix the first ones and "
+     "lint again."},
+    {C::TooLong, "E007", "too-long",
+     "A title may be at most 200 characters, an id 100, any other text 64 KB. Put the rest of a "
+     "long title in the prompt; split a longer text."},
+    {C::WrongKind, "E010", "wrong-kind",
+     "The value is of the wrong JSON kind: a string where a number is expected, an object where "
+     "an array is, and so on. The message says what was expected."},
+    {C::MissingField, "E011", "missing-field",
+     "A required member is missing. The message names it; the field reference above says what "
+     "it holds."},
+    {C::UnknownField, "E012", "unknown-field",
+     "The object has a member its kind does not define, often a typo (the message suggests the "
+     "closest name). Unknown members are errors, not ignored, so a typo cannot silently drop a "
+     "setting. Notes for authors go in \"$comment\"."},
+    {C::ValueNotAllowed, "E013", "value-not-allowed",
+     "The value has the right kind but is not one the field accepts: a number outside its range, "
+     "an empty string, a string that is not one of the listed ones."},
+    {C::WrongCount, "E014", "wrong-count",
+     "An array has too few or too many items: a choice needs 2 to 26 options, an ordering 3 to "
+     "26 items, a matching 2 or more pairs, a code case one value per argument."},
+    {C::BadName, "E015", "bad-name",
+     "An id or name is not of the form it must have. Exercise ids use lower-case letters, digits, "
+     "'-' and '.'; parameter, derived and part names must be usable in expressions."},
+    {C::DuplicateId, "E016", "duplicate-id",
+     "Two exercises share an id, in one pack or in two. Progress is kept by id, so ids must be "
+     "unique across every pack the page loads; the later pack is left out until it is fixed."},
+    {C::Duplicate, "E017", "duplicate",
+     "Two things that must differ are the same: two parts with one id, two options with one "
+     "text, a derived value named like a parameter, a line listed both as a bug and a decoy."},
+    {C::UnknownType, "E018", "unknown-type",
+     "The exercise's \"type\" is not one of the engine's types (numeric, choice, ordering, "
+     "buggy-line, code, matching). `dtx types` lists them with their fields."},
+    {C::UnsupportedFormat, "E019", "unsupported-format",
+     "The pack's \"format\" is not one this engine reads. Packs are format 1."},
+    {C::BadComment, "E020", "bad-comment",
+     "A \"$comment\" must be a string or an array of strings."},
+    {C::UnknownWidget, "E021", "unknown-widget",
+     "The exercise's \"widget\" names a kind the engine does not have. The message lists the "
+     "kinds."},
+    {C::InvalidExpression, "E030", "invalid-expression",
+     "An expression does not parse: an unclosed parenthesis, an unknown function, an operator "
+     "with nothing after it. The position points at the character inside the string."},
+    {C::UndeclaredName, "E031", "undeclared-name",
+     "An expression or a {placeholder} uses a name that is not declared where it is used: a "
+     "parameter missing from \"params\", a derived value used above its definition, the answer "
+     "of a part that does not exist."},
+    {C::EvaluationFails, "E032", "evaluation-fails",
+     "An expression fails for some parameter values: lint evaluates every expression at the "
+     "defaults and at every corner of the parameter ranges, and the message says which values "
+     "break it (a division by zero, a logarithm of a negative number)."},
+    {C::BadRange, "E033", "bad-range",
+     "A parameter's or a generated argument's range is malformed: \"choices\" and \"min\"/"
+     "\"max\" together, \"min\" without \"max\", max below min, a step of 0 or less."},
+    {C::DefaultOutsideRange, "E034", "default-outside-range",
+     "A parameter's default is not one of the values its range can produce."},
+    {C::ConstraintFails, "E035", "constraint-fails",
+     "The default parameters do not satisfy one of the exercise's \"constraints\"; the default "
+     "instance must always be valid."},
+    {C::CannotMakeInstance, "E036", "cannot-make-instance",
+     "No instance could be made for one of the seeds lint tries, usually because the constraints "
+     "rule out almost every combination of parameter values. Widen the ranges or loosen the "
+     "constraints."},
+    {C::UnknownUnit, "E037", "unknown-unit",
+     "A numeric part's \"unit\" is not one the engine knows; the message suggests the closest "
+     "one."},
+    {C::WidgetInputOutOfRange, "E038", "widget-input-out-of-range",
+     "A widget input computed from the parameters falls outside what the widget accepts for some "
+     "parameter values; the widget would clamp it, and show a different figure from the one "
+     "graded."},
+    {C::ZeroAnswer, "E039", "zero-answer",
+     "An answer is 0 for some parameter values, and a relative tolerance cannot grade 0 (every "
+     "other number is infinitely far from it). Add \"abs\" to the tolerance or change the range."},
+    {C::Maths, "E040", "maths",
+     "A $...$ formula is malformed: a '$' that nothing closes, unbalanced braces, an unknown "
+     "command, a {placeholder} that is not an expression. For a dollar sign write \\$."},
+    {C::LinkScheme, "E041", "link-scheme",
+     "A Markdown link uses a scheme other than http, https or mailto (or a relative address). "
+     "The page would show it as plain text."},
+    {C::LabelPlaceholder, "E042", "label-placeholder",
+     "A numeric part's \"label\" holds a {placeholder}; labels are shown as written. Put the "
+     "numbers in the prompt."},
+    {C::MistakeEqualsAnswer, "E050", "mistake-equals-answer",
+     "A known mistake evaluates to the right answer at the default parameters, so its feedback "
+     "could never be shown and a right answer could be called wrong."},
+    {C::CorrectOptions, "E051", "correct-options",
+     "A choice exercise has no option marked correct, or several in a single-answer question "
+     "(set \"multiple\": true for that)."},
+    {C::BugLines, "E052", "bug-lines",
+     "A buggy-line exercise lists a line the code does not have, or asks the student to select "
+     "more lines than are bugs."},
+    {C::NoSolution, "E053", "no-solution",
+     "A code exercise needs \"expected\" (an expression over the arguments) or \"reference\" (a "
+     "solution that is run), and \"expected\" needs numeric arguments."},
+    {C::NoCases, "E054", "no-cases",
+     "A code exercise needs test cases: \"cases\", \"generate\", or both."},
+    {C::ReferenceFails, "E055", "reference-fails",
+     "The reference solution does not pass its own exercise's cases, so no student could. Lint "
+     "runs it in the sandbox (unless --no-run)."},
+    {C::WrongPasses, "E056", "wrong-passes",
+     "One of the \"wrong\" implementations passes every case, so the cases do not catch the "
+     "mistake it stands for. Add a case that does."},
+    {C::NoExplanation, "W001", "no-explanation",
+     "The exercise has no \"explanation\", the worked solution a student reads after answering."},
+    {C::NoHints, "W002", "no-hints",
+     "The exercise has no \"hints\": a student who is stuck gets no nudge."},
+    {C::NoFeedback, "W003", "no-feedback",
+     "A wrong choice, item or pair has no feedback of its own and the exercise has no hints, so "
+     "a student who gets it wrong learns nothing about why."},
+    {C::NoMistakes, "W004", "no-mistakes",
+     "A numeric part lists no known mistakes, so every wrong answer gets the same feedback."},
+    {C::ParamNotShown, "W005", "param-not-shown",
+     "A parameter the answer depends on varies between instances, but the prompt never shows "
+     "it: the student cannot know the value to compute with."},
+    {C::ImplausibleAnswer, "W006", "implausible-answer",
+     "An answer is negative or absurdly large for some parameter values: usually a wrong "
+     "formula, unit or range."},
+    {C::GuessablePairs, "W007", "guessable-pairs",
+     "A matching exercise with no distractors: the last pair is always forced, so a student can "
+     "get it right by elimination."},
+};
+
+}  // namespace
+
+const std::vector<DiagCodeInfo>& diagnostic_codes() { return kCodes; }
+
+const DiagCodeInfo& diag_info(DiagCode code) {
+  static const std::vector<const DiagCodeInfo*> by_code = [] {
+    std::vector<const DiagCodeInfo*> v(static_cast<size_t>(DiagCode::Count_), nullptr);
+    for (const auto& c : kCodes) v[static_cast<size_t>(c.code)] = &c;
+    return v;
+  }();
+  // Every enumerator has its row (a unit test checks it); the first row stands in otherwise.
+  const DiagCodeInfo* info = by_code[static_cast<size_t>(code)];
+  return info ? *info : kCodes.front();
+}
+
+const DiagCodeInfo* find_diag_code(std::string_view s) {
+  for (const auto& c : kCodes) {
+    std::string id = c.id;
+    bool same_id = s.size() == id.size() && std::equal(s.begin(), s.end(), id.begin(), [](char a, char b) {
+                     return std::toupper(static_cast<unsigned char>(a)) == b;
+                   });
+    if (same_id || s == c.name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace dtx
