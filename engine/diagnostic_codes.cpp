@@ -14,7 +14,8 @@ using C = DiagCode;
 // id of their group.
 const std::vector<DiagCodeInfo> kCodes = {
     {C::CannotRead, "E001", "cannot-read",
-     "The file or folder named on the command line does not exist or cannot be read.", true},
+     "The file or folder named on the command line does not exist or cannot be read; in the page, "
+     "the pack's address could not be fetched (the message gives the HTTP status).", true},
     {C::FileTooLarge, "E002", "file-too-large",
      "A pack file may be at most 10 MB (10,485,760 bytes). Split a larger one into several packs."},
     {C::InvalidJson, "E003", "invalid-json",

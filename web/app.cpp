@@ -358,7 +358,9 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
           apply_route(app, r);
         }
       } else {
-        p->fetch_error = source + ": could not be fetched (" + fetch_failure(status, body) + ")";
+        // The page's "cannot read": the same code as `dtx lint` gives a missing file.
+        p->fetch_error = format_diagnostic(make_diagnostic(DiagCode::CannotRead, source, 0, 0, "",
+                                                           "could not be fetched (" + fetch_failure(status, body) + ")"));
       }
     }
     return;
@@ -395,8 +397,9 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     app.fetch_failed.erase(file);
   } else {
     app.pack_texts.erase(file);
-    app.fetch_failed[file] = app.base_url + file + ": could not be fetched (" + fetch_failure(status, body) +
-                             "); check that the file exists next to index.json.";
+    app.fetch_failed[file] = format_diagnostic(make_diagnostic(
+        DiagCode::CannotRead, app.base_url + file, 0, 0, "",
+        "could not be fetched (" + fetch_failure(status, body) + "); check that the file exists next to index.json."));
   }
   maybe_finish_loading(app);
 }

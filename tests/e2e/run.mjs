@@ -673,7 +673,7 @@ test('instructors: ?pack= with a broken pack shows its errors in the page; a mis
     assert(/^exercises\/draft\.json:7:\d+: error\[E012\]: .*tolerence.*did you mean "tolerance"/.test(draft.errors.join('\n')), 'error with its place: ' + draft.errors);
     eq(draft.exercises.length, 0, 'nothing playable');
     const missing = s.previews.find((p) => p.source === 'exercises/nowhere.json');
-    assert(/could not be fetched \(HTTP 404\)/.test(missing.fetch_error), 'missing: ' + missing.fetch_error);
+    assert(/^exercises\/nowhere\.json: error\[E001\]: could not be fetched \(HTTP 404\)/.test(missing.fetch_error), 'missing: ' + missing.fetch_error);
     eq(s.packs, JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')).packs.length, 'the course still loads');
     await shot(page, 'preview-broken-url');
     await page.context().close();

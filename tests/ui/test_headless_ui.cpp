@@ -923,7 +923,7 @@ TEST_F(HeadlessUi, PreviewFromAUrlThatFailsOrIsNotJsonSaysSo) {
   auto state = nlohmann::json::parse(pf.state_json);
   ASSERT_EQ(state["previews"].size(), 2u);
   std::string all = state["previews"].dump();
-  EXPECT_NE(all.find("missing.json: could not be fetched (HTTP 404)"), std::string::npos) << all;
+  EXPECT_NE(all.find("missing.json: error[E001]: could not be fetched (HTTP 404)"), std::string::npos) << all;
   EXPECT_NE(all.find("https://example.org/broken.json:2:"), std::string::npos) << all;
   EXPECT_TRUE(app.library_ready);
   EXPECT_FALSE(app.lib.packs.empty()) << "the course still loads";
