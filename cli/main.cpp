@@ -54,7 +54,7 @@ const char* kMainHelp =
     "Run `dtx <command> --help` for the options of a command.\n";
 
 const char* kLintHelp =
-    "usage: dtx lint [--warn] [--no-run] [--time-limit MS] [--json] PATH...\n"
+    "usage: dtx lint [--warn] [--seeds N] [--no-run] [--time-limit MS] [--json] PATH...\n"
     "\n"
     "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
     "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
@@ -72,6 +72,11 @@ const char* kLintHelp =
     "seconds, dollars or items, 1e30 FLOP) at some corner of the parameter ranges, a varying\n"
     "parameter the answer uses but the prompt never shows as {placeholder}. Warnings do not\n"
     "change the exit status.\n"
+    "\n"
+    "--seeds N also makes the instances of seeds 0 to N-1 of every exercise, as students get\n"
+    "them, and reports, with the first seed and how many have it: a known mistake or another\n"
+    "part's answer that would grade as right, a negative amount of bytes, time or things, an\n"
+    "instance that cannot be made, and (with --warn) constraints that reject most draws.\n"
     "\n"
     "Output: file:line:col: error[E012]: /json/pointer: message   (or warning[W001]: ...)\n"
     "The code in brackets names the problem and does not change between releases; `dtx codes\n"
@@ -119,6 +124,7 @@ struct Args {
   bool json = false, answer = false, hints = false, help = false, no_run = false, warn = false;
   std::optional<uint64_t> seed;
   std::optional<double> time_limit_ms;
+  int seeds = 0;  // lint --seeds N
   std::vector<std::string> packs;
   std::string error;
 };
@@ -133,7 +139,7 @@ Args parse_args(int argc, char** argv, int start) {
     else if (s == "--no-run") a.no_run = true;
     else if (s == "--warn") a.warn = true;
     else if (s == "--help" || s == "-h") a.help = true;
-    else if (s == "--seed" || s == "--packs" || s == "--time-limit") {
+    else if (s == "--seed" || s == "--seeds" || s == "--packs" || s == "--time-limit") {
       if (i + 1 >= argc) {
         a.error = s + " needs a value";
         return a;
@@ -149,6 +155,14 @@ Args parse_args(int argc, char** argv, int start) {
         a.time_limit_ms = ms;
       } else if (s == "--packs") {
         a.packs.push_back(v);
+      } else if (s == "--seeds") {
+        char* end = nullptr;
+        long n = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end || n < 1 || n > 10000) {
+          a.error = "--seeds expects a number of instances from 1 to 10000, got '" + v + "'";
+          return a;
+        }
+        a.seeds = static_cast<int>(n);
       } else {
         char* end = nullptr;
         unsigned long long n = std::strtoull(v.c_str(), &end, 10);
@@ -222,6 +236,7 @@ int cmd_lint(const Args& a) {
   LintOptions options;
   options.runner = run_code ? &runner : nullptr;
   options.warnings = a.warn;
+  options.seeds = a.seeds;
   auto semantic = lint_library(lib, options);
   all.insert(all.end(), semantic.begin(), semantic.end());
   int errors = 0, warnings = 0, exercises = 0;

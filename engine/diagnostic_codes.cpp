@@ -112,8 +112,9 @@ const std::vector<DiagCodeInfo> kCodes = {
      "A numeric part's \"label\" holds a {placeholder}; labels are shown as written. Put the "
      "numbers in the prompt."},
     {C::MistakeEqualsAnswer, "E050", "mistake-equals-answer",
-     "A known mistake evaluates to the right answer at the default parameters, so its feedback "
-     "could never be shown and a right answer could be called wrong."},
+     "A known mistake evaluates to the right answer (within the tolerance) at the default "
+     "parameters or, with `dtx lint --seeds N`, for some instance: there a student who makes "
+     "that mistake is graded right. Tighten the tolerance or constrain the parameters."},
     {C::CorrectOptions, "E051", "correct-options",
      "A choice exercise has no option marked correct, or several in a single-answer question "
      "(set \"multiple\": true for that)."},
@@ -131,6 +132,14 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::WrongPasses, "E056", "wrong-passes",
      "One of the \"wrong\" implementations passes every case, so the cases do not catch the "
      "mistake it stands for. Add a case that does."},
+    {C::PartsCollide, "E060", "parts-collide",
+     "With `dtx lint --seeds N`: for some instance two parts' answers differ but fall within one "
+     "part's tolerance of each other, so a student who confuses the two formulas the exercise "
+     "contrasts is graded right. Tighten the tolerance or constrain the parameters."},
+    {C::ImpossibleAnswer, "E061", "impossible-answer",
+     "With `dtx lint --seeds N`: for some instance an answer is negative though its unit measures "
+     "something that cannot be (bytes, time, FLOP, counts). Constrain the parameters or fix the "
+     "formula."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",
@@ -149,6 +158,10 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::GuessablePairs, "W007", "guessable-pairs",
      "A matching exercise with no distractors: the last pair is always forced, so a student can "
      "get it right by elimination."},
+    {C::ConstraintsRejectMost, "W008", "constraints-reject-most",
+     "With `dtx lint --seeds N`: the constraints throw away most parameter draws, so instances "
+     "come from the few values that survive. Narrow the ranges to what the constraints allow, or "
+     "compute the dependent value in \"derived\"."},
 };
 
 }  // namespace

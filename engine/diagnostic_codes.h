@@ -61,6 +61,9 @@ enum class DiagCode : uint8_t {
   NoCases,
   ReferenceFails,
   WrongPasses,
+  // What one instance shows (`dtx lint --seeds N`).
+  PartsCollide,
+  ImpossibleAnswer,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,
@@ -69,6 +72,7 @@ enum class DiagCode : uint8_t {
   ParamNotShown,
   ImplausibleAnswer,
   GuessablePairs,
+  ConstraintsRejectMost,
   Count_  // not a code: the number of codes
 };
 

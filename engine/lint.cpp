@@ -417,7 +417,66 @@ void style_warnings(const Exercise& ex, LintContext& ctx) {
                          "answer (use {placeholders} so it shows the instance's numbers)");
 }
 
+// "p=2, m=126": an instance's parameters (not its derived values), for messages.
+std::string instance_values(const Exercise& ex, const Instance& inst) {
+  std::string s;
+  for (const auto& p : ex.params)
+    for (const auto& [n, v] : inst.values)
+      if (n == p.name) {
+        s += (s.empty() ? "" : ", ") + n + "=" + format_number(v, 6);
+        break;
+      }
+  return s;
+}
+
+// `--seeds N`: the instances students get, not only the defaults and corners. Each problem is
+// reported once, at its first seed, with how many of the N seeds have it.
+void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
+  InstanceProblems found;
+  long long draws = 0;
+  int drawn = 0;  // seeds whose parameters are drawn (not 0, the defaults)
+  for (int seed = 0; seed < n; ++seed) {
+    std::string err;
+    int d = 0;
+    auto inst = make_instance(ex, static_cast<uint64_t>(seed), &err, &d);
+    if (seed > 0) draws += d, ++drawn;
+    found.seed = static_cast<uint64_t>(seed);
+    if (!inst) {
+      found.values.clear();
+      found.problem(DiagCode::CannotMakeInstance, ex.pointer, "cannot make the instance: " + err);
+      continue;
+    }
+    found.values = instance_values(ex, *inst);
+    if (ex.spec) ex.spec->lint_instance(ex, *inst, found);
+  }
+  for (const auto& p : found.found) {
+    std::string where = "seed " + std::to_string(p.first_seed) + (p.first_values.empty() ? "" : " (" + p.first_values + ")");
+    std::string how_many = p.seeds == 1 ? "only that seed of " + std::to_string(n)
+                                        : std::to_string(p.seeds) + " of " + std::to_string(n) + " seeds";
+    ctx.report(p.code, p.pointer, p.message + ", at " + where + "; " + how_many + " (dtx show " + ex.id +
+                                      " --seed " + std::to_string(p.first_seed) + ")");
+  }
+  // Most draws thrown away: the constraints fight the ranges, and the instances students get
+  // are the few corners of the ranges that survive.
+  if (drawn > 0 && !ex.constraints.empty() && draws > 2ll * drawn) {
+    double rejected = 1.0 - static_cast<double>(drawn) / static_cast<double>(draws);
+    ctx.warn(DiagCode::ConstraintsRejectMost, ex.pointer + "/constraints",
+             "the constraints reject " + format_number(100 * rejected, 2) + "% of the parameter draws (" +
+                 format_number(static_cast<double>(draws)) + " draws for " + std::to_string(drawn) +
+                 " instances): narrow the ranges to what the constraints allow, or derive the dependent values");
+  }
+}
+
 }  // namespace
+
+void InstanceProblems::problem(DiagCode code, const std::string& pointer, const std::string& message) {
+  for (auto& p : found)
+    if (p.code == code && p.pointer == pointer) {
+      ++p.seeds;
+      return;
+    }
+  found.push_back({code, pointer, message, seed, values, 1});
+}
 
 void warn_no_hints(const Exercise& ex, LintContext& ctx) {
   if (ex.hints.empty())
@@ -492,13 +551,16 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       size_t errors_now = 0;
       for (const auto& d : out) errors_now += d.severity == Severity::Error;
       if (errors_now > errors_before) continue;
+      bool makeable = true;
       for (uint64_t seed : {0ull, 1ull, 7ull}) {
         std::string err;
         if (!make_instance(ex, seed, &err)) {
           ctx.error(DiagCode::CannotMakeInstance, ex.pointer, "cannot make the instance for seed " + std::to_string(seed) + ": " + err);
+          makeable = false;
           break;
         }
       }
+      if (makeable && options.seeds > 0) lint_seeds(ex, options.seeds, ctx);
     }
   }
   return out;

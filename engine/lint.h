@@ -19,6 +19,9 @@ struct LintOptions {
   // Adds Severity::Warning diagnostics for style problems that do not break an exercise
   // but make it teach less (`dtx lint --warn`).
   bool warnings = false;
+  // `dtx lint --seeds N`: also make the instances of seeds 0..N-1 of every exercise and check
+  // each (TypeSpec::lint_instance), and how often the constraints reject a draw.
+  int seeds = 0;
 };
 
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options);

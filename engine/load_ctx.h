@@ -168,6 +168,22 @@ struct LintContext : Reporter {
   }
 };
 
+// What TypeSpec::lint_instance finds in one instance. Lint gathers the same problem (code and
+// pointer) over every seed and reports it once, with the first seed and how many had it.
+struct InstanceProblems {
+  struct Problem {
+    DiagCode code;
+    std::string pointer, message;  // the message of the first seed that had it
+    uint64_t first_seed = 0;
+    std::string first_values;  // "p=2, m=126"
+    int seeds = 0;
+  };
+  std::vector<Problem> found;
+  uint64_t seed = 0;          // the instance being checked
+  std::string values;         // its parameters, for messages
+  void problem(DiagCode code, const std::string& pointer, const std::string& message);
+};
+
 // Shared by lint and the types' style warnings (TypeSpec::warn).
 // "no hints: a student who is stuck gets no nudge ...", at the exercise.
 void warn_no_hints(const Exercise& ex, LintContext& ctx);

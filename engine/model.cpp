@@ -566,6 +566,10 @@ std::string Instance::render(const std::string& text) const {
 }
 
 std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::string* error) {
+  return make_instance(ex, seed, error, nullptr);
+}
+
+std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::string* error, int* draws) {
   Instance inst;
   inst.exercise = &ex;
   inst.seed = seed;
@@ -601,6 +605,7 @@ std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::st
       }
     }
     ok = good;
+    if (draws) *draws = attempt + 1;
   }
   if (!ok) {
     if (error) *error = (seed == 0 ? "the default instance: " : "no instance satisfies the constraints: ") + why;

@@ -45,6 +45,7 @@ struct Instance;
 struct Answer;
 struct Feedback;
 struct LintContext;
+struct InstanceProblems;
 class CodeRunner;
 
 // What grading may use beyond the instance and the answer: a code exercise's answer that
@@ -78,6 +79,12 @@ struct TypeSpec {
                        std::string* error) const = 0;
   virtual Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a,
                          const GradeServices& services) const = 0;
+  // `dtx lint --seeds N`: what is wrong with one instance though the defaults and the corners
+  // are fine (a known mistake or another part's answer that would grade as right here, an
+  // answer no quantity of its unit can have). Reported to `out`, which gathers the seeds.
+  virtual void lint_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out) const {
+    (void)ex, (void)inst, (void)out;
+  }
 
   // Every Markdown text of the type (option texts, feedback, labels, messages), with its
   // JSON pointer and what it is in words ("an option's feedback"): lint checks links, maths
@@ -213,6 +220,8 @@ struct Instance {
 // Makes the instance for `seed`; seed 0 is the default instance (every parameter at its
 // default). Fails only when constraints can't be met or an answer does not evaluate.
 std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::string* error);
+// The same, also counting the parameter draws it took (1 unless constraints rejected some).
+std::optional<Instance> make_instance(const Exercise& ex, uint64_t seed, std::string* error, int* draws);
 
 enum class Verdict { Correct, Partial, Incorrect, FormatError };
 const char* verdict_name(Verdict v);

@@ -69,7 +69,7 @@ function example(dtx, code, entries) {
     note = `   # ${file} padded with spaces to ${e.pad_to_bytes.toLocaleString('en-US')} bytes`;
   }
   try {
-    const flags = e.stage === 'warn' ? ['--warn'] : [];
+    const flags = [...(e.stage === 'warn' ? ['--warn'] : []), ...(e.seeds ? ['--seeds', String(e.seeds)] : [])];
     const r = run(dtx, ['lint', ...flags, file], cwd);
     const printed = r.stdout.split('\n').find((l) => l.startsWith(`${file}:${e.line}:${e.column}: `) && l.includes(`[${code.code}]: `));
     if (!printed) throw new Error(`${code.code}: \`dtx lint ${flags.join(' ')} ${file}\` prints no ${code.code} at ${e.line}:${e.column}:\n${r.stdout}`);

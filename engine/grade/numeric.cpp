@@ -496,6 +496,41 @@ void NumericSpec::warn(const Exercise& ex, LintContext& ctx) const {
   warn_unshown_params(ex, used, ex.prompt, ex.pointer + "/prompt", ctx);
 }
 
+// What a drawn instance can break that the defaults and corners do not show: two values a
+// student must tell apart that the tolerance cannot (a known mistake, another part's answer),
+// and a negative amount of something that cannot be negative.
+void NumericSpec::lint_instance(const Exercise&, const Instance& inst, InstanceProblems& out) const {
+  for (size_t i = 0; i < parts.size() && i < inst.part_values.size(); ++i) {
+    const NumericPart& part = parts[i];
+    double v = inst.part_values[i];
+    std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+    const Dim& d = part.unit.dim;
+    if (v < 0 && d.money == 0 && (d.data || d.time || d.flop || d.count))
+      out.problem(DiagCode::ImpossibleAnswer, part.pointer + "/answer",
+                  "the answer is " + format_for_reading(v) + unit_sp + ", but " + describe_dim(d) + " cannot be negative");
+    for (const auto& m : part.mistakes) {
+      ExprError err;
+      auto mv = m.answer.eval(inst.scope(), &err);
+      if (mv && within(*mv, v, part.rel, part.abs))
+        out.problem(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
+                    "this known mistake (" + format_for_reading(*mv) + unit_sp + ") grades as right against the answer " +
+                        format_for_reading(v) + unit_sp + " (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ")");
+    }
+    // Equal values are one quantity asked twice (sent and received); close but different
+    // ones are two formulas the exercise contrasts.
+    for (size_t j = 0; j < parts.size() && j < inst.part_values.size(); ++j) {
+      if (j == i || parts[j].unit.dim != part.unit.dim) continue;
+      double other = inst.part_values[j] * parts[j].unit.factor / part.unit.factor;
+      if (other == v || std::fabs(other - v) <= 1e-9 * std::fabs(v)) continue;
+      if (within(other, v, part.rel, part.abs))
+        out.problem(DiagCode::PartsCollide, part.pointer + "/answer",
+                    "part \"" + parts[j].id + "\"'s answer (" + format_for_reading(other) + unit_sp +
+                        ") grades as right for part \"" + part.id + "\" (" + format_for_reading(v) + unit_sp + ", " +
+                        describe_tolerance(part.rel, part.abs, part.unit_text) + ")");
+    }
+  }
+}
+
 void NumericSpec::texts(const Exercise&, const TextFn& fn) const {
   for (const auto& part : parts) {
     fn(part.label, part.pointer + "/label", "a part's label");

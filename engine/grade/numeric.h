@@ -34,6 +34,7 @@ struct NumericSpec : TypeSpec {
   void lint(const Exercise& ex, LintContext& ctx) const override;
   void warn(const Exercise& ex, LintContext& ctx) const override;
   bool prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const override;
+  void lint_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out) const override;
   Feedback grade(const Exercise& ex, const Instance& inst, const Answer& a,
                  const GradeServices& services) const override;
   void texts(const Exercise& ex, const TextFn& fn) const override;

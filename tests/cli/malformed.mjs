@@ -37,7 +37,7 @@ for (const [file, e] of Object.entries(entries)) {
     fs.writeFileSync(path.join(tmp, file), Buffer.concat([text, Buffer.alloc(Math.max(0, e.pad_to_bytes - text.length), ' ')]));
     cwd = tmp;
   }
-  const flags = e.stage === 'warn' ? ['--warn'] : [];
+  const flags = [...(e.stage === 'warn' ? ['--warn'] : []), ...(e.seeds ? ['--seeds', String(e.seeds)] : [])];
   const text = lint([...flags, file], cwd);
   const json = lint([...flags, '--json', file], cwd);
   const fail = (why) => failures.push(`${file}: ${why}\n    printed:\n      ${text.stdout.trim().split('\n').slice(0, 6).join('\n      ')}`);

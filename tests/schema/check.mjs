@@ -53,6 +53,8 @@ export const SCHEMA_BLIND_MALFORMED = {
   'widget-input-out-of-range.json': 'the widget input {N*100} leaves the widget\'s range only for some parameter values: finding it means evaluating it',
   'code-reference-fails.json': 'the reference solution fails its own cases: finding it means running the code',
   'code-wrong-passes.json': 'a wrong implementation passes every case: finding it means running the code',
+  'parts-collide-over-seeds.json': 'two parts\' answers come within the tolerance of each other only for some drawn parameters: finding it means making the instances',
+  'negative-answer-over-seeds.json': 'the answer M - 4 is negative only for some drawn parameters: finding it means making the instances',
   'file-too-large.json': 'the limit is on the file\'s bytes (the test pads it past 10 MB); a validator sees only the parsed data',
 };
 
@@ -184,8 +186,8 @@ for (const t of typeTables.types) {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-schema-'));
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function engineAccepts(file, { run = false } = {}) {
-  const args = ['lint', ...(run ? [] : ['--no-run']), file];
+function engineAccepts(file, { run = false, seeds = 0 } = {}) {
+  const args = ['lint', ...(run ? [] : ['--no-run']), ...(seeds ? ['--seeds', String(seeds)] : []), file];
   const r = spawnSync(dtx, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`${dtx} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ok: r.status === 0, why: r.stdout.split('\n').filter(Boolean).map((l) => l.replace(/^[^:]*:\d+:\d+: error\[E\d{3}\]: /, '')).join('; ') };
@@ -239,7 +241,7 @@ for (const f of malformed) {
     fs.writeFileSync(file, text);
   }
   const s = schemaVerdict(validate, text);
-  const engine = engineAccepts(file, { run: !!x.runs_code });
+  const engine = engineAccepts(file, { run: !!x.runs_code, seeds: x.seeds || 0 });
   const blind = SCHEMA_BLIND_MALFORMED[f];
   if (engine.ok) fail(`tests/malformed/${f}: dtx lint accepts it`);
   if (blind && s.ok === false) fail(`tests/malformed/${f}: the schema now rejects it (${s.why}); remove it from SCHEMA_BLIND_MALFORMED`);

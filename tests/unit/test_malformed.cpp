@@ -3,7 +3,7 @@
 //
 //   "file.json": {"stage": "load" | "lint" | "warn", "code": "E012", "line": L, "column": C,
 //                 "pointer": "/json/pointer", "message_contains": "...", "count": N,
-//                 "runs_code": true, "pad_to_bytes": B, "known_bug": "..."}
+//                 "runs_code": true, "pad_to_bytes": B, "seeds": N, "known_bug": "..."}
 //
 // stage "load": load_pack fails and reports it; stage "lint": load_pack succeeds and
 // lint_library reports it; stage "warn": neither reports an error and lint with style warnings
@@ -13,6 +13,7 @@
 // only by running the pack's JavaScript, which this engine-only test cannot: tests/cli/
 // malformed.mjs checks those (and every other case) through `dtx lint`. "pad_to_bytes": the file
 // is read with spaces appended up to that size (a pack over the 10 MB limit is not committed).
+// "seeds": lint makes the instances of seeds 0..N-1 (`dtx lint --seeds N`), where the problem is.
 // An entry with "known_bug" describes what the engine SHOULD say: the test is skipped with that
 // text while the engine disagrees, and fails once the engine agrees, so the marker gets removed
 // when the bug is fixed.
@@ -56,6 +57,7 @@ struct Expectation {
   int count = -1;  // -1: not checked
   bool runs_code = false;
   long long pad_to_bytes = 0;
+  int seeds = 0;
 };
 
 struct ExpectationFile {
@@ -75,7 +77,7 @@ const ExpectationFile& expectations() {
       return out;
     }
     static const std::set<std::string> kKeys = {"stage", "code", "line", "column", "pointer", "message_contains",
-                                                "count", "known_bug", "runs_code", "pad_to_bytes"};
+                                                "count", "known_bug", "runs_code", "pad_to_bytes", "seeds"};
     for (auto it = doc.begin(); it != doc.end(); ++it) {
       const std::string& name = it.key();
       const nlohmann::json& e = it.value();
@@ -117,6 +119,8 @@ const ExpectationFile& expectations() {
       num("line", &x.line, true);
       num("column", &x.column, true);
       num("count", &x.count, false);
+      num("seeds", &x.seeds, false);
+      if (ok && (x.seeds < 0 || x.seeds > 10000)) bad("\"seeds\" must be from 1 to 10000"), ok = false;
       if (auto f = e.find("runs_code"); f != e.end()) {
         if (!f->is_boolean()) bad("\"runs_code\" must be true or false"), ok = false;
         else x.runs_code = f->get<bool>();
@@ -195,6 +199,7 @@ std::vector<std::string> mismatches(const Expectation& x) {
     lib.packs.push_back(std::move(*r.pack));
     LintOptions options;
     options.warnings = x.stage == "warn";
+    options.seeds = x.seeds;
     std::vector<Diagnostic> all = lint_library(lib, options);
     got = errors_of(all);
     if (x.stage == "warn") {
