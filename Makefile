@@ -59,7 +59,7 @@ test: native wasm-engine dist
 	@cd $(NATIVE_DIR) && ctest --output-on-failure -j2
 
 lint: native
-	@$(NATIVE_DIR)/dtx lint exercises/
+	@$(NATIVE_DIR)/dtx lint --seeds 200 exercises/
 
 bench: native wasm-engine dist
 	@scripts/bench.sh

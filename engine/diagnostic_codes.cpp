@@ -140,6 +140,14 @@ const std::vector<DiagCodeInfo> kCodes = {
      "With `dtx lint --seeds N`: for some instance an answer is negative though its unit measures "
      "something that cannot be (bytes, time, FLOP, counts). Constrain the parameters or fix the "
      "formula."},
+    {C::NotInteger, "E062", "not-integer",
+     "A part declared \"integer\": true (a count of GPUs, messages, steps) has an answer that is not "
+     "a whole number at the defaults, at a corner of the ranges or, with --seeds, for some "
+     "instance. Constrain the parameters so the count comes out whole, or drop \"integer\"."},
+    {C::Implausible, "E063", "implausible-answer",
+     "A part's answer leaves the \"plausible\" range its author declared (an MFU over 100 %, a "
+     "step time no run has) at the defaults, a corner or, with --seeds, some instance. Constrain "
+     "the parameters so every instance is a situation that can happen."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",

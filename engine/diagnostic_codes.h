@@ -64,6 +64,8 @@ enum class DiagCode : uint8_t {
   // What one instance shows (`dtx lint --seeds N`).
   PartsCollide,
   ImpossibleAnswer,
+  NotInteger,
+  Implausible,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,

@@ -42,7 +42,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     std::string p = pp + "/" + std::to_string(i);
     const Json& pj = parts[i];
     if (!ctx.expect_object(pj, p, "a part with \"id\", \"answer\" and \"unit\"")) continue;
-    ctx.check_fields(pj, p, {"id", "label", "answer", "unit", "tolerance", "mistakes"},
+    ctx.check_fields(pj, p, {"id", "label", "answer", "unit", "tolerance", "integer", "plausible", "mistakes"},
                      {"id", "answer", "unit"});
     NumericPart part;
     part.pointer = p;
@@ -69,6 +69,20 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     }
     if (auto e = ctx.expr_field(pj, p, "answer", true)) part.answer = *e;
     ctx.tolerance_field(pj, p, "tolerance", &part.rel, &part.abs);
+    part.integer = ctx.bool_field(pj, p, "integer").value_or(false);
+    if (auto it = pj.find("plausible"); it != pj.end()) {
+      std::string q = p + "/plausible";
+      if (ctx.expect_object(*it, q, "a range {\"min\": a, \"max\": b} in the part's unit")) {
+        ctx.check_fields(*it, q, {"min", "max"}, {});
+        part.plausible_min = ctx.number_field(*it, q, "min", false);
+        part.plausible_max = ctx.number_field(*it, q, "max", false);
+        if (!part.plausible_min && !part.plausible_max)
+          ctx.error(DiagCode::MissingField, q, "expected \"min\" and/or \"max\" in the plausible range, got an empty object");
+        else if (part.plausible_min && part.plausible_max && *part.plausible_max < *part.plausible_min)
+          ctx.error(DiagCode::BadRange, q + "/max", "expected max ≥ min (" + format_number(*part.plausible_min, 6) +
+                                                        "), got " + format_number(*part.plausible_max, 6));
+      }
+    }
     if (pj.contains("mistakes")) {
       const Json& ms = pj["mistakes"];
       std::string mp = p + "/mistakes";
@@ -106,6 +120,25 @@ std::string bytes_symbol(std::string s) {
 
 bool near_factor(double given, double expected, double k, double rel, double abs) {
   return within(given, expected * k, rel, abs * std::fabs(k));
+}
+
+// The answer `v` against the part's "integer" and "plausible" declarations: the code and the
+// message ("the answer is 7.5, not a whole number"), or nullopt.
+std::optional<std::pair<DiagCode, std::string>> declared_range_problem(const NumericPart& part, double v) {
+  std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+  if (part.integer && std::fabs(v - std::round(v)) > 1e-9 * std::max(1.0, std::fabs(v)))
+    return std::make_pair(DiagCode::NotInteger, "the answer is " + format_number(v, 6) + unit_sp +
+                                                    ", not a whole number, though the part says \"integer\": true");
+  bool low = part.plausible_min && v < *part.plausible_min, high = part.plausible_max && v > *part.plausible_max;
+  if (low || high) {
+    std::string range = part.plausible_min && part.plausible_max
+                            ? format_number(*part.plausible_min, 6) + " to " + format_number(*part.plausible_max, 6)
+                        : part.plausible_min ? "at least " + format_number(*part.plausible_min, 6)
+                                             : "at most " + format_number(*part.plausible_max, 6);
+    return std::make_pair(DiagCode::Implausible, "the answer is " + format_for_reading(v) + unit_sp +
+                                                     ", outside its plausible range (" + range + unit_sp + ")");
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -297,6 +330,14 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
         break;
       }
     }
+    // What the author declared about every instance's answer: whole, and in a plausible range.
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (!vals[i]) continue;
+      if (auto why = declared_range_problem(part, *vals[i])) {
+        ctx.error(why->first, part.pointer + "/answer", why->second + ", " + ctx.describe_point(i));
+        break;
+      }
+    }
     // Style: a value no student should ever be asked for.
     std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
     for (size_t i = 0; i < vals.size(); ++i) {
@@ -432,9 +473,12 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
     double expected = inst.part_values[i];
     double g = given[i];
     std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
-    std::string tol = describe_tolerance(part.rel, part.abs, part.unit_text);
+    std::string tol = part.integer ? "a whole number, graded exactly" : describe_tolerance(part.rel, part.abs, part.unit_text);
     pf.given = format_for_reading(g) + unit_sp;
-    if (within(g, expected, part.rel, part.abs)) {
+    // A count is right or wrong: 7 GPUs are not within 1 % of 7.05.
+    bool matches = part.integer ? std::fabs(g - expected) <= 1e-9 * std::max(1.0, std::fabs(expected))
+                                : within(g, expected, part.rel, part.abs);
+    if (matches) {
       pf.verdict = Verdict::Correct;
       pf.message = "Correct: " + format_for_reading(g) + unit_sp + " matches " + format_for_reading(expected) +
                    unit_sp + " (" + tol + ").";
@@ -471,7 +515,8 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
                    given_unit[i]->symbol + (given_unit[i]->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
                    " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
     if (pf.message.empty())
-      pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
+      pf.message = part.integer ? format_for_reading(g) + unit_sp + " is not the answer (a whole number, graded exactly)."
+                                : format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
   }
   fb.score = static_cast<double>(right) / static_cast<double>(parts.size());
   fb.verdict = right == static_cast<int>(parts.size()) ? Verdict::Correct
@@ -505,6 +550,7 @@ void NumericSpec::lint_instance(const Exercise&, const Instance& inst, InstanceP
     double v = inst.part_values[i];
     std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
     const Dim& d = part.unit.dim;
+    if (auto why = declared_range_problem(part, v)) out.problem(why->first, part.pointer + "/answer", why->second);
     if (v < 0 && d.money == 0 && (d.data || d.time || d.flop || d.count))
       out.problem(DiagCode::ImpossibleAnswer, part.pointer + "/answer",
                   "the answer is " + format_for_reading(v) + unit_sp + ", but " + describe_dim(d) + " cannot be negative");

@@ -20,6 +20,12 @@ struct NumericPart {
   Unit unit;
   Expr answer;
   double rel = 0.01, abs = 0;
+  // "integer": true: a count (GPUs, messages, steps); graded exactly, and lint checks every
+  // instance's answer is whole.
+  bool integer = false;
+  // "plausible": {"min", "max"}, in the part's unit: where every instance's answer must lie
+  // (an MFU under 100 %, a step time a run could have); lint checks it.
+  std::optional<double> plausible_min, plausible_max;
   std::vector<NumericMistake> mistakes;
 };
 

@@ -55,6 +55,8 @@ export const SCHEMA_BLIND_MALFORMED = {
   'code-wrong-passes.json': 'a wrong implementation passes every case: finding it means running the code',
   'parts-collide-over-seeds.json': 'two parts\' answers come within the tolerance of each other only for some drawn parameters: finding it means making the instances',
   'negative-answer-over-seeds.json': 'the answer M - 4 is negative only for some drawn parameters: finding it means making the instances',
+  'not-integer.json': 'the answer N/3 is whole only for some N: finding it means evaluating the expression',
+  'implausible-mfu.json': 'the MFU leaves 0-100 % only at some corners of the ranges: finding it means evaluating the expression',
   'file-too-large.json': 'the limit is on the file\'s bytes (the test pads it past 10 MB); a validator sees only the parsed data',
 };
 

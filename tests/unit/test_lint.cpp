@@ -652,3 +652,112 @@ TEST(LintLinks, EveryMarkdownFieldIsChecked) {
   ASSERT_EQ(ds.size(), 1u) << joined(ds);
   EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 32), "i.json:1:79: error[E041]: /intro");
 }
+
+// ---------------------------------------------------------------- --seeds N
+
+namespace {
+
+std::vector<Diagnostic> lint_seeds(const std::string& exercises, int seeds, bool warnings = false) {
+  LoadResult r = load_pack(pack_with(exercises), "s.json");
+  EXPECT_TRUE(r.ok());
+  Library lib;
+  if (r.pack) lib.packs.push_back(*r.pack);
+  LintOptions options;
+  options.seeds = seeds;
+  options.warnings = warnings;
+  return lint_library(lib, options);
+}
+
+std::vector<Diagnostic> with_code(const std::vector<Diagnostic>& ds, DiagCode code) {
+  std::vector<Diagnostic> out;
+  for (const auto& d : ds)
+    if (d.code == code) out.push_back(d);
+  return out;
+}
+
+// (N-1)/N is within 1 % of 1 from N = 100 on: forgetting it only shows on small rings.
+const char* kRing = R"J({"id": "ring.v", "type": "numeric", "title": "V", "prompt": "{N} GPUs, {M} GB",
+  "params": {"N": {"default": 8, "choices": [8, 256, 512]}, "M": {"default": 1, "min": 1, "max": 4, "step": 1}},
+  "parts": [{"id": "v", "answer": "2*M*(N-1)/N", "unit": "GB",
+             "mistakes": [{"answer": "2*M", "message": "Missing (N-1)/N."}]}]})J";
+
+}  // namespace
+
+// The defaults and corners see N = 8 and N = 512 at M = 1 and 4; a drawn N = 256 is one more
+// instance where the mistake grades right. One report per problem, with its first seed.
+TEST(LintSeeds, AMistakeThatGradesRightForSomeInstance) {
+  EXPECT_TRUE(with_code(lint_seeds(kRing, 0), DiagCode::MistakeEqualsAnswer).empty());
+  auto ds = with_code(lint_seeds(kRing, 200), DiagCode::MistakeEqualsAnswer);
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/parts/0/mistakes/0/answer");
+  EXPECT_NE(ds[0].message.find("grades as right against the answer"), std::string::npos) << ds[0].message;
+  EXPECT_NE(ds[0].message.find("of 200 seeds (dtx show ring.v --seed "), std::string::npos) << ds[0].message;
+  // The seed it names has the problem: its N is 256 or 512.
+  size_t at = ds[0].message.find("at seed ");
+  ASSERT_NE(at, std::string::npos);
+  uint64_t seed = std::stoull(ds[0].message.substr(at + 8));
+  LoadResult r = load_pack(pack_with(kRing), "s.json");
+  Instance inst = must_instance(r.pack->exercises[0], seed);
+  EXPECT_GE(inst.values[0].second, 256) << ds[0].message;
+  // Only small rings: nothing to report.
+  std::string small = kRing;
+  small.replace(small.find("[8, 256, 512]"), 13, "[4, 8, 16]");
+  EXPECT_TRUE(with_code(lint_seeds(small, 200), DiagCode::MistakeEqualsAnswer).empty()) << joined(lint_seeds(small, 200));
+}
+
+// Idle time over the ideal time and over the total time: 0.79 % and 0.79 % at p = 2, m = 126.
+TEST(LintSeeds, TwoPartsThatAToleranceCannotTellApart) {
+  const char* bubble = R"J({"id": "pipe.b", "type": "numeric", "title": "B", "prompt": "{p} stages, {m} micro-batches",
+    "params": {"p": {"default": 4, "choices": [2, 4]}, "m": {"default": 8, "min": 4, "max": 128, "step": 2}},
+    "parts": [{"id": "ideal", "answer": "(p-1)/m*100", "unit": "%"},
+              {"id": "total", "answer": "(p-1)/(m+p-1)*100", "unit": "%"}]})J";
+  auto ds = with_code(lint_seeds(bubble, 200), DiagCode::PartsCollide);
+  ASSERT_EQ(ds.size(), 2u) << joined(ds);  // each part, once
+  EXPECT_NE(ds[0].message.find("part \"total\"'s answer"), std::string::npos) << ds[0].message;
+  // Parts with equal answers (sent and received) are one quantity asked twice, not a collision.
+  const char* same = R"J({"id": "ring.sr", "type": "numeric", "title": "S", "prompt": "{N} GPUs",
+    "params": {"N": {"default": 8, "choices": [4, 8, 16]}},
+    "parts": [{"id": "sent", "answer": "2*(N-1)/N", "unit": "GB"}, {"id": "received", "answer": "2*(N-1)/N", "unit": "GB"}]})J";
+  EXPECT_TRUE(with_code(lint_seeds(same, 200), DiagCode::PartsCollide).empty());
+}
+
+TEST(LintSeeds, NegativeAmountsIntegersAndPlausibleRanges) {
+  auto neg = with_code(lint_seeds(R"J({"id": "a.b", "type": "numeric", "title": "A", "prompt": "{M} GB",
+    "params": {"M": {"default": 16, "min": 2, "max": 80, "step": 2}},
+    "parts": [{"id": "spare", "answer": "M - 4", "unit": "GB"}]})J", 200), DiagCode::ImpossibleAnswer);
+  ASSERT_EQ(neg.size(), 1u);
+  EXPECT_NE(neg[0].message.find("cannot be negative"), std::string::npos) << neg[0].message;
+  // A percentage may be negative (a change); a plain number too.
+  EXPECT_TRUE(with_code(lint_seeds(R"J({"id": "a.c", "type": "numeric", "title": "A", "prompt": "{M}",
+    "params": {"M": {"default": 16, "min": 2, "max": 80, "step": 2}},
+    "parts": [{"id": "d", "answer": "M - 40", "unit": "%", "tolerance": {"abs": 0.5}}]})J", 200), DiagCode::ImpossibleAnswer).empty());
+  // Whole at every corner (L = 8, 64 with p = 2, 4) but not for a drawn L = 10, p = 4.
+  auto whole = with_code(lint_seeds(R"J({"id": "a.d", "type": "numeric", "title": "A", "prompt": "{L} layers, {p} stages",
+    "params": {"L": {"default": 32, "min": 8, "max": 64, "step": 2}, "p": {"default": 4, "choices": [2, 4]}},
+    "parts": [{"id": "per", "answer": "L/p", "unit": "layers", "integer": true}]})J", 200), DiagCode::NotInteger);
+  ASSERT_EQ(whole.size(), 1u);
+  EXPECT_NE(whole[0].message.find("not a whole number"), std::string::npos) << whole[0].message;
+  EXPECT_NE(whole[0].message.find("at seed "), std::string::npos) << whole[0].message;
+}
+
+// Constraints that throw most draws away: a warning, with the share.
+TEST(LintSeeds, ConstraintsThatRejectMostDraws) {
+  const char* tight = R"J({"id": "a.e", "type": "numeric", "title": "A", "prompt": "{L} {p}",
+    "params": {"L": {"default": 32, "min": 2, "max": 128, "step": 1}, "p": {"default": 4, "choices": [2, 4, 8]}},
+    "constraints": ["L / p == floor(L / p)", "L >= 4 * p"],
+    "parts": [{"id": "per", "answer": "L/p", "unit": "layers"}]})J";
+  auto ds = with_code(lint_seeds(tight, 200, true), DiagCode::ConstraintsRejectMost);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_NE(ds[0].message.find("% of the parameter draws"), std::string::npos) << ds[0].message;
+  EXPECT_TRUE(with_code(lint_seeds(tight, 200, false), DiagCode::ConstraintsRejectMost).empty());  // a warning
+}
+
+// Every shipped exercise's instances can be made and checked in one pass over 200 seeds.
+TEST(LintSeeds, ShippedPacksLoadAndSweepWithoutCrashing) {
+  Library lib = load_library(shipped_pack_sources());
+  ASSERT_FALSE(lib.packs.empty());
+  LintOptions options;
+  options.seeds = 20;
+  auto ds = lint_library(lib, options);
+  EXPECT_TRUE(with_code(ds, DiagCode::CannotMakeInstance).empty()) << joined(with_code(ds, DiagCode::CannotMakeInstance));
+}

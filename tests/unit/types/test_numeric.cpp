@@ -216,3 +216,42 @@ TEST(Numeric, SpokenFeedbackNamesEachPartInWords) {
   EXPECT_EQ(unreadable.find("format-error"), std::string::npos) << unreadable;
   EXPECT_NE(unreadable.find("Part 1, Volume: "), std::string::npos) << unreadable;
 }
+
+// "integer": true: a count is right or wrong, with no tolerance, and the feedback says so.
+TEST(Numeric, IntegerPartsAreGradedExactly) {
+  Pack pk = must_load(pack_with(R"J({"id": "pipe.steps", "type": "numeric", "title": "Steps", "prompt": "p",
+    "params": {"p": {"default": 4, "choices": [2, 4, 8]}, "m": {"default": 100, "min": 8, "max": 128, "step": 4}},
+    "parts": [{"id": "steps", "answer": "m + p - 1", "unit": "steps", "integer": true}]})J"));
+  Instance i = must_instance(pk.exercises[0]);  // 100 + 4 - 1 = 103
+  EXPECT_EQ(grade_parts(i, {"103"}).verdict, Verdict::Correct);
+  EXPECT_EQ(grade_parts(i, {"103 steps"}).verdict, Verdict::Correct);
+  // 102 is within 1 % of 103: a tolerance would call it right.
+  Feedback f = grade_parts(i, {"102"});
+  EXPECT_EQ(f.verdict, Verdict::Incorrect);
+  EXPECT_NE(f.parts[0].message.find("graded exactly"), std::string::npos) << f.parts[0].message;
+  EXPECT_EQ(grade_parts(i, {"103.5"}).verdict, Verdict::Incorrect);
+  // Without "integer", the same 102 is within the default 1 %.
+  Pack loose = must_load(pack_with(R"J({"id": "pipe.steps", "type": "numeric", "title": "Steps", "prompt": "p",
+    "params": {"p": {"default": 4, "choices": [2, 4, 8]}, "m": {"default": 100, "min": 8, "max": 128, "step": 4}},
+    "parts": [{"id": "steps", "answer": "m + p - 1", "unit": "steps"}]})J"));
+  EXPECT_EQ(grade_parts(must_instance(loose.exercises[0]), {"102"}).verdict, Verdict::Correct);
+}
+
+// "plausible" and "integer" are read as declared, and refused when malformed.
+TEST(Numeric, PlausibleRangeIsReadAndChecked) {
+  Pack pk = must_load(pack_with(R"J({"id": "hw.mfu", "type": "numeric", "title": "MFU", "prompt": "p",
+    "parts": [{"id": "mfu", "answer": "40", "unit": "%", "plausible": {"min": 0, "max": 100}}]})J"));
+  const auto* spec = dynamic_cast<const NumericSpec*>(pk.exercises[0].spec.get());
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->parts[0].plausible_min, 0.0);
+  EXPECT_EQ(spec->parts[0].plausible_max, 100.0);
+  for (const char* bad : {R"J({})J", R"J({"min": 5, "max": 1})J", R"J({"low": 0})J", R"J([0, 100])J"}) {
+    LoadResult r = load_pack(pack_with(std::string(R"J({"id": "hw.mfu", "type": "numeric", "title": "MFU", "prompt": "p",
+      "parts": [{"id": "mfu", "answer": "40", "unit": "%", "plausible": )J") + bad + "}]}"), "x.json");
+    EXPECT_FALSE(r.ok()) << bad;
+  }
+  LoadResult r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "parts": [{"id": "n", "answer": "4", "unit": "GPUs", "integer": "yes"}]})J"), "x.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, DiagCode::WrongKind);
+}
