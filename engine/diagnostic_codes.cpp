@@ -144,7 +144,7 @@ const std::vector<DiagCodeInfo> kCodes = {
      "A part declared \"integer\": true (a count of GPUs, messages, steps) has an answer that is not "
      "a whole number at the defaults, at a corner of the ranges or, with --seeds, for some "
      "instance. Constrain the parameters so the count comes out whole, or drop \"integer\"."},
-    {C::Implausible, "E063", "implausible-answer",
+    {C::Implausible, "E063", "outside-plausible",
      "A part's answer leaves the \"plausible\" range its author declared (an MFU over 100 %, a "
      "step time no run has) at the defaults, a corner or, with --seeds, some instance. Constrain "
      "the parameters so every instance is a situation that can happen."},

@@ -4,10 +4,10 @@
 #include <functional>
 #include <set>
 
+#include "../diagnose.h"
 #include "../figures.h"
 #include "../load_ctx.h"
 #include "../text.h"
-#include "numeric.h"
 
 namespace dtx {
 
@@ -461,7 +461,13 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
         Json g = Json::parse(run.student[i].value_json, nullptr, false);
         Json e = Json::parse(*expected, nullptr, false);
         if (g.is_number() && e.is_number()) {
-          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(rel, 1e-6), abs);
+          // The case's arguments are its instance values; a function's result has no unit.
+          FactorContext fc;
+          for (size_t k = 0; k < args.size() && k < c.args_json.size(); ++k) {
+            Json a = Json::parse(c.args_json[k], nullptr, false);
+            if (a.is_number()) fc.values.emplace_back(args[k], a.get<double>());
+          }
+          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(rel, 1e-6), abs, fc);
           if (!cf.message.empty()) diagnoses.push_back(cf.message);
         } else if (!g.is_discarded() && g.is_null()) {
           cf.message = "the function returned nothing (undefined) or NaN";

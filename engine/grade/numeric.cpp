@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../diagnose.h"
 #include "../load_ctx.h"
 #include "../maths.h"
 #include "../text.h"
@@ -221,48 +222,6 @@ const TypeEntry& numeric_type_entry() {
   return e;
 }
 
-std::string diagnose_factor(double given, double expected, double rel, double abs) {
-  if (expected == 0 || given == 0) return "";
-  struct Factor {
-    double k;
-    const char* msg;
-  };
-  // Checked in this order: the first that fits is the most likely slip.
-  static const Factor kFactors[] = {
-      {2, "Your answer is 2x the expected value: something is counted twice (both phases "
-          "twice, both directions of a link, or 2 bytes where 1 belongs)."},
-      {0.5, "Your answer is half the expected value: a factor of 2 is missing (one phase of "
-            "two, one direction, or bytes per parameter)."},
-      {8, "Your answer is 8x the expected value: bits vs bytes (1 byte = 8 bits)."},
-      {0.125, "Your answer is 1/8 of the expected value: bits vs bytes (1 byte = 8 bits)."},
-      {1000, "Your answer is 1000x the expected value: check the unit prefix (MB vs GB, ms vs "
-             "s, GFLOP vs TFLOP)."},
-      {0.001, "Your answer is 1/1000 of the expected value: check the unit prefix (MB vs GB, "
-              "ms vs s, GFLOP vs TFLOP)."},
-      {1024, "Your answer is 1024x the expected value: a unit step in binary prefixes (KiB, "
-             "MiB, GiB) is 1024."},
-      {1.0 / 1024, "Your answer is 1/1024 of the expected value: a unit step in binary "
-                   "prefixes (KiB, MiB, GiB) is 1024."},
-      {1.073741824, "Your answer is 7.4% high: that is GiB vs GB (2^30 vs 10^9 bytes)."},
-      {1 / 1.073741824, "Your answer is 6.9% low: that is GiB vs GB (2^30 vs 10^9 bytes)."},
-      {1.048576, "Your answer is 4.9% high: that is MiB vs MB (2^20 vs 10^6 bytes)."},
-      {1 / 1.048576, "Your answer is 4.6% low: that is MiB vs MB (2^20 vs 10^6 bytes)."},
-      {1.099511627776, "Your answer is 10% high: that is TiB vs TB (2^40 vs 10^12 bytes)."},
-      {1 / 1.099511627776, "Your answer is 9% low: that is TiB vs TB (2^40 vs 10^12 bytes)."},
-      {100, "Your answer is 100x the expected value: percent vs fraction (50% = 0.5)."},
-      {0.01, "Your answer is 1/100 of the expected value: percent vs fraction (50% = 0.5)."},
-      {1e6, "Your answer is a million times the expected value: check the unit (µs vs s, MB "
-            "vs TB)."},
-      {1e-6, "Your answer is a millionth of the expected value: check the unit (µs vs s, MB "
-             "vs TB)."},
-  };
-  // A tolerance wider than a factor's own distance would make every answer "match" it.
-  for (const auto& f : kFactors) {
-    if (std::fabs(f.k - 1) <= 2 * rel) continue;
-    if (near_factor(given, expected, f.k, rel, abs)) return f.msg;
-  }
-  return "";
-}
 
 namespace {
 
@@ -508,7 +467,12 @@ Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answ
       pf.message = "You answered in bytes, but the question asks for bits (1 byte = 8 bits).";
     }
     // 3. The engine's own factor diagnosis.
-    if (pf.message.empty()) pf.message = diagnose_factor(g, expected, part.rel, part.abs);
+    if (pf.message.empty()) {
+      FactorContext fc;
+      fc.unit = &part.unit;
+      for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
+      pf.message = diagnose_factor(g, expected, part.rel, part.abs, fc);
+    }
     if (pf.message.empty() && given_unit[i] && part.unit.family != DataFamily::None &&
         given_unit[i]->family != DataFamily::None && given_unit[i]->family != part.unit.family)
       pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +

@@ -58,9 +58,5 @@ struct NumericSpec : TypeSpec {
 // "in GB or any size unit", "a percentage", "a plain number" (the field is 16 em wide).
 std::string part_input_hint(const NumericPart& part);
 
-// The engine's own diagnosis of a wrong number: off by 2x, 8x (bits/bytes), 1000x, 1024x
-// (binary vs decimal prefixes), 100x (percent vs fraction). Empty when none applies.
-// Shared with code grading, where a function's result can be off the same ways.
-std::string diagnose_factor(double given, double expected, double rel, double abs);
 
 }  // namespace dtx

@@ -90,7 +90,8 @@ TEST(Numeric, EngineDiagnosesFactors) {
   EXPECT_NE(grade_parts(i, {"0.003"}).message.find("1/1000"), std::string::npos);
   EXPECT_NE(grade_parts(i, {"3072"}).message.find("1024x"), std::string::npos);
   EXPECT_NE(grade_parts(i, {"3.2212"}).message.find("GiB vs GB"), std::string::npos);
-  EXPECT_NE(grade_parts(i, {"300"}).message.find("percent"), std::string::npos);
+  // Percent vs fraction is for percentages and plain numbers, not for gigabytes.
+  EXPECT_EQ(grade_parts(i, {"300"}).message.find("percent"), std::string::npos);
   Feedback plain = grade_parts(i, {"5"});
   EXPECT_NE(plain.message.find("not within 1%"), std::string::npos) << plain.message;
 }
@@ -254,4 +255,38 @@ TEST(Numeric, PlausibleRangeIsReadAndChecked) {
     "parts": [{"id": "n", "answer": "4", "unit": "GPUs", "integer": "yes"}]})J"), "x.json");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.diagnostics[0].code, DiagCode::WrongKind);
+}
+
+// Each generic diagnosis only where it can happen, and the instance's own values first: an
+// answer 8x too small with TP = 8 names TP, not bits and bytes.
+TEST(Numeric, DiagnosesFollowTheUnitAndTheInstance) {
+  auto msg = [](const std::string& unit, const std::string& params, const std::string& given) {
+    Pack p = must_load(pack_with(R"J({"id": "x", "type": "numeric", "title": "X", "prompt": "p", "params": {)J" + params +
+                                 R"J(}, "parts": [{"id": "v", "answer": "3", "unit": ")J" + unit + R"J("}]})J"));
+    return grade_parts(must_instance(p.exercises[0]), {given}).parts[0].message;
+  };
+  const std::string none = R"J("Z": {"default": 1})J", tp = R"J("TP": {"default": 8, "choices": [4, 8]})J";
+  // Bits vs bytes: data only.
+  EXPECT_NE(msg("GB", none, "0.375").find("bits vs bytes"), std::string::npos);
+  EXPECT_EQ(msg("ms", none, "0.375").find("bits vs bytes"), std::string::npos) << msg("ms", none, "0.375");
+  EXPECT_EQ(msg("", none, "24").find("bits vs bytes"), std::string::npos);
+  // Binary prefixes: a data unit with a prefix.
+  EXPECT_NE(msg("GB", none, "3.2212").find("GiB vs GB"), std::string::npos);
+  EXPECT_EQ(msg("", none, "3.2212").find("GiB"), std::string::npos) << msg("", none, "3.2212");
+  EXPECT_EQ(msg("B", none, "3072").find("1024"), std::string::npos) << msg("B", none, "3072");
+  // Unit prefixes need a unit; percent vs fraction needs a percentage or a plain number.
+  EXPECT_EQ(msg("", none, "3000").find("unit prefix"), std::string::npos) << msg("", none, "3000");
+  EXPECT_NE(msg("%", none, "0.03").find("percent vs fraction"), std::string::npos);
+  EXPECT_NE(msg("", none, "300").find("percent vs fraction"), std::string::npos);
+  // The instance's values: TP = 8 explains 1/8 and 8x, in the part's unit or none.
+  std::string small = msg("GB", tp, "0.375");
+  EXPECT_NE(small.find("8 is TP here"), std::string::npos) << small;
+  EXPECT_NE(small.find("divide by TP"), std::string::npos) << small;
+  EXPECT_EQ(small.find("bits"), std::string::npos) << small;
+  EXPECT_NE(msg("", tp, "24").find("multiply by TP"), std::string::npos) << msg("", tp, "24");
+  // Twice is still "counted twice", whatever the parameters.
+  EXPECT_NE(msg("GB", R"J("N": {"default": 2, "choices": [2, 4]})J", "6").find("2x"), std::string::npos);
+  // A product of two values: 32 = TP x PP.
+  std::string both = msg("s", R"J("TP": {"default": 8, "choices": [4, 8]}, "PP": {"default": 4, "choices": [4, 8]})J", "96");
+  EXPECT_NE(both.find("32 is TP×PP here"), std::string::npos) << both;
 }

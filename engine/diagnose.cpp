@@ -1,0 +1,147 @@
+#include "diagnose.h"
+
+#include <cmath>
+
+#include "text.h"
+
+namespace dtx {
+
+namespace {
+
+bool near_factor(double given, double expected, double k, double rel, double abs) {
+  return within(given, expected * k, rel, abs * std::fabs(k));
+}
+
+// Which slips a quantity in this unit can suffer.
+enum Applies : unsigned {
+  kAlways = 0,
+  kData = 1,      // bits vs bytes: data sizes and rates
+  kPrefixed = 2,  // binary vs decimal prefixes: a data unit with a prefix (GB, MiB/s)
+  kUnit = 4,      // unit prefixes (ms vs s, MB vs GB): there is a unit to get wrong
+  kFraction = 8,  // percent vs fraction: percentages and plain numbers
+};
+
+struct Factor {
+  double k;
+  unsigned applies;
+  const char* msg;
+};
+
+// Checked in this order: the first that fits is the most likely slip.
+const Factor kFactors[] = {
+    {2, kAlways,
+     "Your answer is 2x the expected value: something is counted twice (both phases twice, both "
+     "directions of a link, or 2 bytes where 1 belongs)."},
+    {0.5, kAlways,
+     "Your answer is half the expected value: a factor of 2 is missing (one phase of two, one "
+     "direction, or bytes per parameter)."},
+    {8, kData, "Your answer is 8x the expected value: bits vs bytes (1 byte = 8 bits)."},
+    {0.125, kData, "Your answer is 1/8 of the expected value: bits vs bytes (1 byte = 8 bits)."},
+    {1000, kUnit,
+     "Your answer is 1000x the expected value: check the unit prefix (MB vs GB, ms vs s, GFLOP vs "
+     "TFLOP)."},
+    {0.001, kUnit,
+     "Your answer is 1/1000 of the expected value: check the unit prefix (MB vs GB, ms vs s, "
+     "GFLOP vs TFLOP)."},
+    {1024, kPrefixed,
+     "Your answer is 1024x the expected value: a unit step in binary prefixes (KiB, MiB, GiB) is "
+     "1024."},
+    {1.0 / 1024, kPrefixed,
+     "Your answer is 1/1024 of the expected value: a unit step in binary prefixes (KiB, MiB, GiB) "
+     "is 1024."},
+    {1.073741824, kPrefixed, "Your answer is 7.4% high: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+    {1 / 1.073741824, kPrefixed, "Your answer is 6.9% low: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+    {1.048576, kPrefixed, "Your answer is 4.9% high: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+    {1 / 1.048576, kPrefixed, "Your answer is 4.6% low: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+    {1.099511627776, kPrefixed, "Your answer is 10% high: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+    {1 / 1.099511627776, kPrefixed, "Your answer is 9% low: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+    {100, kFraction, "Your answer is 100x the expected value: percent vs fraction (50% = 0.5)."},
+    {0.01, kFraction, "Your answer is 1/100 of the expected value: percent vs fraction (50% = 0.5)."},
+    {1e6, kUnit, "Your answer is a million times the expected value: check the unit (µs vs s, MB vs TB)."},
+    {1e-6, kUnit, "Your answer is a millionth of the expected value: check the unit (µs vs s, MB vs TB)."},
+};
+
+unsigned what_applies(const Unit* u) {
+  if (!u) return kAlways;  // a code case's value: no unit, and no percent either
+  unsigned a = kAlways;
+  bool plain = u->dim.data == 0 && u->dim.time == 0 && u->dim.flop == 0 && u->dim.money == 0 && u->dim.count == 0;
+  if (u->dim.data != 0) {
+    a |= kData;
+    // A prefix: GB, MiB/s (not B, b, B/s, b/s).
+    if (u->factor != 1 && u->factor != 0.125) a |= kPrefixed;
+  }
+  if (!u->symbol.empty() && !plain) a |= kUnit;
+  if (plain) a |= kFraction;  // "%" and "" are both plain numbers
+  return a;
+}
+
+// A factor that is too close to 1 for the tolerance would make every answer "match" it.
+bool distinguishable(double k, double rel) { return std::fabs(k - 1) > 2 * rel && std::fabs(1 / k - 1) > 2 * rel; }
+
+// "8 is TP here", "8 is TP and PP here".
+std::string named(const std::vector<std::string>& names, const std::string& value) {
+  std::string s = value + " is ";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + names[i];
+  return s + " here";
+}
+
+// The ratio given/expected against the instance's own values and the products of two of
+// them: a student who divided by TP once too often is told so, with TP's name.
+std::string diagnose_by_values(double given, double expected, double rel, double abs, const FactorContext& ctx) {
+  struct Candidate {
+    double k;
+    std::string name;
+  };
+  std::vector<Candidate> cands;
+  for (size_t i = 0; i < ctx.values.size(); ++i) {
+    const auto& [n, v] = ctx.values[i];
+    if (std::isfinite(v) && std::fabs(v) > 1) cands.push_back({v, n});
+  }
+  size_t singles = cands.size();
+  for (size_t i = 0; i < singles; ++i)
+    for (size_t j = i + 1; j < singles; ++j) cands.push_back({cands[i].k * cands[j].k, cands[i].name + "×" + cands[j].name});
+  for (bool too_big : {true, false}) {
+    std::vector<std::string> names;
+    double k = 0;
+    for (const auto& c : cands) {
+      double f = too_big ? c.k : 1 / c.k;
+      if (!distinguishable(f, rel) || !near_factor(given, expected, f, rel, abs)) continue;
+      if (!names.empty() && std::fabs(c.k - k) > 1e-9 * std::fabs(k)) continue;  // another value: the first wins
+      k = c.k;
+      names.push_back(c.name);
+    }
+    if (names.empty()) continue;
+    std::string value = format_for_reading(k);
+    bool product = names[0].find("×") != std::string::npos;
+    std::string what = names.size() == 1 ? names[0] : "it";
+    if (too_big)
+      return "Your answer is " + value + "x the expected value; " + named(names, value) + ": did you multiply by " +
+             what + (product ? "" : " once too often") + ", or forget to divide by " + what + "?";
+    return "Your answer is 1/" + value + " of the expected value; " + named(names, value) + ": did you divide by " +
+           what + (product ? "" : " once too often") + ", or forget to multiply by " + what + "?";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx) {
+  if (expected == 0 || given == 0) return "";
+  unsigned applies = what_applies(ctx.unit);
+  auto generic = [&](bool doubling) -> std::string {
+    for (const auto& f : kFactors) {
+      if ((f.k == 2 || f.k == 0.5) != doubling) continue;
+      if ((f.applies & applies) != f.applies || !distinguishable(f.k, rel)) continue;
+      if (near_factor(given, expected, f.k, rel, abs)) return f.msg;
+    }
+    return "";
+  };
+  // Twice or half is the commonest slip whatever the values (a parameter that happens to be 2
+  // is a coincidence); then the instance's own values, which explain an 8x better than "bits
+  // vs bytes" when TP is 8; then the other slips.
+  if (std::string m = generic(true); !m.empty()) return m;
+  if (std::string m = diagnose_by_values(given, expected, rel, abs, ctx); !m.empty()) return m;
+  return generic(false);
+}
+
+}  // namespace dtx

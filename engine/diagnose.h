@@ -1,0 +1,26 @@
+// What a wrong number most likely is: the engine's own diagnosis, used by numeric parts and by
+// code cases after the author's listed mistakes (which always win). A ratio that is one of the
+// instance's own values comes first ("8 is TP here"), then the generic slips, each only where
+// it can happen: bits vs bytes for data, binary prefixes where the unit has a prefix, unit
+// prefixes where there is a unit, percent vs fraction for percentages and plain numbers.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "units.h"
+
+namespace dtx {
+
+struct FactorContext {
+  // The part's unit; nullptr for a value without one (a code case's return value).
+  const Unit* unit = nullptr;
+  // The instance's parameters (a code case: its arguments), by name, in order.
+  std::vector<std::pair<std::string, double>> values;
+};
+
+// Empty when nothing explains `given` against `expected` (within rel/abs of the factor).
+std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx);
+
+}  // namespace dtx
