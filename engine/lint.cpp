@@ -12,6 +12,7 @@
 #include "markdown_links.h"
 #include "maths.h"
 #include "text.h"
+#include "text_functions.h"
 
 namespace dtx {
 
@@ -236,8 +237,10 @@ std::string placeholder_expression(std::string inner) {
 // Calls `fn(expression, inner_expression_text, byte offset of the '{')` for every
 // {placeholder} of a text, the way Instance::render finds them (inside $...$ by the maths
 // brace rule, engine/maths.h).
-template <class Fn>
-void for_each_placeholder(const std::string& text, Fn fn) {
+// A text function ({plural(m, 'micro-batch')}) calls `fn` with its expression; a malformed one
+// calls `on_error(byte offset in text, message)`.
+template <class Fn, class OnError>
+void for_each_placeholder(const std::string& text, Fn fn, OnError on_error) {
   const MathScan maths = find_math_spans(text);
   size_t next_span = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -263,7 +266,19 @@ void for_each_placeholder(const std::string& text, Fn fn) {
     size_t close = text.find('}', i + 1);
     size_t nl = text.find('\n', i + 1);
     if (close == std::string::npos || (nl != std::string::npos && nl < close)) continue;
-    std::string inner = placeholder_expression(text.substr(i + 1, close - i - 1));
+    std::string raw = text.substr(i + 1, close - i - 1);
+    TextFunctionError terr;
+    if (auto tf = parse_text_function(raw, &terr)) {
+      fn(tf->expr, raw, i);
+      i = close;
+      continue;
+    }
+    if (!terr.message.empty()) {
+      on_error(i + 1 + terr.offset, terr.message);
+      i = close;
+      continue;
+    }
+    std::string inner = placeholder_expression(raw);
     ExprError err;
     Expr e = Expr::parse(inner, &err);
     if (!e.valid()) continue;  // not a placeholder (code braces, set notation)
@@ -272,15 +287,29 @@ void for_each_placeholder(const std::string& text, Fn fn) {
   }
 }
 
+template <class Fn>
+void for_each_placeholder(const std::string& text, Fn fn) {
+  for_each_placeholder(text, fn, [](size_t, const std::string&) {});
+}
+
 void check_placeholders(const std::string& text, const std::string& pointer, const std::string& where,
                         const std::vector<std::string>& known, LintContext& ctx) {
-  for_each_placeholder(text, [&](const Expr& e, const std::string& inner, size_t brace) {
-    // The name's column counts from the character after the brace.
-    int offset = utf8_column(text, brace);
-    if (!ctx.check_names(e, pointer, "the placeholder {" + inner + "} in " + where, known, {}, offset) &&
-        ctx.out && !ctx.out->empty())
-      ctx.out->back().message += " (for literal braces write {{ and }})";
-  });
+  for_each_placeholder(
+      text,
+      [&](const Expr& e, const std::string& inner, size_t brace) {
+        // The name's column counts from the character after the brace.
+        int offset = utf8_column(text, brace);
+        if (inner.find_first_of("'\"") != std::string::npos) {
+          // A text function: its expression starts after "plural(" or "if(".
+          offset += static_cast<int>(inner.find('(') + 1);
+        }
+        if (!ctx.check_names(e, pointer, "the placeholder {" + inner + "} in " + where, known, {}, offset) &&
+            ctx.out && !ctx.out->empty())
+          ctx.out->back().message += " (for literal braces write {{ and }})";
+      },
+      [&](size_t offset, const std::string& message) {
+        ctx.error(DiagCode::InvalidExpression, pointer, "in " + where + ": " + message, false, utf8_column(text, offset));
+      });
 }
 
 // ---------------------------------------------------------------- links

@@ -10,6 +10,7 @@
 #include "load_ctx.h"
 #include "maths.h"
 #include "text.h"
+#include "text_functions.h"
 
 namespace dtx {
 
@@ -553,7 +554,17 @@ std::string Instance::render(const std::string& text) const {
       // ":NN" may follow the expression; anything longer cannot parse (kMaxExprLength).
       bool fits = close != std::string::npos && close - i - 1 <= kMaxExprLength + 3;
       if (fits && (nl == std::string::npos || nl > close)) {
-        if (auto v = placeholder_value(std::string_view(text).substr(i + 1, close - i - 1), sc)) {
+        std::string_view inner = std::string_view(text).substr(i + 1, close - i - 1);
+        // {plural(m, 'micro-batch')}, {if(p >= 16, 'deep', 'shallow')}: words, not a number.
+        if (auto tf = parse_text_function(inner, nullptr)) {
+          ExprError err;
+          if (auto v = tf->expr.eval(sc, &err)) {
+            out += apply_text_function(*tf, *v);
+            i = close;
+            continue;
+          }
+        }
+        if (auto v = placeholder_value(inner, sc)) {
           out += superscript_power(*v);  // 6.1 × 10⁻⁵ in prose, as a reader expects
           i = close;
           continue;

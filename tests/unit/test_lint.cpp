@@ -761,3 +761,23 @@ TEST(LintSeeds, ShippedPacksLoadAndSweepWithoutCrashing) {
   auto ds = lint_library(lib, options);
   EXPECT_TRUE(with_code(ds, DiagCode::CannotMakeInstance).empty()) << joined(with_code(ds, DiagCode::CannotMakeInstance));
 }
+
+// A text function's names are checked like a placeholder's, and a malformed call is an error
+// at the character where it goes wrong.
+TEST(Lint, TextFunctionsAreChecked) {
+  EXPECT_EQ(joined(lint_text(R"J({"id": "a", "type": "numeric", "title": "A",
+    "prompt": "{plural(m, 'micro-batch')} on {if(p >= 16, 'a deep', 'a shallow')} pipeline",
+    "params": {"p": {"default": 16, "choices": [4, 16]}, "m": {"default": 2, "choices": [1, 2]}},
+    "parts": [{"id": "v", "answer": "p/m", "unit": ""}]})J")), "");
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A",
+    "prompt": "{plural(q, 'x')} and {if(p > 2, 'a')}",
+    "params": {"p": {"default": 16, "choices": [4, 16]}},
+    "parts": [{"id": "v", "answer": "p", "unit": ""}]})J");
+  ASSERT_EQ(ds.size(), 2u) << joined(ds);
+  EXPECT_EQ(ds[0].code, DiagCode::UndeclaredName);
+  EXPECT_NE(ds[0].message.find("parameter 'q'"), std::string::npos) << ds[0].message;
+  EXPECT_EQ(ds[1].code, DiagCode::InvalidExpression);
+  EXPECT_NE(ds[1].message.find("expected a condition and two texts"), std::string::npos) << ds[1].message;
+  // Columns: 'q' is 8 characters after the first brace; the if's inside starts 22 after it.
+  EXPECT_EQ(ds[1].column - ds[0].column, 14) << joined(ds);
+}
