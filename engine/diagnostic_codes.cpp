@@ -170,6 +170,11 @@ const std::vector<DiagCodeInfo> kCodes = {
      "With `dtx lint --seeds N`: the constraints throw away most parameter draws, so instances "
      "come from the few values that survive. Narrow the ranges to what the constraints allow, or "
      "compute the dependent value in \"derived\"."},
+    {C::UnitMismatch, "W009", "unit-mismatch",
+     "A numeric part's answer, worked out from the units its parameters declare (\"unit\": \"GB\" on "
+     "a parameter), has another dimension than the part's unit: bytes labelled ms. Lint checks "
+     "only where every parameter the answer uses declares a unit; numbers written into the "
+     "expression count as plain numbers (give a bandwidth its own parameter with a unit)."},
 };
 
 }  // namespace

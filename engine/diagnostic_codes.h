@@ -75,6 +75,7 @@ enum class DiagCode : uint8_t {
   ImplausibleAnswer,
   GuessablePairs,
   ConstraintsRejectMost,
+  UnitMismatch,
   Count_  // not a code: the number of codes
 };
 

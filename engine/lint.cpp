@@ -1,6 +1,7 @@
 #include "lint.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "grade/buggy_line.h"
@@ -497,6 +498,58 @@ void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
 }
 
 }  // namespace
+
+std::optional<Dim> dimension_of(const Expr& e, const Exercise& ex) {
+  for (const auto& n : e.names())
+    if (is_answer_name(n)) return std::nullopt;
+  // Numbers alone (no parameter) tell nothing: they count as plain.
+  std::set<std::string> behind = params_behind(e.names(), ex);
+  if (behind.empty()) return std::nullopt;
+  for (const auto& n : behind)
+    for (const auto& p : ex.params)
+      if (p.name == n && !p.unit) return std::nullopt;
+  // The value with every parameter of dimension `which` scaled by lambda (to its power).
+  auto value_with = [&](int which, double lambda) -> std::optional<double> {
+    std::vector<std::pair<std::string, double>> vals;
+    for (const auto& p : ex.params) {
+      double v = p.default_value;
+      if (p.unit) {
+        const Dim& d = p.unit->dim;
+        v *= std::pow(lambda, which == 0 ? d.data : which == 1 ? d.time : which == 2 ? d.flop : d.money);
+      }
+      vals.emplace_back(p.name, v);
+    }
+    auto scope = [&](std::string_view name) -> std::optional<double> {
+      for (const auto& [n, v] : vals)
+        if (n == name) return v;
+      return std::nullopt;
+    };
+    for (const auto& [name, d] : ex.derived) {
+      ExprError err;
+      auto v = d.eval(scope, &err);
+      if (!v) return std::nullopt;
+      vals.emplace_back(name, *v);
+    }
+    ExprError err;
+    return e.eval(scope, &err);
+  };
+  auto base = value_with(0, 1);
+  if (!base || *base == 0) return std::nullopt;
+  Dim dim;
+  for (int which = 0; which < 4; ++which) {
+    int k = 0;
+    for (double lambda : {2.0, 3.0}) {
+      auto v = value_with(which, lambda);
+      if (!v || *v == 0 || (*v > 0) != (*base > 0)) return std::nullopt;
+      double exponent = std::log(*v / *base) / std::log(lambda);
+      if (std::fabs(exponent - std::round(exponent)) > 1e-6) return std::nullopt;
+      if (lambda == 3.0 && static_cast<int>(std::round(exponent)) != k) return std::nullopt;
+      k = static_cast<int>(std::round(exponent));
+    }
+    (which == 0 ? dim.data : which == 1 ? dim.time : which == 2 ? dim.flop : dim.money) = k;
+  }
+  return dim;
+}
 
 void InstanceProblems::problem(DiagCode code, const std::string& pointer, const std::string& message) {
   for (auto& p : found)

@@ -192,6 +192,15 @@ void warn_no_hints(const Exercise& ex, LintContext& ctx);
 void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& used, const std::string& text,
                          const std::string& text_pointer, LintContext& ctx);
 
+// The dimension of `e` (over the exercise's params and derived values) in data, time, FLOP and
+// money, from the units the params declare ("unit": "GB"): each is scaled in turn and the change
+// of the result read off (a quantity of dimension data^k grows by 2^k when every data amount
+// doubles). Numbers written into an expression count as plain numbers. nullopt when it cannot
+// tell: a parameter `e` depends on declares no unit, or the result does not scale as a power
+// (ceil, a sum of unlike terms). Counts (GPUs, tokens) are left out: "per GPU" is rarely
+// written into a unit.
+std::optional<Dim> dimension_of(const Expr& e, const Exercise& ex);
+
 // Deterministic random numbers, identical in native and wasm builds (std distributions
 // differ between libstdc++ and libc++, so we don't use them).
 struct Rng {

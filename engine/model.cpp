@@ -139,7 +139,7 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
     const Json& spec = it.value();
     if (!ctx.expect_object(spec, p, "a parameter spec like {\"default\": 8, \"choices\": [4, 8]}"))
       continue;
-    ctx.check_fields(spec, p, {"default", "choices", "min", "max", "step"}, {"default"});
+    ctx.check_fields(spec, p, {"default", "choices", "min", "max", "step", "unit"}, {"default"});
     ParamSpec ps;
     ps.name = it.key();
     ps.pointer = p;
@@ -152,6 +152,11 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
     ps.min = range->min;
     ps.max = range->max;
     ps.step = range->step;
+    if (auto u = ctx.string_field(spec, p, "unit", false, false)) {
+      std::string err;
+      ps.unit = parse_unit(*u, &err);
+      if (!ps.unit) ctx.error(DiagCode::UnknownUnit, p + "/unit", err);
+    }
     ex.params.push_back(std::move(ps));
   }
 }

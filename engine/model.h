@@ -14,6 +14,7 @@
 #include "exercise_widget.h"
 #include "expr.h"
 #include "json_pos.h"
+#include "units.h"
 
 namespace dtx {
 
@@ -37,6 +38,8 @@ struct ParamSpec {
   double default_value = 0;
   std::vector<double> choices;  // non-empty: pick one of these
   double min = 0, max = 0, step = 0;  // used when choices is empty; step 0 = continuous
+  // "unit": what the value measures ("GB", "GB/s"); lint checks answers' dimensions with it.
+  std::optional<Unit> unit;
   std::string pointer;
 };
 

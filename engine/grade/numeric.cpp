@@ -503,6 +503,29 @@ void NumericSpec::warn(const Exercise& ex, LintContext& ctx) const {
   for (const auto& part : parts)
     for (const auto& n : part.answer.names()) used.push_back(n);
   warn_unshown_params(ex, used, ex.prompt, ex.pointer + "/prompt", ctx);
+  // Bytes labelled ms: where the parameters declare units, the answer's dimension against the
+  // part's unit. A dimension with no name of its own is written out ("data^2/time").
+  auto said = [](const Dim& d) {
+    std::string name = describe_dim(d);
+    if (name != "a derived quantity") return name;
+    std::string up, down;
+    auto add = [](std::string& s, const char* base, int k) {
+      if (k == 0) return;
+      s += (s.empty() ? "" : "·") + std::string(base) + (std::abs(k) == 1 ? "" : "^" + std::to_string(std::abs(k)));
+    };
+    for (auto [base, k] : {std::pair<const char*, int>{"data", d.data}, {"time", d.time}, {"FLOP", d.flop}, {"money", d.money}})
+      add(k > 0 ? up : down, base, k);
+    return (up.empty() ? "1" : up) + (down.empty() ? "" : "/" + down);
+  };
+  for (const auto& part : parts) {
+    auto dim = dimension_of(part.answer, ex);
+    if (!dim) continue;
+    const Dim& u = part.unit.dim;
+    if (dim->data == u.data && dim->time == u.time && dim->flop == u.flop && dim->money == u.money) continue;
+    ctx.warn(DiagCode::UnitMismatch, part.pointer + "/unit",
+             "by the units of its parameters the answer is " + said(*dim) + ", but the unit \"" + part.unit_text +
+                 "\" is " + said(u) + "; check the formula or the unit");
+  }
 }
 
 // What a drawn instance can break that the defaults and corners do not show: two values a

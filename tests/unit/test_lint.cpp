@@ -781,3 +781,38 @@ TEST(Lint, TextFunctionsAreChecked) {
   // Columns: 'q' is 8 characters after the first brace; the if's inside starts 22 after it.
   EXPECT_EQ(ds[1].column - ds[0].column, 14) << joined(ds);
 }
+
+// Parameters with units: the answer's dimension against the part's unit (W009, --warn).
+TEST(LintWarn, AnswerDimensionAgainstItsUnit) {
+  auto w009 = [](const std::string& answer, const std::string& unit, const std::string& bw_unit = R"J(, "unit": "GB/s")J") {
+    LoadResult r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} {M} {BW}",
+      "params": {"N": {"default": 8, "choices": [4, 8], "unit": "GPUs"}, "M": {"default": 2, "min": 1, "max": 4, "unit": "GB"},
+                 "BW": {"default": 50, "choices": [25, 50])J" + bw_unit + R"J(}},
+      "parts": [{"id": "t", "answer": ")J" + answer + R"J(", "unit": ")J" + unit + R"J("}]})J"), "u.json");
+    EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
+    Library lib;
+    if (r.pack) lib.packs.push_back(*r.pack);
+    LintOptions options;
+    options.warnings = true;
+    std::string out;
+    for (const auto& d : lint_library(lib, options))
+      if (d.code == DiagCode::UnitMismatch) out += d.message + "\n";
+    return out;
+  };
+  EXPECT_EQ(w009("2*M*(N-1)/N/BW*1000", "ms"), "");  // a time, in ms
+  EXPECT_EQ(w009("2*M*(N-1)/N", "GB"), "");
+  EXPECT_EQ(w009("M/N/(M/BW)", "GB/s"), "");  // a rate
+  EXPECT_EQ(w009("(M/BW)/(M/BW)*100", "%"), "");  // a ratio
+  EXPECT_NE(w009("2*M*(N-1)/N*BW*1000", "ms").find("the answer is data^2/time, but the unit \"ms\" is a time"), std::string::npos);
+  EXPECT_NE(w009("2*M*(N-1)/N", "ms").find("is a data size, but the unit \"ms\" is a time"), std::string::npos);
+  // Where it cannot tell: a parameter without a unit, a sum of unlike terms, numbers alone.
+  EXPECT_EQ(w009("2*M*(N-1)/N/BW*1000", "GB", ""), "");
+  EXPECT_EQ(w009("M + BW", "GB"), "");
+  EXPECT_EQ(w009("6*405e9", "GB"), "");
+  // A unit the engine does not know is an error at the parameter.
+  LoadResult bad = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+    "params": {"M": {"default": 2, "unit": "GBB"}}, "parts": [{"id": "t", "answer": "M", "unit": "GB"}]})J"), "u.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.diagnostics[0].code, DiagCode::UnknownUnit);
+  EXPECT_EQ(bad.diagnostics[0].pointer, "/exercises/0/params/M/unit");
+}
