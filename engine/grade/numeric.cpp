@@ -596,8 +596,9 @@ void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answ
     if (with_answer) {
       pj["value"] = inst.part_values[i];
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
+      if (p.integer) pj["integer"] = true;
       out.text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
-                  describe_tolerance(p.rel, p.abs, p.unit_text) + ")";
+                  (p.integer ? std::string("exactly") : describe_tolerance(p.rel, p.abs, p.unit_text)) + ")";
       out.answer_words.push_back(format_number(inst.part_values[i], 12) + (p.unit_text.empty() ? "" : " " + p.unit_text));
     }
     out.text += "\n";
@@ -612,7 +613,7 @@ std::vector<std::string> NumericSpec::answer_key(const Exercise&, const Instance
     const auto& p = parts[i];
     std::string unit = p.unit_text.empty() ? "" : " " + p.unit_text;
     out.push_back((p.label.empty() ? p.id : p.label) + " = " + format_number(inst.part_values[i], 6) + unit + "  (" +
-                  describe_tolerance(p.rel, p.abs, p.unit_text) + ")");
+                  (p.integer ? std::string("exactly") : describe_tolerance(p.rel, p.abs, p.unit_text)) + ")");
   }
   return out;
 }

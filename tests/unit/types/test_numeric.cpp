@@ -236,6 +236,10 @@ TEST(Numeric, IntegerPartsAreGradedExactly) {
   EXPECT_EQ(f.verdict, Verdict::Incorrect);
   EXPECT_NE(f.parts[0].message.find("graded exactly"), std::string::npos) << f.parts[0].message;
   EXPECT_EQ(grade_parts(i, {"103.5"}).verdict, Verdict::Incorrect);
+  // The instructor's key says so too.
+  auto key = pk.exercises[0].spec->answer_key(pk.exercises[0], i);
+  ASSERT_EQ(key.size(), 1u);
+  EXPECT_NE(key[0].find("= 103 steps  (exactly)"), std::string::npos) << key[0];
   // Without "integer", the same 102 is within the default 1 %.
   Pack loose = must_load(pack_with(R"J({"id": "pipe.steps", "type": "numeric", "title": "Steps", "prompt": "p",
     "params": {"p": {"default": 4, "choices": [2, 4, 8]}, "m": {"default": 100, "min": 8, "max": 128, "step": 4}},
