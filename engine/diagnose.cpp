@@ -125,6 +125,23 @@ std::string diagnose_by_values(double given, double expected, double rel, double
 
 }  // namespace
 
+std::vector<std::pair<double, std::string>> slips_for(const Unit* unit) {
+  unsigned applies = what_applies(unit);
+  std::vector<std::pair<double, std::string>> out;
+  for (const auto& f : kFactors) {
+    if ((f.applies & applies) != f.applies) continue;
+    // The name is the message's reason: "bits vs bytes", "that is GiB vs GB".
+    std::string m = f.msg;
+    size_t colon = m.find(": ");
+    std::string why = colon == std::string::npos ? m : m.substr(colon + 2);
+    if (size_t cut = why.find_first_of("(."); cut != std::string::npos) why = why.substr(0, cut);
+    while (!why.empty() && why.back() == ' ') why.pop_back();
+    if (why.rfind("that is ", 0) == 0) why = why.substr(8);
+    out.emplace_back(f.k, why);
+  }
+  return out;
+}
+
 std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx) {
   if (expected == 0 || given == 0) return "";
   unsigned applies = what_applies(ctx.unit);

@@ -20,6 +20,11 @@ struct FactorContext {
   std::vector<std::pair<std::string, double>> values;
 };
 
+// The generic slips that can happen to a quantity in `unit` (nullptr: a value without a unit),
+// each as its factor and a short name ("bits vs bytes"): for lint, which checks that a part's
+// tolerance does not grade a slip as right.
+std::vector<std::pair<double, std::string>> slips_for(const Unit* unit);
+
 // Empty when nothing explains `given` against `expected` (within rel/abs of the factor).
 std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx);
 

@@ -148,6 +148,10 @@ const std::vector<DiagCodeInfo> kCodes = {
      "A part's answer leaves the \"plausible\" range its author declared (an MFU over 100 %, a "
      "step time no run has) at the defaults, a corner or, with --seeds, some instance. Constrain "
      "the parameters so every instance is a situation that can happen."},
+    {C::SlipGradedRight, "E064", "slip-graded-right",
+     "With `dtx lint --seeds N`: a part's tolerance is wide enough (usually an \"abs\" near the "
+     "answer's size, or a rel over 7 %) that a slip the engine knows for its unit, such as GiB "
+     "for GB or bits for bytes, grades as right for some instance. Narrow the tolerance."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",

@@ -66,6 +66,7 @@ enum class DiagCode : uint8_t {
   ImpossibleAnswer,
   NotInteger,
   Implausible,
+  SlipGradedRight,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,

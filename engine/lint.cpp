@@ -554,10 +554,11 @@ std::optional<Dim> dimension_of(const Expr& e, const Exercise& ex) {
 void InstanceProblems::problem(DiagCode code, const std::string& pointer, const std::string& message) {
   for (auto& p : found)
     if (p.code == code && p.pointer == pointer) {
-      ++p.seeds;
+      if (p.last_seed != seed) ++p.seeds;
+      p.last_seed = seed;
       return;
     }
-  found.push_back({code, pointer, message, seed, values, 1});
+  found.push_back({code, pointer, message, seed, values, 1, seed});
 }
 
 void warn_no_hints(const Exercise& ex, LintContext& ctx) {

@@ -177,6 +177,7 @@ struct InstanceProblems {
     uint64_t first_seed = 0;
     std::string first_values;  // "p=2, m=126"
     int seeds = 0;
+    uint64_t last_seed = 0;  // a problem found twice in one instance counts that seed once
   };
   std::vector<Problem> found;
   uint64_t seed = 0;          // the instance being checked

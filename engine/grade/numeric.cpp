@@ -549,6 +549,13 @@ void NumericSpec::lint_instance(const Exercise&, const Instance& inst, InstanceP
                     "this known mistake (" + format_for_reading(*mv) + unit_sp + ") grades as right against the answer " +
                         format_for_reading(v) + unit_sp + " (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ")");
     }
+    // A slip the engine would name (bits for bytes, GiB for GB) that the tolerance grades right.
+    for (const auto& [k, why] : slips_for(&part.unit))
+      if (v != 0 && within(v * k, v, part.rel, part.abs))
+        out.problem(DiagCode::SlipGradedRight, part.pointer + "/tolerance",
+                    "the tolerance (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ") grades " +
+                        format_for_reading(v * k) + unit_sp + " as right against " + format_for_reading(v) + unit_sp +
+                        ", though it is off by " + format_for_reading(k) + "x (" + why + ")");
     // Equal values are one quantity asked twice (sent and received); close but different
     // ones are two formulas the exercise contrasts.
     for (size_t j = 0; j < parts.size() && j < inst.part_values.size(); ++j) {

@@ -816,3 +816,21 @@ TEST(LintWarn, AnswerDimensionAgainstItsUnit) {
   EXPECT_EQ(bad.diagnostics[0].code, DiagCode::UnknownUnit);
   EXPECT_EQ(bad.diagnostics[0].pointer, "/exercises/0/params/M/unit");
 }
+
+// A tolerance that grades a known slip as right: GiB for GB under 10 %; twice the answer under an
+// absolute tolerance larger than the answer. A plain number has no GiB slip.
+TEST(LintSeeds, ASlipTheToleranceGradesRight) {
+  auto e064 = [](const std::string& unit, const std::string& tol) {
+    auto ds = with_code(lint_seeds(R"J({"id": "a.s", "type": "numeric", "title": "A", "prompt": "{N} {M}",
+      "params": {"N": {"default": 8, "choices": [4, 8]}, "M": {"default": 1, "min": 1, "max": 4, "step": 1}},
+      "parts": [{"id": "v", "answer": "2*M*(N-1)/N", "unit": ")J" + unit + R"J(", "tolerance": )J" + tol + "}]}", 200),
+      DiagCode::SlipGradedRight);
+    return ds.empty() ? std::string() : ds[0].message;
+  };
+  EXPECT_EQ(e064("GB", R"J({"rel": 0.01})J"), "");
+  EXPECT_NE(e064("GB", R"J({"rel": 0.1})J").find("(GiB vs GB)"), std::string::npos) << e064("GB", R"J({"rel": 0.1})J");
+  EXPECT_NE(e064("GB", R"J({"abs": 20})J").find("off by 2x"), std::string::npos) << e064("GB", R"J({"abs": 20})J");
+  EXPECT_EQ(e064("", R"J({"rel": 0.1})J"), "");
+  std::string once = e064("GB", R"J({"rel": 0.1})J");
+  EXPECT_NE(once.find("200 of 200 seeds"), std::string::npos) << once;  // each seed counted once
+}
