@@ -6,11 +6,11 @@
 
 namespace dtx {
 
-namespace {
-
 bool near_factor(double given, double expected, double k, double rel, double abs) {
   return within(given, expected * k, rel, abs * std::fabs(k));
 }
+
+namespace {
 
 // Which slips a quantity in this unit can suffer.
 enum Applies : unsigned {

@@ -20,6 +20,9 @@ struct FactorContext {
   std::vector<std::pair<std::string, double>> values;
 };
 
+// `given` is `expected` times k, within the tolerance (abs scaled by k).
+bool near_factor(double given, double expected, double k, double rel, double abs);
+
 // The generic slips that can happen to a quantity in `unit` (nullptr: a value without a unit),
 // each as its factor and a short name ("bits vs bytes"): for lint, which checks that a part's
 // tolerance does not grade a slip as right.

@@ -139,11 +139,17 @@ export function generateReference(schema) {
   return out.join('\n');
 }
 
+// The document with what stands between the markers `begin` and `end` replaced by `body`
+// (after a blank line); for each generated section of the guide.
+export function withSection(doc, begin, end, body) {
+  const b = doc.indexOf(begin), e = doc.indexOf(end);
+  if (b < 0 || e < b) throw new Error(`${path.relative(ROOT, DOC_PATH)} has no "${begin}" ... "${end}" markers`);
+  return `${doc.slice(0, b + begin.length)}\n\n${body}${doc.slice(e)}`;
+}
+
 // The document with its reference section replaced.
 export function withReference(doc, reference) {
-  const b = doc.indexOf(BEGIN), e = doc.indexOf(END);
-  if (b < 0 || e < b) throw new Error(`${path.relative(ROOT, DOC_PATH)} has no "${BEGIN}" ... "${END}" markers`);
-  return `${doc.slice(0, b + BEGIN.length)}\n\n${reference}\n${doc.slice(e)}`;
+  return withSection(doc, BEGIN, END, `${reference}\n`);
 }
 
 export function expectedDoc() {

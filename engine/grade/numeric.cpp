@@ -119,8 +119,9 @@ std::string bytes_symbol(std::string s) {
   return s;
 }
 
-bool near_factor(double given, double expected, double k, double rel, double abs) {
-  return within(given, expected * k, rel, abs * std::fabs(k));
+// How a part is graded, for the answer key: "within 1%", or "exactly" for a count.
+std::string key_tolerance(const NumericPart& p) {
+  return p.integer ? std::string("exactly") : describe_tolerance(p.rel, p.abs, p.unit_text);
 }
 
 // The answer `v` against the part's "integer" and "plausible" declarations: the code and the
@@ -605,7 +606,7 @@ void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answ
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
       if (p.integer) pj["integer"] = true;
       out.text += " = " + format_number(inst.part_values[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
-                  (p.integer ? std::string("exactly") : describe_tolerance(p.rel, p.abs, p.unit_text)) + ")";
+                  key_tolerance(p) + ")";
       out.answer_words.push_back(format_number(inst.part_values[i], 12) + (p.unit_text.empty() ? "" : " " + p.unit_text));
     }
     out.text += "\n";
@@ -620,7 +621,7 @@ std::vector<std::string> NumericSpec::answer_key(const Exercise&, const Instance
     const auto& p = parts[i];
     std::string unit = p.unit_text.empty() ? "" : " " + p.unit_text;
     out.push_back((p.label.empty() ? p.id : p.label) + " = " + format_number(inst.part_values[i], 6) + unit + "  (" +
-                  (p.integer ? std::string("exactly") : describe_tolerance(p.rel, p.abs, p.unit_text)) + ")");
+                  key_tolerance(p) + ")");
   }
   return out;
 }

@@ -12,13 +12,15 @@ using namespace dtx::testing;
 
 namespace {
 
-std::vector<Diagnostic> lint_text(const std::string& exercises) {
+// Lint of a one-exercise pack (which must load) with `options`; lint_text: errors only.
+std::vector<Diagnostic> lint_with(const std::string& exercises, const LintOptions& options) {
   LoadResult r = load_pack(pack_with(exercises), "l.json");
   EXPECT_TRUE(r.ok());
   Library lib;
   if (r.pack) lib.packs.push_back(*r.pack);
-  return lint_library(lib, nullptr);
+  return lint_library(lib, options);
 }
+std::vector<Diagnostic> lint_text(const std::string& exercises) { return lint_with(exercises, {}); }
 
 std::string joined(const std::vector<Diagnostic>& ds) {
   std::string s;
@@ -107,13 +109,9 @@ bool contains(const std::string& haystack, const std::string& needle) {
 }
 
 std::vector<Diagnostic> lint_with_warnings(const std::string& exercises) {
-  LoadResult r = load_pack(pack_with(exercises), "l.json");
-  EXPECT_TRUE(r.ok()) << joined(r.diagnostics);
-  Library lib;
-  if (r.pack) lib.packs.push_back(*r.pack);
   LintOptions options;
   options.warnings = true;
-  return lint_library(lib, options);
+  return lint_with(exercises, options);
 }
 
 std::vector<Diagnostic> of_severity(const std::vector<Diagnostic>& ds, Severity s) {
@@ -658,14 +656,10 @@ TEST(LintLinks, EveryMarkdownFieldIsChecked) {
 namespace {
 
 std::vector<Diagnostic> lint_seeds(const std::string& exercises, int seeds, bool warnings = false) {
-  LoadResult r = load_pack(pack_with(exercises), "s.json");
-  EXPECT_TRUE(r.ok());
-  Library lib;
-  if (r.pack) lib.packs.push_back(*r.pack);
   LintOptions options;
   options.seeds = seeds;
   options.warnings = warnings;
-  return lint_library(lib, options);
+  return lint_with(exercises, options);
 }
 
 std::vector<Diagnostic> with_code(const std::vector<Diagnostic>& ds, DiagCode code) {
@@ -785,18 +779,12 @@ TEST(Lint, TextFunctionsAreChecked) {
 // Parameters with units: the answer's dimension against the part's unit (W009, --warn).
 TEST(LintWarn, AnswerDimensionAgainstItsUnit) {
   auto w009 = [](const std::string& answer, const std::string& unit, const std::string& bw_unit = R"J(, "unit": "GB/s")J") {
-    LoadResult r = load_pack(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} {M} {BW}",
+    std::string out;
+    for (const auto& d : with_code(lint_with_warnings(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "{N} {M} {BW}",
       "params": {"N": {"default": 8, "choices": [4, 8], "unit": "GPUs"}, "M": {"default": 2, "min": 1, "max": 4, "unit": "GB"},
                  "BW": {"default": 50, "choices": [25, 50])J" + bw_unit + R"J(}},
-      "parts": [{"id": "t", "answer": ")J" + answer + R"J(", "unit": ")J" + unit + R"J("}]})J"), "u.json");
-    EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
-    Library lib;
-    if (r.pack) lib.packs.push_back(*r.pack);
-    LintOptions options;
-    options.warnings = true;
-    std::string out;
-    for (const auto& d : lint_library(lib, options))
-      if (d.code == DiagCode::UnitMismatch) out += d.message + "\n";
+      "parts": [{"id": "t", "answer": ")J" + answer + R"J(", "unit": ")J" + unit + R"J("}]})J"), DiagCode::UnitMismatch))
+      out += d.message + "\n";
     return out;
   };
   EXPECT_EQ(w009("2*M*(N-1)/N/BW*1000", "ms"), "");  // a time, in ms
