@@ -1,5 +1,7 @@
 #include "files.h"
 
+#include "assignment.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -31,8 +33,8 @@ bool read_file(const std::string& path, std::string* out) {
   return !in.bad();
 }
 
-std::vector<PackSource> collect_packs(const std::vector<std::string>& paths,
-                                      std::vector<Diagnostic>* problems) {
+std::vector<PackSource> collect_packs(const std::vector<std::string>& paths, std::vector<Diagnostic>* problems,
+                                      std::vector<PackSource>* assignments) {
   std::vector<std::string> files;
   for (const auto& p : paths) {
     std::error_code ec;
@@ -63,9 +65,19 @@ std::vector<PackSource> collect_packs(const std::vector<std::string>& paths,
       problems->push_back(make_diagnostic(DiagCode::CannotRead, f, 0, 0, "", "cannot read this file"));
       continue;
     }
+    // An assignment kept beside the packs (exercises/assignments/) is not a pack.
+    if (looks_like_assignment(s.text)) {
+      if (assignments) assignments->push_back(std::move(s));
+      continue;
+    }
     out.push_back(std::move(s));
   }
   return out;
+}
+
+bool file_next_to_pack(const std::string& pack_file, const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(pack_file).parent_path() / fs::path(path), ec);
 }
 
 }  // namespace dtx

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@
 #include "maths.h"
 #include "model.h"
 #include "new.h"
+#include "preview.h"
+#include "report_cmd.h"
 #include "sandbox_runner.h"
 #include "sim.h"
 #include "figures.h"
@@ -50,11 +54,14 @@ const char* kMainHelp =
     "                            grade an answer and print the feedback\n"
     "  sim KIND [--INPUT V]...   run a widget's simulation (ring, pipeline, plan, hierarchy,\n"
     "                            roofline) and print its figures\n"
+    "  report ASSIGNMENT SUBMISSION... [--csv FILE] [--items]\n"
+    "                            grade an assignment from students' submission files\n"
     "\n"
     "Run `dtx <command> --help` for the options of a command.\n";
 
 const char* kLintHelp =
-    "usage: dtx lint [--warn] [--seeds N] [--no-run] [--time-limit MS] [--json] PATH...\n"
+    "usage: dtx lint [--warn] [--seeds N] [--no-run] [--time-limit MS] [--json]\n"
+    "                [--course DIR] PATH...\n"
     "\n"
     "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
     "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
@@ -72,6 +79,17 @@ const char* kLintHelp =
     "seconds, dollars or items, 1e30 FLOP) at some corner of the parameter ranges, a varying\n"
     "parameter the answer uses but the prompt never shows as {placeholder}. Warnings do not\n"
     "change the exit status.\n"
+    "\n"
+    "--course DIR checks PATH as packs about to join the course whose packs are in DIR (a\n"
+    "folder such as exercises/): every exercise id the course already uses is an error\n"
+    "(E016 duplicate-id) at that id, naming the course file that has it. A PATH file that is\n"
+    "itself in DIR is left out of the course, so an edited chapter is checked against the\n"
+    "others. Without --course only the PATH files are compared with each other.\n"
+    "\n"
+    "An assignment file ({\"format\": \"dtx-assignment/1\"}, docs/AUTHORING.md \"Running a\n"
+    "course\") among the PATHs is checked as one: its fields, its due date and time zone, and\n"
+    "that every exercise it lists is in the course (--course DIR, else the packs linted with\n"
+    "it, else --packs or exercises/) and that a fixed seed makes an instance.\n"
     "\n"
     "--seeds N also makes the instances of seeds 0 to N-1 of every exercise, as students get\n"
     "them, and reports, with the first seed and how many have it: a known mistake or another\n"
@@ -97,7 +115,9 @@ const char* kShowHelp =
     "a student reads it: prompt with the instance's numbers, parts and units, options,\n"
     "items or code. --answer adds the answers and the worked explanation; --hints the hints.\n"
     "--json prints {id, type, seed, parameters, prompt, ...}; with --answer each part's\n"
-    "value and unit.\n";
+    "value and unit. An exercise with a widget adds {widget: {kind, title, reveal, inputs}}:\n"
+    "the inputs this instance gives it, and when the page shows it to a student (reveal:\n"
+    "always, after-attempt or after-solve; the instructor view always shows it).\n";
 
 // The answer formats come from the types (TypeEntry::answer_help).
 std::string grade_help() {
@@ -126,6 +146,7 @@ struct Args {
   std::optional<double> time_limit_ms;
   int seeds = 0;  // lint --seeds N
   std::vector<std::string> packs;
+  std::vector<std::string> course;  // lint --course DIR
   std::string error;
 };
 
@@ -139,7 +160,7 @@ Args parse_args(int argc, char** argv, int start) {
     else if (s == "--no-run") a.no_run = true;
     else if (s == "--warn") a.warn = true;
     else if (s == "--help" || s == "-h") a.help = true;
-    else if (s == "--seed" || s == "--seeds" || s == "--packs" || s == "--time-limit") {
+    else if (s == "--seed" || s == "--seeds" || s == "--packs" || s == "--course" || s == "--time-limit") {
       if (i + 1 >= argc) {
         a.error = s + " needs a value";
         return a;
@@ -155,6 +176,8 @@ Args parse_args(int argc, char** argv, int start) {
         a.time_limit_ms = ms;
       } else if (s == "--packs") {
         a.packs.push_back(v);
+      } else if (s == "--course") {
+        a.course.push_back(v);
       } else if (s == "--seeds") {
         char* end = nullptr;
         long n = std::strtol(v.c_str(), &end, 10);
@@ -216,6 +239,49 @@ Json params_json(const Exercise& ex) {
   return ps;
 }
 
+// lint --course DIR: the files being linted will join the course in DIR, so an exercise id
+// the course already uses is an error there (the page's preview checks the same, with the
+// same function). A file that is itself in DIR (an edited chapter) is left out of the course,
+// or it would clash with itself. The ids of every exercise that loaded are checked, even in a
+// file with errors elsewhere. Returns an exit status for a usage error, else -1.
+int check_against_course(const Args& a, const std::vector<PackSource>& sources, const LoadCache& loaded,
+                         std::vector<Diagnostic>& all) {
+  namespace fs = std::filesystem;
+  std::vector<Diagnostic> course_problems;
+  auto course_sources = collect_packs(a.course, &course_problems);
+  if (!course_problems.empty()) {
+    for (const auto& d : course_problems) std::cerr << "dtx lint: --course " << d.file << ": " << d.message << "\n";
+    return kUsage;
+  }
+  auto same_file = [](const std::string& x, const std::string& y) {
+    std::error_code ec;
+    return fs::equivalent(x, y, ec);
+  };
+  std::vector<PackSource> others;
+  for (auto& c : course_sources) {
+    bool linted = std::any_of(sources.begin(), sources.end(), [&](const PackSource& s) { return same_file(s.file, c.file); });
+    if (!linted) others.push_back(std::move(c));
+  }
+  if (others.empty()) {
+    std::cerr << "dtx lint: --course found no pack besides the files being linted in " << join_names(a.course) << "\n";
+    return kUsage;
+  }
+  Library course = load_library(others);
+  // A course pack with errors is left out of the course (as the page leaves it out), so its
+  // ids are not checked: say so rather than pass in silence.
+  std::set<std::string> broken;
+  for (const auto& d : course.diagnostics)
+    if (d.severity == Severity::Error) broken.insert(d.file);
+  for (const auto& f : broken)
+    std::cerr << "dtx lint: --course: " << f << " has errors (`dtx lint " << f
+              << "` lists them) and was not checked for ids in common\n";
+  for (const auto& s : sources) {
+    auto it = loaded.find(s.file);
+    if (it != loaded.end() && it->second.second.partial) report_course_clashes(*it->second.second.partial, course, &all);
+  }
+  return -1;
+}
+
 int cmd_lint(const Args& a) {
   if (a.help) {
     std::cout << kLintHelp;
@@ -226,10 +292,15 @@ int cmd_lint(const Args& a) {
     return kUsage;
   }
   std::vector<Diagnostic> problems;
-  auto sources = collect_packs(a.positional, &problems);
-  Library lib = load_library(sources);
+  std::vector<PackSource> assignments;  // assignment files among the paths: checked against the course
+  auto sources = collect_packs(a.positional, &problems, &assignments);
+  LoadCache loaded;  // keeps each file's partial pack for --course
+  Library lib = load_library(sources, loaded);
   std::vector<Diagnostic> all = problems;
   all.insert(all.end(), lib.diagnostics.begin(), lib.diagnostics.end());
+  if (!a.course.empty()) {
+    if (int rc = check_against_course(a, sources, loaded, all); rc >= 0) return rc;
+  }
   SandboxRunner runner;
   runner.time_limit_ms = a.time_limit_ms;
   bool run_code = !a.no_run && runner.available();
@@ -237,8 +308,17 @@ int cmd_lint(const Args& a) {
   options.runner = run_code ? &runner : nullptr;
   options.warnings = a.warn;
   options.seeds = a.seeds;
+  options.image_exists = file_next_to_pack;
   auto semantic = lint_library(lib, options);
   all.insert(all.end(), semantic.begin(), semantic.end());
+  if (!assignments.empty()) {
+    // Their exercises are in the course: --course, else the packs linted with them, else the
+    // usual packs (--packs, $DTX_EXERCISES, exercises/).
+    Library course = !a.course.empty() ? load_paths(a.course, false)
+                     : !lib.packs.empty() ? lib
+                                          : load_paths(default_pack_paths(a), false);
+    cli::lint_assignment_files(assignments, course, all);
+  }
   int errors = 0, warnings = 0, exercises = 0;
   for (const auto& d : all) (d.severity == Severity::Error ? errors : warnings)++;
   for (const auto& p : lib.packs) exercises += static_cast<int>(p.exercises.size());
@@ -252,11 +332,12 @@ int cmd_lint(const Args& a) {
   } else {
     for (const auto& d : all) std::cout << format_diagnostic(d) << "\n";
   }
-  std::cerr << "dtx lint: " << sources.size() << " file" << (sources.size() == 1 ? "" : "s") << ", "
+  const size_t nfiles = sources.size() + assignments.size();
+  std::cerr << "dtx lint: " << nfiles << " file" << (nfiles == 1 ? "" : "s") << ", "
             << exercises << " exercises loaded, " << errors << " error" << (errors == 1 ? "" : "s")
             << (a.warn ? ", " + std::to_string(warnings) + " warning" + (warnings == 1 ? "" : "s") : "")
             << (run_code ? "" : a.no_run ? " (code not run: --no-run)" : " (code not run: node or the sandbox host not found)") << "\n";
-  if (sources.empty() && problems.empty()) {
+  if (sources.empty() && assignments.empty() && problems.empty()) {
     std::cerr << "dtx lint: no .json files found\n";
     return 1;
   }
@@ -404,6 +485,33 @@ int load_instance(const Args& a, const char* cmd, Loaded& L) {
 // \$ as $. --json keeps the Markdown, maths source included.
 std::string shown(const Instance& inst, const std::string& text) { return markdown_math_to_plain(inst.render(text)); }
 
+// The widget the page draws under the prompt: its kind, the inputs this instance gives it
+// (every input, defaults included, in --json; the ones the pack sets in the text) and when
+// a student gets to see it ("reveal").
+void describe_widget(const ExerciseWidget& w, const Instance& inst, std::string& text, Json& j) {
+  std::string err;
+  auto values = widget_values(inst, &err);
+  Json inputs = Json::object();
+  std::string set;
+  for (size_t i = 0; values && i < w.kind->inputs.size(); ++i) {
+    const sim::WidgetInput& in = w.kind->inputs[i];
+    const double v = values->values[i];
+    Json value = in.options.empty() ? Json(v) : Json(values->option(in.name));
+    inputs[in.name] = value;
+    bool from_pack = std::any_of(w.args.begin(), w.args.end(), [&](const WidgetArg& a) { return a.name == in.name; });
+    if (from_pack)
+      set += (set.empty() ? "" : ", ") + std::string(in.name) + " = " +
+             (in.options.empty() ? format_number(v, 6) : std::string(values->option(in.name)));
+  }
+  const char* when = w.reveal == WidgetReveal::AfterAttempt ? "shown after the student's first attempt"
+                     : w.reveal == WidgetReveal::AfterSolve ? "shown once the student has solved the exercise"
+                                                            : "shown from the start";
+  j["widget"] = {{"kind", w.kind->kind}, {"title", w.kind->title}, {"reveal", widget_reveal_name(w.reveal)}, {"inputs", inputs}};
+  if (!err.empty()) j["widget"]["error"] = err;
+  text += "\nWidget: " + std::string(w.kind->title) + (set.empty() ? "" : " (" + set + ")") + ", " + when + ".\n";
+  if (!err.empty()) text += "Widget input: " + err + "\n";
+}
+
 int cmd_show(const Args& a) {
   if (a.help) {
     std::cout << kShowHelp;
@@ -425,6 +533,7 @@ int cmd_show(const Args& a) {
   j["prompt"] = inst.render(ex.prompt);
   std::string text = "# " + ex.title + "  (" + ex.id + ", " + ex.type + ", seed " +
                      std::to_string(inst.seed) + ")\n\n" + shown(inst, ex.prompt) + "\n";
+  if (ex.widget) describe_widget(*ex.widget, inst, text, j);
   // The answer area, as the type tells it.
   InstanceDescription desc;
   ex.spec->describe(ex, inst, a.answer, desc);
@@ -556,7 +665,7 @@ int cmd_grade(const Args& a) {
       Json cases = Json::array();
       for (const auto& c : fb.cases)
         cases.push_back({{"args", c.args}, {"expected", c.expected}, {"got", c.got}, {"pass", c.pass},
-                         {"message", c.message}});
+                         {"message", c.message}, {"hidden", c.hidden}});
       j["cases"] = cases;
     }
     std::cout << j.dump(2) << "\n";
@@ -576,6 +685,7 @@ int cmd_grade(const Args& a) {
                     << ", expected " << p.expected << "\n";
     }
     for (const auto& c : fb.cases) {
+      if (c.hidden) continue;  // counted in the details ("Hidden cases: 2 of 3 pass.")
       std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << c.args << "  expected " << c.expected
                 << ", got " << (c.got.empty() ? "-" : c.got);
       if (!c.message.empty()) std::cout << "  (" << c.message << ")";
@@ -608,6 +718,8 @@ int main(int argc, char** argv) {
   if (cmd == "sim") return dtx::cli::cmd_sim(std::vector<std::string>(argv + 2, argv + argc));
   // `new` has its own options (-o FILE, --chapter N, --title T).
   if (cmd == "new") return dtx::cli::cmd_new(std::vector<std::string>(argv + 2, argv + argc));
+  // `report` reads assignment and submission files (cli/report_cmd.cpp).
+  if (cmd == "report") return dtx::cli::cmd_report(std::vector<std::string>(argv + 2, argv + argc));
   Args a = parse_args(argc, argv, 2);
   if (!a.error.empty()) {
     std::cerr << "dtx " << cmd << ": " << a.error << "\n";

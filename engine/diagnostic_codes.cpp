@@ -10,7 +10,8 @@ namespace {
 using C = DiagCode;
 
 // Ids are grouped by tens: E00x the file, E01x-E02x the pack's shape, E03x parameters and
-// expressions, E04x texts, E05x what a type checks, W00x style. New codes take the next free
+// expressions, E04x texts, E05x what a type checks, E06x single instances (--seeds), E07x
+// assignment files, W00x style. New codes take the next free
 // id of their group.
 const std::vector<DiagCodeInfo> kCodes = {
     {C::CannotRead, "E001", "cannot-read",
@@ -111,6 +112,14 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::LabelPlaceholder, "E042", "label-placeholder",
      "A numeric part's \"label\" holds a {placeholder}; labels are shown as written. Put the "
      "numbers in the prompt."},
+    {C::ImageMissing, "E043", "image-missing",
+     "A Markdown image `![alt](path)` names a file that is not there. A relative path is read from "
+     "the pack file's folder (`img/ring.svg` in `exercises/01-x.json` is `exercises/img/ring.svg`); "
+     "`dtx lint` checks it on disk, the page's preview cannot."},
+    {C::ImageFormat, "E044", "image-format",
+     "A Markdown image the page cannot show: its address does not end in .png, .jpg, .jpeg or "
+     ".svg (before any ?query or #fragment), or it is not an http, https or relative address "
+     "(data:, file:, javascript:...)."},
     {C::MistakeEqualsAnswer, "E050", "mistake-equals-answer",
      "A known mistake evaluates to the right answer (within the tolerance) at the default "
      "parameters or, with `dtx lint --seeds N`, for some instance: there a student who makes "
@@ -152,6 +161,13 @@ const std::vector<DiagCodeInfo> kCodes = {
      "With `dtx lint --seeds N`: a part's tolerance is wide enough (usually an \"abs\" near the "
      "answer's size, or a rel over 7 %) that a slip the engine knows for its unit, such as GiB "
      "for GB or bits for bytes, grades as right for some instance. Narrow the tolerance."},
+    {C::BadDateTime, "E070", "bad-datetime",
+     "An assignment's \"due\" is not a date and time with its time zone offset. Write it as "
+     "\"2026-12-05T17:00:00+01:00\" (or \"...Z\" for UTC): a due time without a zone would mean "
+     "a different moment on each student's computer."},
+    {C::UnknownExercise, "E071", "unknown-exercise",
+     "An assignment lists an exercise id the course does not have (a typo, or an exercise of a "
+     "pack that does not load). `dtx list` shows every id."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",
@@ -179,6 +195,9 @@ const std::vector<DiagCodeInfo> kCodes = {
      "a parameter), has another dimension than the part's unit: bytes labelled ms. Lint checks "
      "only where every parameter the answer uses declares a unit; numbers written into the "
      "expression count as plain numbers (give a bandwidth its own parameter with a unit)."},
+    {C::ImageAlt, "W010", "image-alt",
+     "A Markdown image has no alt text (nothing between `![` and `]`). A student using a screen "
+     "reader hears nothing of the picture: say in a sentence what it shows."},
 };
 
 }  // namespace

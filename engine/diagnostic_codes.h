@@ -53,6 +53,8 @@ enum class DiagCode : uint8_t {
   Maths,
   LinkScheme,
   LabelPlaceholder,
+  ImageMissing,
+  ImageFormat,
   // What a type checks.
   MistakeEqualsAnswer,
   CorrectOptions,
@@ -67,6 +69,9 @@ enum class DiagCode : uint8_t {
   NotInteger,
   Implausible,
   SlipGradedRight,
+  // Assignment files (`dtx lint` of a "dtx-assignment/1" file).
+  BadDateTime,
+  UnknownExercise,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,
@@ -77,6 +82,7 @@ enum class DiagCode : uint8_t {
   GuessablePairs,
   ConstraintsRejectMost,
   UnitMismatch,
+  ImageAlt,
   Count_  // not a code: the number of codes
 };
 

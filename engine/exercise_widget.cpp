@@ -23,7 +23,42 @@ std::string option_list(const sim::WidgetInput& in) {
   return s;
 }
 
+constexpr WidgetReveal kReveals[] = {WidgetReveal::Always, WidgetReveal::AfterAttempt, WidgetReveal::AfterSolve};
+
 }  // namespace
+
+const char* widget_reveal_name(WidgetReveal r) {
+  switch (r) {
+    case WidgetReveal::Always: return "always";
+    case WidgetReveal::AfterAttempt: return "after-attempt";
+    case WidgetReveal::AfterSolve: return "after-solve";
+  }
+  return "always";
+}
+
+std::optional<WidgetReveal> find_widget_reveal(std::string_view name) {
+  for (WidgetReveal r : kReveals)
+    if (name == widget_reveal_name(r)) return r;
+  return std::nullopt;
+}
+
+const std::vector<std::string>& widget_reveal_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (WidgetReveal r : kReveals) v.push_back(widget_reveal_name(r));
+    return v;
+  }();
+  return names;
+}
+
+bool widget_revealed(WidgetReveal r, bool attempted, bool solved) {
+  switch (r) {
+    case WidgetReveal::Always: return true;
+    case WidgetReveal::AfterAttempt: return attempted || solved;  // a solve is an attempt too
+    case WidgetReveal::AfterSolve: return solved;
+  }
+  return true;
+}
 
 // Called by the loader (model.cpp) for an exercise's "widget" member.
 void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
@@ -44,12 +79,28 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
                                  "; expected one of: " + kinds);
     return;
   }
-  std::vector<std::string> allowed = {"kind", "$comment"};
+  std::vector<std::string> allowed = {"kind", "reveal", "$comment"};
   for (const auto& in : kind->inputs) allowed.push_back(in.name);
   ctx.check_fields(j, ptr, allowed, {"kind"});
   ExerciseWidget w;
   w.kind = kind;
   w.pointer = ptr;
+  if (j.contains("reveal")) {
+    const Json& v = j["reveal"];
+    const std::string rptr = ptr + "/reveal";
+    const std::string names = "\"" + join_names(widget_reveal_names(), "\", \"") + "\"";
+    if (!v.is_string()) {
+      ctx.error(DiagCode::WrongKind, rptr, "expected one of the strings " + names + ", got " + describe_json(v));
+    } else if (auto r = find_widget_reveal(v.get<std::string>())) {
+      w.reveal = *r;
+    } else {
+      const std::string got = v.get<std::string>();
+      ctx.error(DiagCode::ValueNotAllowed, rptr,
+                "unknown reveal setting \"" + excerpt(got, 40) + "\"" + did_you_mean(got, widget_reveal_names()) +
+                    "; expected one of: " + names + " (when the page shows the widget: from the start, after the "
+                    "student's first attempt, once the student has solved the exercise)");
+    }
+  }
   for (auto it = j.begin(); it != j.end(); ++it) {
     const sim::WidgetInput* in = kind->input(it.key());
     if (!in) continue;  // "kind", "$comment" or already reported

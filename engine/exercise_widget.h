@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "expr.h"
@@ -21,9 +22,29 @@ struct WidgetArg {
   std::string pointer;
 };
 
+// When the page shows the widget ("reveal" in the pack). Some widgets print figures an
+// exercise grades (a roofline's attainable FLOP/s, a ring's bytes per rank); an author can
+// hold such a widget back until the student has tried, or solved, the exercise.
+enum class WidgetReveal {
+  Always,        // "always" (the default): shown from the start
+  AfterAttempt,  // "after-attempt": once the student has submitted an answer that counts
+  AfterSolve,    // "after-solve": once the student has answered it right
+};
+
+// "always", "after-attempt", "after-solve": the names packs write.
+const char* widget_reveal_name(WidgetReveal r);
+std::optional<WidgetReveal> find_widget_reveal(std::string_view name);
+const std::vector<std::string>& widget_reveal_names();
+
+// Whether a widget with setting `r` is shown to a student who has (`attempted`) submitted an
+// answer that counts as an attempt and (`solved`) answered right. The page passes what it
+// knows of this exercise; the instructor view shows the widget whatever this says.
+bool widget_revealed(WidgetReveal r, bool attempted, bool solved);
+
 struct ExerciseWidget {
   const sim::WidgetKind* kind = nullptr;
   std::vector<WidgetArg> args;
+  WidgetReveal reveal = WidgetReveal::Always;
   std::string pointer;
 };
 

@@ -1,5 +1,6 @@
 #include "figures.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +82,15 @@ std::vector<std::string> split_answer_words(const std::vector<std::string>& word
       }
     }
     if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+std::vector<std::string> indices_to_letters(const std::vector<int>& indices, const std::vector<int>& order) {
+  std::vector<std::string> out;
+  for (int index : indices) {
+    auto at = std::find(order.begin(), order.end(), index);
+    out.push_back(option_letter(static_cast<size_t>(at - order.begin())));
   }
   return out;
 }

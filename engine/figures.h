@@ -35,6 +35,9 @@ std::string option_letter(size_t pos);
 // for anything else.
 std::optional<std::vector<int>> letters_to_indices(const std::vector<std::string>& words, const std::vector<int>& order,
                                                    std::string* error);
+// The inverse: the letter at which each authored index is shown in `order`. An index `order`
+// does not show gets a letter past the last one ("?" past Z), which letters_to_indices refuses.
+std::vector<std::string> indices_to_letters(const std::vector<int>& indices, const std::vector<int>& order);
 // Splits "A,C" / "A C" / "3,6" into words.
 std::vector<std::string> split_answer_words(const std::vector<std::string>& words);
 

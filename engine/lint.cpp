@@ -334,8 +334,11 @@ std::string shown_destination(const std::string& d) {
 // The page opens only http, https, mailto and relative links and draws any other link as
 // text (engine/markdown_links.h says why); the author hears about it here, at the link.
 void check_links(const std::string& text, const std::string& pointer, const Reporter& rep) {
+  // An image's source is checked as an image (E044), which allows fewer schemes than a link.
+  std::set<size_t> image_sources;
+  for (const auto& img : find_markdown_images(text)) image_sources.insert(img.source_offset);
   for (const auto& link : find_markdown_links(text)) {
-    if (link_scheme_allowed(link.destination)) continue;
+    if (image_sources.count(link.offset) || link_scheme_allowed(link.destination)) continue;
     rep.error(DiagCode::LinkScheme, pointer,
               "link to " + shown_destination(trim(link.destination)) + " uses the scheme " +
                   link_scheme(link.destination) + ":; only http, https and mailto links are allowed",
@@ -357,6 +360,50 @@ void check_exercise_links(const Exercise& ex, const Reporter& rep) {
   for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
     check_links(text, pointer, rep);
   });
+}
+
+// ---------------------------------------------------------------- images
+
+// Markdown images: a source the page cannot show (another scheme, another format) is an
+// error at the source; a relative one whose file is missing next to the pack too, when lint
+// can look (options.image_exists); an image without alt text is a warning at its "![", since
+// a student with a screen reader gets nothing from it.
+void check_images(const std::string& text, const std::string& pointer, const std::string& pack_file,
+                  const LintOptions& options, const Reporter& rep) {
+  for (const auto& img : find_markdown_images(text)) {
+    const int at_source = utf8_column(text, img.source_offset);
+    const std::string shown = shown_destination(trim(img.source));
+    const std::string via = img.reference ? " (by its reference definition)" : "";
+    if (trim(img.source).empty()) {
+      rep.error(DiagCode::ImageFormat, pointer,
+                "image with no address: write the file's path, e.g. ![what it shows](img/figure.svg)", false,
+                utf8_column(text, img.offset));
+    } else if (!image_scheme_allowed(img.source)) {
+      rep.error(DiagCode::ImageFormat, pointer,
+                "image " + shown + via + " uses the scheme " + link_scheme(img.source) +
+                    ":; images load only from a path relative to the pack (img/figure.svg) or an http or https address",
+                false, at_source);
+    } else if (!image_format_allowed(img.source)) {
+      std::string ext = image_extension(img.source);
+      rep.error(DiagCode::ImageFormat, pointer,
+                "image " + shown + via + (ext.empty() ? " has no file extension" : " is a " + ext + " file") +
+                    "; the page shows PNG, JPEG and SVG images (.png, .jpg, .jpeg, .svg)",
+                false, at_source);
+    } else if (options.image_exists) {
+      std::string path = image_relative_path(img.source);
+      if (!path.empty() && !options.image_exists(pack_file, path))
+        rep.error(DiagCode::ImageMissing, pointer,
+                  "image " + shown + via + " not found: " +
+                      (path == trim(img.source) ? std::string("no such file") : "no file \"" + path + "\"") +
+                      " in the folder the pack file is in (a relative path starts there)",
+                  false, at_source);
+    }
+    if (options.warnings && trim(img.alt).empty())
+      rep.report(DiagCode::ImageAlt, pointer,
+                 "image " + shown + " has no alt text: a student using a screen reader hears nothing of it; "
+                 "say what it shows between ![ and ]",
+                 false, utf8_column(text, img.offset));
+  }
 }
 
 // ---------------------------------------------------------------- maths
@@ -594,6 +641,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       pack_rep.positions = pack.exercises[0].positions;
     }
     check_links(pack.intro, "/intro", pack_rep);
+    check_images(pack.intro, "/intro", pack.file, options, pack_rep);
     check_maths(pack.intro, "/intro", pack_rep);
     for (const auto& ex : pack.exercises) {
       LintContext ctx;
@@ -611,6 +659,9 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
 
       style_warnings(ex, ctx);
       check_exercise_links(ex, ctx);
+      for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
+        check_images(text, pointer, pack.file, options, ctx);
+      });
       for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
         check_maths(text, pointer, ctx);
       });

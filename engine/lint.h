@@ -4,6 +4,8 @@
 // never shows...).
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "model.h"
@@ -22,6 +24,11 @@ struct LintOptions {
   // `dtx lint --seeds N`: also make the instances of seeds 0..N-1 of every exercise and check
   // each (TypeSpec::lint_instance), and how often the constraints reject a draw.
   int seeds = 0;
+  // Whether the file a Markdown image names exists: `pack_file` is the pack as loaded
+  // (Pack::file), `path` the image's path relative to the pack's folder (image_relative_path
+  // in markdown_links.h). `dtx lint` looks on disk (E043); unset, as in the page's preview,
+  // which sees no files, the check is skipped. The engine itself never touches files.
+  std::function<bool(const std::string& pack_file, const std::string& path)> image_exists;
 };
 
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options);

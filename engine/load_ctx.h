@@ -82,6 +82,28 @@ struct LoadContext : Reporter {
                        double* abs);
 };
 
+// Pack and exercise ids (and assignment ids): lower-case letters, digits, '-' (and '.' in
+// exercise ids), starting with a letter or digit; they go into addresses and file names.
+bool valid_id(const std::string& s, bool allow_dot);
+// " (did you mean \"ring-volume\"?)" for "Ring_Volume", or "".
+std::string suggest_id(const std::string& s, bool allow_dot);
+
+// A JSON document an author or a student wrote (a pack, an assignment, a submission), read
+// with the checks every such file gets: its size, its syntax (with the line and column of
+// the first error), nesting and object sizes (before a parser that recurses sees it).
+struct JsonDocument {
+  Json doc;
+  std::shared_ptr<const std::string> text;
+  std::shared_ptr<const JsonPosIndex> positions;
+};
+// nullopt, with the one diagnostic that says why, when the text cannot be read at all.
+// `too_large_advice` ends the too-large message ("the most a pack may be: split it...").
+std::optional<JsonDocument> read_json_document(const std::string& text, const std::string& file, size_t max_bytes,
+                                              const std::string& too_large_advice, std::vector<Diagnostic>& out);
+// Then the string sizes (false when one is too long: nothing further should read the
+// document) and duplicate keys (reported; the document is still read).
+bool check_json_document(const JsonDocument& d, LoadContext& ctx);
+
 // The set a value is drawn from, as packs write it for a parameter and for a code argument:
 // {"choices": [..]} or {"min", "max", "step"?} (step 0: continuous). One reader for both,
 // so that they accept and refuse the same things.

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <unordered_map>
 
 #include "text.h"
 
@@ -70,12 +72,39 @@ std::string decode_destination(std::string_view d) {
 
 // ---------------------------------------------------------------- the scanner
 
+// A reference label as CommonMark matches it: letter case and runs of white space do not count.
+std::string normalize_label(std::string_view label) {
+  std::string out;
+  bool space = false;
+  for (char c : label) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
 struct Scanner {
   std::string_view s;
   std::vector<MarkdownLink> found;
 
-  void add(size_t begin, size_t end) {
-    if (end > begin) found.push_back({std::string(s.substr(begin, end - begin)), begin});
+  // Images: the '[' not yet closed (innermost last), each with whether a '!' opened it, and
+  // reference images waiting for their definitions (which may come later in the text).
+  struct Opener {
+    size_t at;
+    bool image;
+  };
+  std::vector<Opener> open;
+  size_t last_bang = std::string_view::npos;  // where the last unescaped '!' outside code was
+  std::vector<MarkdownImage> images;
+  std::vector<std::string> image_labels;  // per image: its normalized label ("" inline)
+
+  void add(size_t begin, size_t end, std::string label = {}) {
+    if (end > begin) found.push_back({std::string(s.substr(begin, end - begin)), begin, std::move(label)});
   }
 
   // Spaces, tabs and at most one line break, as between "](" and a destination.
@@ -90,11 +119,11 @@ struct Scanner {
 
   // A destination at i: <...> or a run without spaces in which parentheses balance. Records
   // it and returns the index after it.
-  size_t destination(size_t i, bool stop_at_paren) {
+  size_t destination(size_t i, bool stop_at_paren, std::string label = {}) {
     if (i < s.size() && s[i] == '<') {
       size_t j = i + 1;
       while (j < s.size() && s[j] != '>' && s[j] != '\n' && s[j] != '<') j += (s[j] == '\\' && j + 1 < s.size()) ? 2 : 1;
-      add(i + 1, std::min(j, s.size()));
+      add(i + 1, std::min(j, s.size()), std::move(label));
       return j < s.size() ? j + 1 : j;
     }
     // Ends at a space or line break. CommonMark also ends it at a tab or another control
@@ -111,7 +140,7 @@ struct Scanner {
       if (s[j] == ')' && depth-- == 0 && stop_at_paren) break;
       ++j;
     }
-    add(i, j);
+    add(i, j, std::move(label));
     return j;
   }
 
@@ -139,7 +168,7 @@ struct Scanner {
     size_t d = skip_blank(j + 2);
     if (d >= s.size() || s[d] == '\n') return 0;
     size_t before = found.size();
-    size_t end = destination(d, false);
+    size_t end = destination(d, false, std::string(s.substr(i + 1, j - i - 1)));
     size_t e = end;
     while (e < s.size() && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r')) ++e;
     if (e >= s.size() || s[e] == '\n' || s[e] == '"' || s[e] == '\'' || s[e] == '(') return found.size() > before ? end : 0;
@@ -189,6 +218,10 @@ struct Scanner {
     while (i < s.size()) {
       if (line_start) {
         line_start = false;
+        // A blank line ends the paragraph: no bracket opened before it closes after it.
+        size_t b = i;
+        while (b < s.size() && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
+        if (b >= s.size() || s[b] == '\n') open.clear();
         size_t c = line_content(i);
         auto [fc, fl] = fence_at(c);
         if (fence_char) {
@@ -200,6 +233,7 @@ struct Scanner {
           continue;
         }
         if (fc) {
+          open.clear();
           fence_char = fc;
           fence_len = fl;
           size_t nl = s.find('\n', i);
@@ -240,15 +274,92 @@ struct Scanner {
           j += m;
         }
         i = close == std::string_view::npos ? i + n : close + n;
-      } else if (ch == ']' && i + 1 < s.size() && s[i + 1] == '(') {
-        i = destination(skip_blank(i + 2), true);
+      } else if (ch == '[') {
+        open.push_back({i, last_bang != std::string_view::npos && last_bang + 1 == i});
+        ++i;
+      } else if (ch == ']') {
+        i = close_bracket(i);
       } else if (ch == '<') {
         size_t next = autolink(i);
         i = next ? next : i + 1;
       } else {
+        if (ch == '!') last_bang = i;
         ++i;
       }
     }
+    resolve_references();
+  }
+
+  // A ']' at i: closes the innermost open '[' (if any). Before "(", what follows is a link's
+  // or an inline image's destination; an image's "[label]", "[]" or nothing names a
+  // definition. Returns where scanning goes on.
+  size_t close_bracket(size_t i) {
+    std::optional<Opener> o;
+    if (!open.empty()) {
+      o = open.back();
+      open.pop_back();
+    }
+    const bool image = o && o->image;
+    std::string alt = image ? std::string(s.substr(o->at + 1, i - o->at - 1)) : std::string();
+    if (i + 1 < s.size() && s[i + 1] == '(') {
+      const size_t d = skip_blank(i + 2);
+      const size_t before = found.size();
+      const size_t next = destination(d, true);
+      if (image) {
+        MarkdownImage img;
+        if (found.size() > before) {
+          img.source = found.back().destination;
+          img.source_offset = found.back().offset;
+        } else {
+          img.source_offset = d;  // ![alt](): an image with no address
+        }
+        img.alt = std::move(alt);
+        img.offset = o->at - 1;
+        images.push_back(std::move(img));
+        image_labels.emplace_back();
+      }
+      return next;
+    }
+    if (!image) return i + 1;
+    // By reference: the label in the brackets after it, or (collapsed "[]", or none) the alt.
+    std::string label = alt;
+    size_t next = i + 1;
+    if (next < s.size() && s[next] == '[') {
+      size_t j = next + 1;
+      // CommonMark labels hold at most 999 characters and no unescaped brackets.
+      while (j < s.size() && j - next <= 1000 && s[j] != ']' && s[j] != '[') j += (s[j] == '\\' && j + 1 < s.size()) ? 2 : 1;
+      if (j < s.size() && s[j] == ']') {
+        if (j > next + 1) label = std::string(s.substr(next + 1, j - next - 1));
+        next = j + 1;
+      }
+    }
+    MarkdownImage img;
+    img.alt = std::move(alt);
+    img.offset = o->at - 1;
+    img.reference = true;
+    images.push_back(std::move(img));
+    image_labels.push_back(normalize_label(label));
+    return next;
+  }
+
+  // Reference images take their source from the first definition of their label; one whose
+  // label has none is no image (md4c leaves the text as written).
+  void resolve_references() {
+    std::unordered_map<std::string, const MarkdownLink*> defined;
+    for (const MarkdownLink& d : found)
+      if (!d.label.empty()) defined.emplace(normalize_label(d.label), &d);
+    std::vector<MarkdownImage> kept;
+    for (size_t k = 0; k < images.size(); ++k) {
+      MarkdownImage& img = images[k];
+      if (img.reference) {
+        auto it = image_labels[k].empty() ? defined.end() : defined.find(image_labels[k]);
+        if (it == defined.end()) continue;
+        img.source = it->second->destination;
+        img.source_offset = it->second->offset;
+      }
+      kept.push_back(std::move(img));
+    }
+    images = std::move(kept);
   }
 };
 
@@ -288,6 +399,77 @@ std::vector<MarkdownLink> find_markdown_links(std::string_view text) {
   Scanner sc{text, {}};
   sc.run();
   return std::move(sc.found);
+}
+
+std::vector<MarkdownImage> find_markdown_images(std::string_view text) {
+  Scanner sc{text, {}};
+  sc.run();
+  return std::move(sc.images);
+}
+
+namespace {
+
+// A source as the browser reads it: decoded, trimmed, tabs and line breaks dropped.
+std::string cleaned_source(std::string_view source) {
+  std::string url = decode_destination(source);
+  size_t b = 0, e = url.size();
+  while (b < e && static_cast<unsigned char>(url[b]) <= 0x20) ++b;
+  while (e > b && static_cast<unsigned char>(url[e - 1]) <= 0x20) --e;
+  std::string out;
+  for (size_t i = b; i < e; ++i)
+    if (url[i] != '\t' && url[i] != '\n' && url[i] != '\r') out += url[i];
+  return out;
+}
+
+// The part before any ?query or #fragment.
+std::string without_query(const std::string& url) { return url.substr(0, url.find_first_of("?#")); }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string image_extension(std::string_view source) {
+  std::string path = without_query(cleaned_source(source));
+  size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = name.find_last_of('.');
+  if (dot == std::string::npos) return "";
+  std::string ext = name.substr(dot);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool image_format_allowed(std::string_view source) {
+  std::string ext = image_extension(source);
+  return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".svg";
+}
+
+bool image_scheme_allowed(std::string_view source) {
+  std::string scheme = link_scheme(source);
+  return scheme.empty() || scheme == "http" || scheme == "https";
+}
+
+std::string image_relative_path(std::string_view source) {
+  if (!link_scheme(source).empty()) return "";
+  std::string url = cleaned_source(source);
+  if (url.empty() || url[0] == '/' || url[0] == '\\' || url.find('{') != std::string::npos) return "";
+  std::string path = without_query(url), out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    int hi = path[i] == '%' && i + 2 < path.size() ? hex_value(path[i + 1]) : -1;
+    int lo = hi >= 0 ? hex_value(path[i + 2]) : -1;
+    if (hi >= 0 && lo >= 0) {
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += path[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace dtx

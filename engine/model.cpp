@@ -75,12 +75,22 @@ std::string spoken_feedback(const Feedback& fb) {
                        : p.verdict == Verdict::Correct ? "correct" : "not right";
     add("Part " + std::to_string(i + 1) + (p.label.empty() ? "" : ", " + p.label) + ": " + what);
   }
-  int failed = 0;
-  for (const auto& c : fb.cases) failed += !c.pass;
-  if (!fb.cases.empty())
-    add(std::to_string(fb.cases.size() - failed) + " of " + std::to_string(fb.cases.size()) + " test cases pass");
-  for (size_t i = 0; i < fb.cases.size(); ++i)
-    if (!fb.cases[i].pass) add("Case " + std::to_string(i + 1) + " fails: " + fb.cases[i].message);
+  // The cases the page shows, numbered as its table lists them; hidden cases are one line of
+  // the details ("Hidden cases: 2 of 3 pass.").
+  int shown = 0, failed = 0, hidden = 0;
+  for (const auto& c : fb.cases) {
+    hidden += c.hidden;
+    shown += !c.hidden;
+    failed += !c.hidden && !c.pass;
+  }
+  if (shown > 0)
+    add(std::to_string(shown - failed) + " of " + std::to_string(shown) + (hidden ? " shown" : "") + " test cases pass");
+  for (size_t i = 0, row = 0; i < fb.cases.size(); ++i) {
+    if (fb.cases[i].hidden) continue;
+    ++row;
+    if (!fb.cases[i].pass)
+      add("Case " + std::to_string(row) + " fails" + (fb.cases[i].message.empty() ? "" : ": " + fb.cases[i].message));
+  }
   for (const auto& d : fb.details) add(d);
   return out;
 }
@@ -90,6 +100,8 @@ namespace {
 const std::vector<std::string> kCommonFields = {
     "id",     "type",    "title",       "prompt",      "difficulty", "tags",
     "params", "derived", "constraints", "hints",       "explanation", "widget"};
+
+}  // namespace
 
 bool valid_id(const std::string& s, bool allow_dot) {
   if (s.empty()) return false;
@@ -112,6 +124,8 @@ std::string suggest_id(const std::string& s, bool allow_dot) {
   if (out.empty() || out == s || !valid_id(out, allow_dot)) return "";
   return " (did you mean \"" + out + "\"?)";
 }
+
+namespace {
 
 bool valid_name(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
@@ -316,17 +330,16 @@ void check_string_sizes(const Json& doc, LoadContext& ctx) {
 
 }  // namespace
 
-LoadResult load_pack(const std::string& text, const std::string& file) {
-  LoadResult res;
+std::optional<JsonDocument> read_json_document(const std::string& text, const std::string& file, size_t max_bytes,
+                                              const std::string& too_large_advice, std::vector<Diagnostic>& out) {
   // Before anything reads the text: the size, for the CLI and the page alike.
-  if (text.size() > kMaxPackBytes) {
-    // Not the exact size: the page reads only the first 10 MB + 1 byte of a larger file.
-    res.diagnostics.push_back(make_diagnostic(DiagCode::FileTooLarge, file, 1, 1, "",
-                                              "the file is larger than 10 MB (" + with_thousands(kMaxPackBytes) +
-                                                  " bytes), the most a pack may be: split it into several packs"));
-    return res;
+  if (text.size() > max_bytes) {
+    // Not the exact size: the page reads only the first max_bytes + 1 bytes of a larger file.
+    out.push_back(make_diagnostic(DiagCode::FileTooLarge, file, 1, 1, "",
+                                  "the file is larger than " + format_number(static_cast<double>(max_bytes) / 1048576.0) +
+                                      " MB (" + with_thousands(max_bytes) + " bytes), " + too_large_advice));
+    return std::nullopt;
   }
-  auto src = std::make_shared<const std::string>(text);
   // nlohmann's parser decides whether the text is JSON; what is wrong, and where, comes from
   // our own scan (json_syntax.h), not from nlohmann's exception text, whose wording it does
   // not promise.
@@ -337,20 +350,43 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     auto syntax = find_json_syntax_error(text);
     size_t off = std::min(syntax ? syntax->offset : 0, text.size());
     TextPos p = lines.at_offset(text, off);
-    res.diagnostics.push_back(make_diagnostic(
+    out.push_back(make_diagnostic(
         DiagCode::InvalidJson, file, p.line, p.column, "",
         "invalid JSON: " + (syntax ? utf8_escaped(syntax->message) : std::string("the text is not valid JSON"))));
-    return res;
+    return std::nullopt;
   }
   // The text is JSON. Nesting and object sizes next, on the text: nothing that recurses, and
   // no DOM (whose objects insert in linear time), has seen it yet.
   if (auto excess = check_json_limits(text)) {
     TextPos p = JsonPosIndex::lines_of(text).at_offset(text, excess->offset);
-    res.diagnostics.push_back(make_diagnostic(DiagCode::JsonLimit, file, p.line, p.column, "", excess->message));
-    return res;
+    out.push_back(make_diagnostic(DiagCode::JsonLimit, file, p.line, p.column, "", excess->message));
+    return std::nullopt;
   }
-  Json doc = Json::parse(text, nullptr, false);
-  auto pos = std::make_shared<JsonPosIndex>(JsonPosIndex::build(text));
+  JsonDocument d;
+  d.doc = Json::parse(text, nullptr, false);
+  d.text = std::make_shared<const std::string>(text);
+  d.positions = std::make_shared<JsonPosIndex>(JsonPosIndex::build(text));
+  return d;
+}
+
+bool check_json_document(const JsonDocument& d, LoadContext& ctx) {
+  // Too long a text refuses the document: every later message or screen could repeat it.
+  check_string_sizes(d.doc, ctx);
+  if (ctx.failed()) return false;
+  for (uint32_t dup : d.positions->duplicate_keys)
+    ctx.error(DiagCode::DuplicateKey, d.positions->pointer_of(*d.text, dup),
+              "this field appears a second time in the same object (the later value would silently win); keep one", true);
+  return true;
+}
+
+LoadResult load_pack(const std::string& text, const std::string& file) {
+  LoadResult res;
+  auto parsed = read_json_document(text, file, kMaxPackBytes, "the most a pack may be: split it into several packs",
+                                   res.diagnostics);
+  if (!parsed) return res;
+  const Json& doc = parsed->doc;
+  auto src = parsed->text;
+  auto pos = parsed->positions;
   LoadContext ctx;
   ctx.file = file;
   ctx.text = src;
@@ -358,13 +394,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   ctx.out = &res.diagnostics;
   ctx.max_stored = kMaxDiagnosticsPerPack;
   auto load_document = [&] {
-    // Too long a text refuses the pack: every later message or screen could repeat it.
-    check_string_sizes(doc, ctx);
-    if (ctx.failed()) return;
-    for (uint32_t dup : pos->duplicate_keys)
-      ctx.error(DiagCode::DuplicateKey, pos->pointer_of(text, dup),
-                "this field appears a second time in the same object (the later value would silently win); keep one",
-                true);
+    if (!check_json_document(*parsed, ctx)) return;
 
     Pack pack;
     pack.file = file;

@@ -114,6 +114,12 @@ struct TypeSpec {
   virtual std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst,
                                              const std::vector<std::string>& words,
                                              std::string* error) const = 0;
+  // The answer as words parse_answer reads back to the same answer for this instance (an
+  // attempt saved in a submission file, graded again later by the CLI). An answer that
+  // cannot be graded (a wrong count, an option that is not there) gives words that are a
+  // format error too.
+  virtual std::vector<std::string> answer_words(const Exercise& ex, const Instance& inst,
+                                                const Answer& a) const = 0;
   // Answers with known verdicts for this instance: at least the correct one, one of each
   // kind of wrong answer the type knows, and an unreadable one when the type has any.
   virtual std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const = 0;
@@ -196,6 +202,9 @@ struct CodeCase {
   bool numeric_args = true;
   std::optional<std::string> expected_json;  // from the case, the expression; or the reference
   std::string note;
+  // "hidden": true (on the case or on "generate"): graded, but the student's feedback gives
+  // only whether it passed, so a solution cannot be a table of the shown answers.
+  bool hidden = false;
 };
 
 // An instance points at its Exercise: keep the Pack (or Library) alive while using it.
@@ -241,6 +250,9 @@ struct PartFeedback {
 struct CaseFeedback {
   std::string args, expected, got, note, message;
   bool pass = false;
+  // A hidden case: args, expected, got and note are empty, and message is empty or says that
+  // the case threw (never the error's text, which can quote the arguments).
+  bool hidden = false;
 };
 
 struct Feedback {

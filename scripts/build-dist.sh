@@ -5,7 +5,8 @@
 #
 # OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js, text-layer.js,
 # code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm,
-# fonts/, exercises/index.json and the packs listed in it.
+# fonts/, exercises/index.json and the packs listed in it, and the pictures the packs show
+# (every PNG, JPEG and SVG under exercises/, in the same sub-folders).
 # Every URL in it is relative, so the folder works from any static server at any sub-path.
 set -euo pipefail
 wasm_dir=${1:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
@@ -36,3 +37,14 @@ node -e '
   if (!html.includes(`<meta name="dtx-packs" content="">`)) { console.error("build-dist: index.html has no dtx-packs meta"); process.exit(1); }
   fs.writeFileSync(page, html.replace(`<meta name="dtx-packs" content="">`, `<meta name="dtx-packs" content="${names}">`));' "$repo_root/exercises" "$out/exercises"
 if [[ -d $repo_root/exercises/schema ]]; then cp -r "$repo_root/exercises/schema" "$out/exercises/"; fi
+# Pictures in pack texts (![alt](img/ring.svg)) are read next to their pack: copy every image
+# file under exercises/, keeping its folder, and drop the ones a previous build copied.
+image_files=(-type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.svg' \))
+find "$out/exercises" "${image_files[@]}" -delete
+(cd "$repo_root/exercises" && find . "${image_files[@]}" -print0) | while IFS= read -r -d '' f; do
+  mkdir -p "$out/exercises/$(dirname "$f")"
+  cp "$repo_root/exercises/$f" "$out/exercises/$f"
+done
+# Assignments (docs/AUTHORING.md, "Running a course"): opened with ?assign=exercises/assignments/NAME.json.
+rm -rf "$out/exercises/assignments"
+if [[ -d $repo_root/exercises/assignments ]]; then cp -r "$repo_root/exercises/assignments" "$out/exercises/"; fi

@@ -35,6 +35,15 @@ export function readInputTables(dtx) {
   }
 }
 
+// When the page shows the widget; the names are the engine's (engine/exercise_widget.h).
+export const REVEAL = {
+  description:
+    'When a student sees the widget: "always" (the default) from the start; "after-attempt" once they have submitted an answer that counts (an unreadable one does not); "after-solve" once they have answered right (or solved the exercise before). Until then the page shows a line saying when it opens. Use it when the widget prints a figure the exercise grades. The instructor view always shows the widget.',
+  enum: ['always', 'after-attempt', 'after-solve'],
+  default: 'always',
+  examples: ['after-attempt'],
+};
+
 function rangeText(input) {
   return `${input.integer ? 'a whole number' : 'a number'} from ${input.min} to ${input.max}`;
 }
@@ -75,6 +84,7 @@ export function widgetDefs(tables) {
         enum: kinds,
         examples: [kinds[0]],
       },
+      reveal: REVEAL,
     },
     allOf: kinds.map((k) => ({
       if: { properties: { kind: { const: k } }, required: ['kind'] },
@@ -90,7 +100,7 @@ export function widgetDefs(tables) {
     defs[`widget-${k}`] = {
       description: `Inputs of the "${k}" widget (${tables[k].title}): ${tables[k].summary}.`,
       type: 'object',
-      propertyNames: { enum: ['$comment', 'kind', ...tables[k].inputs.map((i) => i.name)] },
+      propertyNames: { enum: ['$comment', 'kind', 'reveal', ...tables[k].inputs.map((i) => i.name)] },
       properties,
     };
   }

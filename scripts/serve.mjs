@@ -57,7 +57,7 @@ const CSP = { 'Content-Security-Policy': `${metaCsp[1]}; frame-ancestors 'none'`
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8', '.otf': 'font/otf', '.ttf': 'font/ttf',
-  '.png': 'image/png', '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
 };
 
 // ---- --watch: who listens, and what changed

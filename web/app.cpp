@@ -154,6 +154,8 @@ void repoint_open_exercise(App& app) {
   const TypeView* v = find_view(ex->type);
   if (v && old.view && st.view) v->carry_over(*old.view, st);
   st.hints_shown = std::min<int>(old.hints_shown, static_cast<int>(ex->hints.size()));
+  st.attempted = old.attempted;  // a widget opened by an answer stays open
+  st.solved = old.solved;
   app.ex_widget_for.clear();  // the widget's inputs may have changed
 }
 
@@ -293,6 +295,7 @@ const char* screen_name(Screen s) {
     case Screen::CourseMap: return "course";
     case Screen::Exercise: return "exercise";
     case Screen::Settings: return "settings";
+    case Screen::Assignment: return "assignment";
     case Screen::Lab: return "lab";
     case Screen::NotFound: return "not-found";
   }
@@ -308,6 +311,7 @@ void app_apply_theme(App& app) {
 
 void app_init(App& app, Platform* platform) {
   app.platform = platform;
+  app.images.set_platform(platform);
   if (auto t = platform->storage_get("dtx.theme")) app.theme_choice = *t == "light" ? 1 : *t == "dark" ? 2 : 0;
   app_apply_theme(app);
   app.writer_id = new_writer_id(app);
@@ -325,6 +329,7 @@ bool app_busy(const App& app) {
 static bool repoint_after_preview(App& app, Preview& p);
 
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
+  if (assignment_on_fetched(app, id, ok, status, body)) return;
   if (auto f = app.font_requests.find(id); f != app.font_requests.end()) {
     std::string name = f->second;
     app.font_requests.erase(f);
@@ -464,8 +469,12 @@ const Preview* preview_of(const App& app, const Exercise* ex) {
 }
 
 bool instructor_view(const App& app) {
+  // Outside a preview only with `?instructor` in the address: a student on a published
+  // exercise has no switch that shows its answers.
+  const bool preview = preview_of(app, app.ex.exercise) != nullptr;
+  if (!preview && !app.instructor_allowed) return false;
   if (app.instructor >= 0) return app.instructor == 1;
-  return preview_of(app, app.ex.exercise) != nullptr;
+  return preview;
 }
 
 bool save_progress(App& app) {
@@ -597,6 +606,7 @@ void apply_route(App& app, const Route& r) {
       app.focus_frames = 0;
       return;
     case Route::Settings: app.screen = Screen::Settings; return;
+    case Route::Assignment: app.screen = app.course ? Screen::Assignment : Screen::CourseMap; return;
     case Route::Lab: apply_lab_route(app, r); return;
     case Route::Exercise: {
       // A deep link opens as soon as its pack is in; until every pack (and ?pack= preview)
@@ -638,6 +648,7 @@ Route current_route(const App& app) {
     case Screen::Loading: return app.route_pending ? *app.route_pending : parse_route(app.address);
     case Screen::CourseMap: r.chapter = app.course_chapter; break;
     case Screen::Settings: r.kind = Route::Settings; break;
+    case Screen::Assignment: r.kind = Route::Assignment; break;
     case Screen::NotFound: return app.not_found;
     case Screen::Lab:
       r.kind = Route::Lab;
@@ -659,6 +670,8 @@ std::string page_title(const App& app) {
     case Screen::Loading: return site;
     case Screen::CourseMap: return "dtx: the arithmetic of distributed training";
     case Screen::Settings: return "Settings · " + site;
+    case Screen::Assignment:
+      return (app.course && app.course->a ? app.course->a->title : std::string("Assignment")) + " · " + site;
     case Screen::Lab: {
       const sim::WidgetKind* k = sim::find_widget_kind(app.lab_kind);
       return std::string(k ? k->title : "Lab") + " · Lab · " + site;
@@ -702,11 +715,15 @@ void app_on_address(App& app, const std::string& fragment) {
   apply_route(app, r);
 }
 
-static void record(App& app, const Feedback& fb) {
+static void record(App& app, const Answer& answer, const Feedback& fb) {
   ExerciseState& st = app.ex;
   st.feedback = fb;
   st.graded++;
   if (fb.counts_as_attempt()) {
+    // In an assignment the attempt also goes into the student's submission log.
+    assignment_record(app, answer, fb);
+    st.attempted = true;  // kept when a later answer cannot be read (a widget stays open)
+    st.solved |= fb.verdict == Verdict::Correct;
     // Another tab folded this page's writer (engine/progress.h): count on under a new one.
     if (auto it = app.progress.exercises.find(st.id);
         it != app.progress.exercises.end() && writer_folded(it->second, app.writer_id))
@@ -724,7 +741,7 @@ void submit(App& app) {
   if (!v || !st.view) return;
   Answer a;
   if (!v->answer(app, st, a)) return;  // asynchronous (code)
-  record(app, grade(*st.inst, a));
+  record(app, a, grade(*st.inst, a));
 }
 
 void app_on_code_result(App& app, int request_id, const std::string& json) {
@@ -733,7 +750,7 @@ void app_on_code_result(App& app, int request_id, const std::string& json) {
   st.code_request = 0;
   const TypeView* v = find_view(st.exercise->type);
   Answer a;
-  if (v && v->ran && v->ran(st, json, a)) record(app, grade(*st.inst, a));
+  if (v && v->ran && v->ran(st, json, a)) record(app, a, grade(*st.inst, a));
 }
 
 void app_on_file(App& app, const std::string& name, const std::string& text) {
@@ -801,15 +818,30 @@ bool small_button(App& app, const char* label) {
 
 void app_apply_style(App& app) { apply_style(app.dpr * app.text_scale, touch_target(app)); }
 
+std::optional<std::string> pack_image_base(const App& app, const std::string& pack_file, const Preview* preview) {
+  if (preview) return preview->from_url ? std::optional<std::string>(preview->source) : std::nullopt;
+  return app.base_url + pack_file;
+}
+
 MdStyle md_style(App& app) {
   MdStyle s;
   s.fonts = &app.fonts;
   Platform* p = app.platform;
   s.open_link = [p](const std::string& url) { p->open_url(url); };
+  s.images = &app.images;
+  s.dpr = app.dpr;
+  const Exercise* ex = app.screen == Screen::Exercise ? app.ex.exercise : nullptr;
+  s.image_base = ex ? pack_image_base(app, ex->file, preview_of(app, ex)) : std::optional<std::string>(app.base_url);
   return s;
 }
 
 void markdown(App& app, const std::string& text) { draw_markdown(text, md_style(app)); }
+
+void pack_markdown(App& app, const std::string& text, const std::optional<std::string>& image_base) {
+  MdStyle s = md_style(app);
+  s.image_base = image_base;
+  draw_markdown(text, s);
+}
 
 bool button(const char* label, bool primary) {
   if (primary) {
@@ -878,6 +910,7 @@ void app_frame(App& app) {
   app.last_frame_ms = now;
   app.widget_animating = false;
   app.drawn_widget = nullptr;
+  app.images.begin_frame(app.frame);
   if (app.release_field) {
     app.release_field = false;
     ImGui::ClearActiveID();
@@ -943,6 +976,7 @@ void app_frame(App& app) {
     case Screen::CourseMap: draw_course_map(app); break;
     case Screen::Exercise: draw_exercise_screen(app); break;
     case Screen::Settings: draw_settings(app); break;
+    case Screen::Assignment: draw_assignment(app); break;
     case Screen::Lab: draw_lab(app); break;
     case Screen::NotFound: draw_not_found(app); break;
   }
@@ -988,7 +1022,7 @@ void app_after_frame(App& app) {
       for (const auto& p : app.ex.feedback->parts) parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"message", p.message}});
       j["parts"] = parts;
       nlohmann::json cases = nlohmann::json::array();
-      for (const auto& c : app.ex.feedback->cases) cases.push_back({{"pass", c.pass}, {"got", c.got}, {"message", c.message}});
+      for (const auto& c : app.ex.feedback->cases) cases.push_back({{"pass", c.pass}, {"got", c.got}, {"message", c.message}, {"hidden", c.hidden}});
       j["cases"] = cases;
       j["details"] = app.ex.feedback->details;
       j["spoken"] = spoken_feedback(*app.ex.feedback);  // the live region's words
@@ -1010,6 +1044,7 @@ void app_after_frame(App& app) {
   j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
   j["layer_runs"] = app.layer_runs;
   j["layer_ms"] = app.layer_ms;
+  j["images"] = app.images.state(app.dpr);  // pictures in pack texts drawn in this frame
   if (const ImDrawData* dd = ImGui::GetDrawData()) {
     int cmds = 0;
     for (int i = 0; i < dd->CmdListsCount; ++i) cmds += dd->CmdLists[i]->CmdBuffer.Size;
@@ -1044,6 +1079,17 @@ void app_after_frame(App& app) {
                         {"fetch_error", p->fetch_error}, {"loading", p->request != 0}});
   }
   j["previews"] = previews;
+  if (app.course) {
+    // Course mode, for the browser tests: the assignment as read, the student, their own
+    // seed per exercise and how many attempts the log holds.
+    const CourseAssignment& c = *app.course;
+    nlohmann::json seeds = nlohmann::json::object();
+    if (c.a && !c.student.empty())
+      for (const auto& item : c.a->exercises) seeds[item.id] = assignment_seed(*c.a, item, c.student);
+    j["assignment"] = {{"id", c.a ? c.a->id : ""}, {"loading", c.request != 0}, {"error", c.fetch_error},
+                       {"problems", c.problems}, {"student", c.student}, {"seeds", seeds},
+                       {"attempts", c.log.attempts.size()}, {"attempts_left", assignment_attempts_left(app)}};
+  }
   if (app.screen == Screen::Exercise) {
     j["instructor"] = instructor_view(app);
     j["preview"] = preview_of(app, app.ex.exercise) != nullptr;

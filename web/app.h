@@ -9,19 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "assignment.h"
 #include "grade/code.h"
 #include "model.h"
 #include "preview.h"
 #include "platform/platform.h"
 #include "progress.h"
 #include "route.h"
+#include "submission.h"
+#include "ui/images.h"
 #include "ui/markdown.h"
 #include "ui/theme.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -59,10 +62,31 @@ struct ExerciseState {
   std::optional<Feedback> feedback;
   int graded = 0;  // submissions graded on this screen (the test hook waits on it)
   bool revealed = false;  // explanation open (after a submission)
+  // The student's answers on this screen so far, for a widget held back until an attempt or
+  // a solve ("reveal"): set when feedback that counts arrives, kept after later feedback.
+  bool attempted = false, solved = false;
   int hints_shown = 0;
   int code_request = 0;   // non-zero while an answer runs (code: in the sandbox worker)
   double code_started_ms = 0;
   bool focus_first = false;  // focus the first field on the next frame
+};
+
+// An assignment opened with `?assign=URL` (web/screens/assignment.cpp): the student's
+// identifier, their attempts on it (kept in localStorage in the submission file's own form,
+// engine/submission.h), and the hashes of the packs they were graded with.
+struct CourseAssignment {
+  std::string url;
+  int request = 0;
+  std::string fetch_error;              // the file could not be fetched
+  std::vector<std::string> problems;    // it was fetched but does not check ("file:line:col: error[...]")
+  std::optional<Assignment> a;
+  std::string student;                  // normalised identifier; "" until entered
+  std::string id_input, id_error;       // the identifier being typed
+  bool editing_id = false;
+  Submission log;                       // this student's attempts on it
+  std::string save_error;
+  std::map<std::string, std::string> pack_hash;  // pack file -> SHA-256 of its text
+  double downloaded_ms = -1;            // "Download my submission" was pressed then
 };
 
 struct App {
@@ -82,6 +106,9 @@ struct App {
   std::set<std::string> admitted;  // first load: packs already in the library
   bool library_ready = false; // every listed pack has arrived or failed
   int next_request = 1;
+
+  // pictures in pack texts (ui/images.h)
+  PackImages images;
 
   // fonts and scale (device pixel ratio x text size)
   FontFiles font_files;
@@ -113,6 +140,11 @@ struct App {
   std::map<int, std::string> preview_requests;  // fetch id -> source URL
   bool submit_requested = false;  // Enter on an answer control, or Ctrl+Enter (ui/keyboard)
   int instructor = -1;  // instructor view: -1 as by default (on in preview only), 0 off, 1 on
+  // `?instructor` in the address: the instructor view may be turned on outside a preview. A
+  // published exercise's answers are otherwise never drawn (the pack JSON is public anyway;
+  // per-student numbers are what make copying useless: docs/AUTHORING.md).
+  bool instructor_allowed = false;
+  std::optional<CourseAssignment> course;  // `?assign=URL`
   long reloads = 0;     // packs re-read after a change (make serve), for the test hook
   bool rebuild_needed = false;  // a course file changed: rebuild once its fetches are in
 
@@ -184,6 +216,24 @@ void app_pack_changed(App& app, const std::string& file);
 const Exercise* find_exercise(const App& app, const std::string& id);
 const Preview* preview_of(const App& app, const Exercise* ex);
 bool instructor_view(const App& app);
+// Assignments (web/screens/assignment.cpp).
+void app_open_assignment(App& app, const std::string& url);
+// True when the fetch was the assignment's (and is handled).
+bool assignment_on_fetched(App& app, int request_id, bool ok, int status, const std::string& body);
+// The open assignment's item for this exercise, when the student works on it in the assignment.
+const AssignmentItem* assignment_item(const App& app, const std::string& exercise_id);
+// The seed this student has for the item (their own numbers).
+uint64_t assignment_own_seed(const App& app, const AssignmentItem& item);
+// Records a graded attempt on an assignment exercise in the student's log and saves it.
+void assignment_record(App& app, const Answer& answer, const Feedback& fb);
+// Counted attempts left on the open exercise (own numbers, by the due date); -1: no limit or
+// not an assignment exercise.
+int assignment_attempts_left(const App& app);
+// Whether the worked solution may be shown on the open exercise (the assignment's policy).
+bool assignment_allows_explanation(const App& app, bool solved_here);
+// The banner above an assignment exercise (attempts, due date, "not your numbers").
+void draw_assignment_banner(App& app);
+
 // "https://x/y/03-pipe.json?v=1" -> "03-pipe.json": the file a URL names.
 std::string last_component(const std::string& url);
 
@@ -203,8 +253,17 @@ void submit(App& app);
 bool save_progress(App& app);
 
 // Shared drawing helpers for screens and views.
+// Markdown of the open exercise's pack (its images are read next to that pack), or of the
+// course when no exercise is open.
 MdStyle md_style(App& app);
 void markdown(App& app, const std::string& text);
+// Markdown of a given pack (a chapter's intro): `image_base` is the pack's address, nullopt for
+// a dropped file (pack_image_base).
+void pack_markdown(App& app, const std::string& text, const std::optional<std::string>& image_base);
+// Where a pack's relative images are read from: the pack's own address, under the page
+// (base_url + file) for a course pack, the URL for a ?pack= preview; nullopt for a dropped
+// file, which has no folder.
+std::optional<std::string> pack_image_base(const App& app, const std::string& pack_file, const Preview* preview);
 bool button(const char* label, bool primary = false);
 void text_colored(ImU32 col, const char* text);
 float em(App& app);  // body font size in pixels

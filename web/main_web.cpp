@@ -457,6 +457,14 @@ EMSCRIPTEN_KEEPALIVE void dtx_on_fetch(int id, int ok, int status, char* data, i
   dtx_wake();
 }
 
+// A picture asked for by PackImages arrived (ok: its natural CSS size; fills: an SVG with no
+// width and height) or could not be loaded (`reason`, freed by the caller).
+EMSCRIPTEN_KEEPALIVE void dtx_on_image(int id, int ok, double w, double h, int fills, const char* reason) {
+  if (ok) g_app.images.on_loaded(id, static_cast<float>(w), static_cast<float>(h), fills != 0);
+  else g_app.images.on_failed(id, reason ? reason : "");
+  dtx_wake();
+}
+
 EMSCRIPTEN_KEEPALIVE void dtx_on_code_result(int id, const char* json) {
   app_on_code_result(g_app, id, json ? json : "");
   dtx_wake();
@@ -465,6 +473,18 @@ EMSCRIPTEN_KEEPALIVE void dtx_on_code_result(int id, const char* json) {
 // Instructors: a `?pack=` URL, a dropped pack file, a pack `make serve` saw change.
 EMSCRIPTEN_KEEPALIVE void dtx_preview_url(const char* url) {
   app_preview_url(g_app, url ? url : "");
+  dtx_wake();
+}
+
+// Course mode: `?assign=URL` opens an assignment; `?instructor` allows the instructor view
+// outside a preview.
+EMSCRIPTEN_KEEPALIVE void dtx_assign_url(const char* url) {
+  app_open_assignment(g_app, url ? url : "");
+  dtx_wake();
+}
+
+EMSCRIPTEN_KEEPALIVE void dtx_instructor_allowed(int on) {
+  g_app.instructor_allowed = on != 0;
   dtx_wake();
 }
 

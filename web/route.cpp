@@ -101,6 +101,8 @@ Route parse_route(std::string_view f) {
   const std::string& head = parts[0];
   if (head == "settings" && parts.size() == 1) {
     r.kind = Route::Settings;
+  } else if (head == "assignment" && parts.size() == 1) {
+    r.kind = Route::Assignment;
   } else if (head == "chapter" && parts.size() == 2) {
     uint64_t n = 0;
     if (!parse_u64(parts[1], n) || n > 1000000) return invalid("a chapter is a number, as in #/chapter/5");
@@ -117,7 +119,7 @@ Route parse_route(std::string_view f) {
   } else {
     return invalid("\"#/" + std::string(f) +
                    "\" is not an address of this site; addresses are #/, #/chapter/N, #/ex/ID, #/ex/ID/SEED, "
-                   "#/lab/KIND and #/settings");
+                   "#/lab/KIND, #/settings and #/assignment");
   }
   if (!query.empty()) {
     if (r.kind != Route::Lab) return invalid("only Lab addresses take ?inputs, as in #/lab/pipeline?p=8");
@@ -138,6 +140,7 @@ std::string format_route(const Route& r) {
   switch (r.kind) {
     case Route::Course: return r.chapter >= 0 ? "#/chapter/" + std::to_string(r.chapter) : "#/";
     case Route::Settings: return "#/settings";
+    case Route::Assignment: return "#/assignment";
     case Route::Exercise: {
       std::string s = "#/ex/" + percent_encode(r.id);
       if (r.seed != 0) s += "/" + std::to_string(r.seed);

@@ -8,6 +8,7 @@
 //   #/ex/ID/SEED            exercise ID, instance SEED
 //   #/lab/KIND?in=v&...     a Lab widget with its inputs (numbers, or option names)
 //   #/settings
+//   #/assignment            the assignment opened with ?assign=URL
 //
 // The fragment is never sent to the server, so a static host needs no rewrite rules, and the
 // query string stays free for `?pack=` previews.
@@ -22,7 +23,7 @@
 namespace dtx::web {
 
 struct Route {
-  enum Kind { Course, Exercise, Lab, Settings, Invalid } kind = Course;
+  enum Kind { Course, Exercise, Lab, Settings, Assignment, Invalid } kind = Course;
   std::string id;          // exercise id, or lab widget kind
   uint64_t seed = 0;       // exercise instance
   int chapter = -1;        // course map: the chapter to open and show (-1: none named)

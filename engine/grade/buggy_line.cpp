@@ -250,6 +250,18 @@ std::optional<Answer> BuggyLineSpec::parse_answer(const Exercise&, const Instanc
   return make_answer(BuggyLineAnswer(lines));
 }
 
+// The line numbers as shown, one word ("3,6"); a number past the end stays as it is, and
+// grading says there is no such line.
+std::vector<std::string> BuggyLineSpec::answer_words(const Exercise&, const Instance&, const Answer& a) const {
+  std::string word;
+  for (int line : a.as_or_empty<BuggyLineAnswer>().lines) {
+    if (!word.empty()) word += ',';
+    word += std::to_string(line);
+  }
+  if (word.empty()) return {};
+  return {word};
+}
+
 std::vector<SampleAnswer> BuggyLineSpec::sample_answers(const Exercise&, const Instance& inst) const {
   using E = SampleAnswer::Expect;
   std::vector<SampleAnswer> out;

@@ -263,6 +263,15 @@ std::optional<Answer> ChoiceSpec::parse_answer(const Exercise&, const Instance& 
   return make_answer(ChoiceAnswer(*picks));
 }
 
+// The letters the student saw, as one word ("A,C"); nothing picked is no word at all.
+std::vector<std::string> ChoiceSpec::answer_words(const Exercise&, const Instance& inst, const Answer& a) const {
+  std::string word;
+  for (const auto& letter : indices_to_letters(a.as_or_empty<ChoiceAnswer>().picks, inst.order))
+    word += (word.empty() ? "" : ",") + letter;
+  if (word.empty()) return {};
+  return {word};
+}
+
 std::vector<SampleAnswer> ChoiceSpec::sample_answers(const Exercise&, const Instance& inst) const {
   using E = SampleAnswer::Expect;
   std::vector<SampleAnswer> out;

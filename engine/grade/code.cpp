@@ -59,7 +59,7 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         std::string p = cp + "/" + std::to_string(i);
         const Json& c = (*it)[i];
         if (!ctx.expect_object(c, p, "a case {\"args\": [...]}")) continue;
-        ctx.check_fields(c, p, {"args", "expected", "note"}, {"args"});
+        ctx.check_fields(c, p, {"args", "expected", "note", "hidden"}, {"args"});
         auto a = c.find("args");
         if (a == c.end()) continue;
         if (!a->is_array() || a->size() != spec->args.size()) {
@@ -73,6 +73,7 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         for (const auto& v : *a) cs.args_json.push_back(v.dump());
         if (auto e = c.find("expected"); e != c.end()) cs.expected_json = e->dump();
         cs.note = ctx.string_field(c, p, "note", false).value_or("");
+        cs.hidden = ctx.bool_field(c, p, "hidden").value_or(false);
         spec->cases.push_back(cs);
       }
     }
@@ -80,8 +81,9 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
   if (auto it = j.find("generate"); it != j.end()) {
     std::string gp = ptr + "/generate";
     if (ctx.expect_object(*it, gp, "{\"count\": n, \"ranges\": {...}}")) {
-      ctx.check_fields(*it, gp, {"count", "ranges"}, {"count", "ranges"});
+      ctx.check_fields(*it, gp, {"count", "ranges", "hidden"}, {"count", "ranges"});
       if (auto n = ctx.int_field(*it, gp, "count", true, 0, 100)) spec->generate_count = static_cast<int>(*n);
+      spec->generate_hidden = ctx.bool_field(*it, gp, "hidden").value_or(false);
       if (auto r = it->find("ranges"); r != it->end() && ctx.expect_object(*r, gp + "/ranges", "an object mapping each argument to a range")) {
         for (const auto& name : spec->args) {
           std::string rp = gp + "/ranges/" + json_pointer_escape(name);
@@ -257,10 +259,11 @@ bool json_values_match(const std::string& got, const std::string& expected, doub
 bool CodeSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::string* error) const {
   inst.cases.clear();
   auto add = [&](const std::vector<std::string>& args_json, std::optional<std::string> expected,
-                 const std::string& note) -> bool {
+                 const std::string& note, bool hidden) -> bool {
     CodeCase c;
     c.args_json = args_json;
     c.note = note;
+    c.hidden = hidden;
     for (const auto& a : args_json) {
       Json v = Json::parse(a, nullptr, false);
       if (v.is_number()) c.args_num.push_back(v.get<double>());
@@ -287,7 +290,7 @@ bool CodeSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::s
     return true;
   };
   for (const auto& cs : cases)
-    if (!add(cs.args_json, cs.expected_json, cs.note)) return false;
+    if (!add(cs.args_json, cs.expected_json, cs.note, cs.hidden)) return false;
   Rng rng(hash_string(ex.id + "/cases") ^ (seed * 0x9E3779B97F4A7C15ull + 1));
   std::set<std::vector<std::string>> seen;
   for (const auto& c : inst.cases) seen.insert(c.args_json);
@@ -298,7 +301,7 @@ bool CodeSpec::prepare(const Exercise& ex, Instance& inst, uint64_t seed, std::s
       a.push_back(number_json(v));
     }
     if (!seen.insert(a).second) continue;  // a repeated case tests nothing new
-    if (!add(a, std::nullopt, "generated")) return false;
+    if (!add(a, std::nullopt, "generated", generate_hidden)) return false;
     ++k;
   }
   return true;
@@ -396,19 +399,14 @@ CodeRunResult code_result_from_json(const std::string& text) {
   return r;
 }
 
-Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
-                         const GradeServices& services) const {
-  (void)ex;
+namespace {
+
+// Grades what a runner returned. For the student (`for_author` false) a hidden case keeps only
+// its verdict: no arguments, expected or returned value, note, error text or a diagnosis that
+// names an argument's value ("8 is N here"); one line of details counts the hidden cases.
+// Lint (`for_author`) sees every case in full, to name the case a reference fails.
+Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResult& run, bool for_author) {
   Feedback fb;
-  const CodeAnswer* a = answer.as<CodeAnswer>();
-  std::shared_ptr<const CodeRunResult> ran = a ? a->run : nullptr;
-  if (!ran && a && services.runner) ran = std::make_shared<CodeRunResult>(services.runner->run(make_code_request(inst, a->source)));
-  if (!ran) {
-    fb.verdict = Verdict::FormatError;
-    fb.message = "No run result: the code was not run.";
-    return fb;
-  }
-  const CodeRunResult& run = *ran;
   std::string at_line = run.error_line > 0 ? " (line " + std::to_string(run.error_line) + ")" : "";
   // A program that does not parse or does not define the function is unreadable input, like
   // a malformed number: reported, not counted.
@@ -416,7 +414,7 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
     fb.verdict = Verdict::FormatError;
     fb.message = (run.kind == CodeRunResult::Kind::Syntax ? "Syntax error" + at_line + ": " : "") + run.error;
     if (run.kind == CodeRunResult::Kind::Missing && fb.message.empty())
-      fb.message = "Define a function named " + function + ".";
+      fb.message = "Define a function named " + spec.function + ".";
     return fb;
   }
   if (run.kind == CodeRunResult::Kind::Timeout) {
@@ -436,12 +434,14 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
     fb.message = "Error" + at_line + ": " + run.error;
     return fb;
   }
-  int pass = 0;
+  int pass = 0, hidden = 0, hidden_pass = 0;
+  bool hidden_threw = false;
   std::vector<std::string> diagnoses;
   for (size_t i = 0; i < inst.cases.size(); ++i) {
     const CodeCase& c = inst.cases[i];
+    const bool conceal = c.hidden && !for_author;
     CaseFeedback cf;
-    cf.args = show_args(args, c.args_json);
+    cf.args = show_args(spec.args, c.args_json);
     cf.note = c.note;
     std::optional<std::string> expected = c.expected_json;
     if (!expected && i < run.reference.size() && run.reference[i].ok) expected = run.reference[i].value_json;
@@ -451,23 +451,25 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
     } else if (!run.student[i].ok) {
       cf.got = "error";
       cf.message = run.student[i].error;
+      hidden_threw |= conceal;
     } else {
       cf.got = pretty_json(run.student[i].value_json);
       if (!expected) {
         cf.message = "the reference solution failed on this case (a problem with the exercise)";
-      } else if (json_values_match(run.student[i].value_json, *expected, rel, abs)) {
+      } else if (json_values_match(run.student[i].value_json, *expected, spec.rel, spec.abs)) {
         cf.pass = true;
       } else {
         Json g = Json::parse(run.student[i].value_json, nullptr, false);
         Json e = Json::parse(*expected, nullptr, false);
         if (g.is_number() && e.is_number()) {
           // The case's arguments are its instance values; a function's result has no unit.
+          // A hidden case's arguments stay out of it: the diagnosis would print their values.
           FactorContext fc;
-          for (size_t k = 0; k < args.size() && k < c.args_json.size(); ++k) {
+          for (size_t k = 0; k < spec.args.size() && k < c.args_json.size() && !conceal; ++k) {
             Json a = Json::parse(c.args_json[k], nullptr, false);
-            if (a.is_number()) fc.values.emplace_back(args[k], a.get<double>());
+            if (a.is_number()) fc.values.emplace_back(spec.args[k], a.get<double>());
           }
-          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(rel, 1e-6), abs, fc);
+          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(spec.rel, 1e-6), spec.abs, fc);
           if (!cf.message.empty()) diagnoses.push_back(cf.message);
         } else if (!g.is_discarded() && g.is_null()) {
           cf.message = "the function returned nothing (undefined) or NaN";
@@ -475,6 +477,17 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
       }
     }
     pass += cf.pass;
+    if (c.hidden) {
+      ++hidden;
+      hidden_pass += cf.pass;
+    }
+    if (conceal) {
+      const bool passed = cf.pass, threw = i < run.student.size() && !run.student[i].ok;
+      cf = CaseFeedback{};
+      cf.pass = passed;
+      cf.hidden = true;
+      if (threw) cf.message = "a hidden case threw an error";
+    }
     fb.cases.push_back(cf);
   }
   int n = static_cast<int>(inst.cases.size());
@@ -488,13 +501,39 @@ Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer&
     for (const auto& d : diagnoses) same &= d == diagnoses.front();
     if (same) fb.message += " In every failing case: " + diagnoses.front();
   }
+  if (hidden > 0 && !for_author)
+    fb.details.push_back("Hidden cases: " + std::to_string(hidden_pass) + " of " + std::to_string(hidden) + " pass" +
+                         (hidden_threw ? "; a hidden case threw an error." : "."));
   return fb;
+}
+
+}  // namespace
+
+Feedback CodeSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
+                         const GradeServices& services) const {
+  (void)ex;
+  const CodeAnswer* a = answer.as<CodeAnswer>();
+  std::shared_ptr<const CodeRunResult> ran = a ? a->run : nullptr;
+  if (!ran && a && services.runner) ran = std::make_shared<CodeRunResult>(services.runner->run(make_code_request(inst, a->source)));
+  if (!ran) {
+    Feedback fb;
+    fb.verdict = Verdict::FormatError;
+    fb.message = "No run result: the code was not run.";
+    return fb;
+  }
+  return grade_ran(*this, inst, *ran, false);
 }
 
 Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner& runner) {
   GradeServices services;
   services.runner = &runner;
   return grade(inst, make_answer(CodeAnswer(source)), services);
+}
+
+Feedback grade_code_for_author(const Instance& inst, const std::string& source, CodeRunner& runner) {
+  const auto* spec = inst.exercise ? inst.exercise->spec_as<CodeSpec>() : nullptr;
+  if (!spec) return grade_code(inst, source, runner);
+  return grade_ran(*spec, inst, runner.run(make_code_request(inst, source)), true);
 }
 
 void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
@@ -559,7 +598,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
     }
     if (!tried.insert(key).second) continue;
     if (!reference.empty() && !ref_reported) {
-      Feedback f = grade_code(*inst, reference, *ctx.runner);
+      Feedback f = grade_code_for_author(*inst, reference, *ctx.runner);
       if (f.verdict != Verdict::Correct) {
         std::string which;
         for (const auto& cf : f.cases)
@@ -574,7 +613,7 @@ void CodeSpec::lint(const Exercise& ex, LintContext& ctx) const {
     }
     for (size_t k = 0; k < wrong.size(); ++k) {
       if (wrong_reported[k]) continue;
-      Feedback f = grade_code(*inst, wrong[k].code, *ctx.runner);
+      Feedback f = grade_code_for_author(*inst, wrong[k].code, *ctx.runner);
       if (f.verdict == Verdict::Correct) {
         ctx.error(DiagCode::WrongPasses, wrong[k].pointer, "this wrong implementation (" + wrong[k].note + ") passes every case" +
                                         (seed ? " of seed " + std::to_string(seed) : "") +
@@ -599,8 +638,13 @@ void CodeSpec::describe(const Exercise&, const Instance& inst, bool with_answer,
   out.json["starter"] = starter;
   Json list = Json::array();
   out.text += "\nCases:\n";
+  int hidden = 0;
   for (const auto& c : inst.cases) {
+    // The student's view (no --answer) counts hidden cases and never prints their inputs.
+    hidden += c.hidden;
+    if (c.hidden && !with_answer) continue;
     Json cj;
+    if (c.hidden) cj["hidden"] = true;
     Json argv = Json::array();
     for (const auto& arg : c.args_json) argv.push_back(Json::parse(arg, nullptr, false));
     cj["args"] = argv;
@@ -612,10 +656,14 @@ void CodeSpec::describe(const Exercise&, const Instance& inst, bool with_answer,
       out.text += " = " + *c.expected_json;
     }
     if (!c.note.empty()) out.text += "   # " + c.note;
+    if (c.hidden) out.text += "   (hidden)";
     out.text += "\n";
     list.push_back(cj);
   }
+  if (hidden > 0 && !with_answer)
+    out.text += "  and " + std::to_string(hidden) + " hidden case" + (hidden == 1 ? "" : "s") + "\n";
   out.json["cases"] = list;
+  out.json["hidden_cases"] = hidden;
   if (with_answer && !reference.empty()) {
     out.text += "\nReference:\n" + reference + "\n";
     out.json["reference"] = reference;
@@ -623,9 +671,21 @@ void CodeSpec::describe(const Exercise&, const Instance& inst, bool with_answer,
   }
 }
 
+// Instructors see everything, hidden cases included: after the reference, each hidden case
+// with its expected value (the reference's result when the pack gives none).
 std::vector<std::string> CodeSpec::answer_key(const Exercise&, const Instance& inst) const {
-  return {"function " + function + ", " + std::to_string(inst.cases.size()) + " test cases; reference solution:",
-          reference};
+  int hidden = 0;
+  for (const auto& c : inst.cases) hidden += c.hidden;
+  std::vector<std::string> out = {"function " + function + ", " + std::to_string(inst.cases.size()) + " test cases" +
+                                      (hidden ? " (" + std::to_string(hidden) + " hidden)" : "") + "; reference solution:",
+                                  reference};
+  for (const auto& c : inst.cases) {
+    if (!c.hidden) continue;
+    std::string line = "hidden: " + function + "(";
+    for (size_t i = 0; i < c.args_json.size(); ++i) line += (i ? ", " : "") + c.args_json[i];
+    out.push_back(line + ") = " + (c.expected_json ? pretty_json(*c.expected_json) : "the reference's result"));
+  }
+  return out;
 }
 
 // The program is the one word (the CLI reads it from a file); it runs when graded.
@@ -636,6 +696,12 @@ std::optional<Answer> CodeSpec::parse_answer(const Exercise&, const Instance&, c
     return std::nullopt;
   }
   return make_answer(CodeAnswer(words[0]));
+}
+
+// The program itself: parse_answer's one word. What a run returned is not part of the words;
+// the CLI runs the program again when it grades them.
+std::vector<std::string> CodeSpec::answer_words(const Exercise&, const Instance&, const Answer& a) const {
+  return {a.as_or_empty<CodeAnswer>().source};
 }
 
 namespace {
@@ -676,6 +742,14 @@ std::vector<SampleAnswer> CodeSpec::sample_answers(const Exercise&, const Instan
     auto off = std::make_shared<CodeRunResult>(*reference_run);
     off->student[0].value_json = "\"not a number\"";
     out.push_back({"first case wrong", make_answer(CodeAnswer(source, off)), E::Wrong, ""});
+  }
+  // A hidden case that throws: counted as failed and said so, without the error's text.
+  for (size_t i = 0; i < inst.cases.size(); ++i) {
+    if (!inst.cases[i].hidden) continue;
+    auto threw = std::make_shared<CodeRunResult>(*run_returning(inst, expected));
+    threw->student[i] = {false, "", "TypeError: cannot read 'x' of " + show_args(args, inst.cases[i].args_json)};
+    out.push_back({"a hidden case throws", make_answer(CodeAnswer(source, threw)), E::Wrong, "a hidden case threw an error"});
+    break;
   }
   auto syntax = std::make_shared<CodeRunResult>();
   syntax->kind = CodeRunResult::Kind::Syntax;

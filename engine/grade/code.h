@@ -23,6 +23,7 @@ struct CodeCaseSpec {
   std::vector<std::string> args_json;
   std::optional<std::string> expected_json;
   std::string note, pointer;
+  bool hidden = false;  // "hidden": true
 };
 
 struct WrongImplementation {
@@ -35,6 +36,7 @@ struct CodeSpec : TypeSpec {
   std::optional<Expr> expected;
   std::vector<CodeCaseSpec> cases;
   int generate_count = 0;
+  bool generate_hidden = false;  // "generate": {"hidden": true}: every drawn case is hidden
   std::vector<CodeArgRange> ranges;
   double rel = 1e-6, abs = 0;
   std::vector<WrongImplementation> wrong;
@@ -51,6 +53,7 @@ struct CodeSpec : TypeSpec {
   bool answer_is_program() const override { return true; }
   std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst, const std::vector<std::string>& words,
                                      std::string* error) const override;
+  std::vector<std::string> answer_words(const Exercise& ex, const Instance& inst, const Answer& a) const override;
   std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const override;
 };
 
@@ -103,6 +106,8 @@ class CodeRunner {
 
 // Runs the student's code with `runner` and grades it.
 Feedback grade_code(const Instance& inst, const std::string& source, CodeRunner& runner);
+// The same for the pack's author (lint): hidden cases are reported in full, like the others.
+Feedback grade_code_for_author(const Instance& inst, const std::string& source, CodeRunner& runner);
 
 // Compares a returned value with the expected one: numbers with tolerance, arrays element
 // by element, anything else exactly.

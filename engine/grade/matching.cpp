@@ -279,6 +279,32 @@ std::optional<Answer> MatchingSpec::parse_answer(const Exercise&, const Instance
   return make_answer(MatchingAnswer(choice));
 }
 
+// One letter per item in the order shown ("FDCEA") when every item has an option; otherwise
+// "2=C" pairs (item numbers as shown) for the items that have one, so the rest read back as
+// unmatched. An option the instance does not show gets a letter past the last one, and an
+// entry past the items a number past the last item: parse_answer refuses both, as grading
+// refuses the answer.
+std::vector<std::string> MatchingSpec::answer_words(const Exercise&, const Instance& inst, const Answer& a) const {
+  const std::vector<int>& choice = a.as_or_empty<MatchingAnswer>().choice;
+  const std::vector<int> options = matching_option_order(inst, option_count());
+  const size_t n = pairs.size();
+  auto letter = [&](int option) { return indices_to_letters({option}, options)[0]; };
+  bool every = choice.size() == n;
+  for (int c : choice) every &= c >= 0;
+  if (every) {
+    std::string word;
+    for (size_t pos = 0; pos < n; ++pos) word += letter(choice[inst.order.empty() ? pos : inst.order[pos]]);
+    return {word};
+  }
+  std::vector<std::string> words;
+  for (size_t pos = 0; pos < n; ++pos) {
+    const size_t item = inst.order.empty() ? pos : inst.order[pos];
+    if (item < choice.size() && choice[item] >= 0) words.push_back(std::to_string(pos + 1) + "=" + letter(choice[item]));
+  }
+  for (size_t extra = n; extra < choice.size(); ++extra) words.push_back(std::to_string(extra + 1) + "=A");
+  return words;
+}
+
 std::vector<SampleAnswer> MatchingSpec::sample_answers(const Exercise&, const Instance& inst) const {
   using E = SampleAnswer::Expect;
   const int n = static_cast<int>(pairs.size());

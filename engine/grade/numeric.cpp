@@ -652,6 +652,20 @@ std::optional<Answer> NumericSpec::parse_answer(const Exercise&, const Instance&
   return make_answer(NumericAnswer(given));
 }
 
+// "id=text" for every part, the text exactly as typed: parse_answer takes what follows the
+// first '=' whole (spaces, an empty or unreadable text, another '='), and part ids are never
+// empty and hold no '=' (the loader requires letters, digits and _), so every part comes back
+// as it was. An answer with more or fewer texts than parts has no named form: it goes back
+// positionally, which reads it exactly when its first text has no '=' (always so for one
+// parse_answer made: the page makes one text per part, and a first word with '=' is named).
+std::vector<std::string> NumericSpec::answer_words(const Exercise&, const Instance&, const Answer& a) const {
+  const std::vector<std::string>& texts = a.as_or_empty<NumericAnswer>().parts;
+  if (texts.size() != parts.size()) return texts;
+  std::vector<std::string> words;
+  for (size_t i = 0; i < parts.size(); ++i) words.push_back(parts[i].id + "=" + texts[i]);
+  return words;
+}
+
 std::vector<SampleAnswer> NumericSpec::sample_answers(const Exercise&, const Instance& inst) const {
   using E = SampleAnswer::Expect;
   std::vector<SampleAnswer> out;

@@ -50,6 +50,7 @@ struct NumericSpec : TypeSpec {
   std::vector<std::string> answer_key(const Exercise& ex, const Instance& inst) const override;
   std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst, const std::vector<std::string>& words,
                                      std::string* error) const override;
+  std::vector<std::string> answer_words(const Exercise& ex, const Instance& inst, const Answer& a) const override;
   std::vector<SampleAnswer> sample_answers(const Exercise& ex, const Instance& inst) const override;
 };
 

@@ -231,6 +231,12 @@ std::optional<Answer> OrderingSpec::parse_answer(const Exercise&, const Instance
   return make_answer(OrderingAnswer(*order));
 }
 
+// A letter per item, in the student's order, each the letter the item was shown at (as
+// `dtx show --answer` writes the key).
+std::vector<std::string> OrderingSpec::answer_words(const Exercise&, const Instance& inst, const Answer& a) const {
+  return indices_to_letters(a.as_or_empty<OrderingAnswer>().order, inst.order);
+}
+
 std::vector<SampleAnswer> OrderingSpec::sample_answers(const Exercise&, const Instance& inst) const {
   using E = SampleAnswer::Expect;
   std::vector<SampleAnswer> out;

@@ -33,6 +33,29 @@ check "lint --json" 1 "$DTX" lint --json tests/malformed/numeric-tolerence-typo.
 [[ $(json 'd[0].code' <"$tmp/out") == "E012" ]] || { echo "FAIL: lint --json code"; fails=$((fails + 1)); }
 check "lint a missing path" 1 "$DTX" lint no/such/dir
 contains "a missing path has its code" "$tmp/out" "^no/such/dir: error\[E001\]: no such file or folder"
+# ---- lint --course: a new pack checked against the course it will join
+"$DTX" new numeric ring.volume -o "$tmp/join.json" >/dev/null
+check "lint without --course: ids are not compared with the course" 0 "$DTX" lint --no-run "$tmp/join.json"
+check "lint --course: an id the course has" 1 "$DTX" lint --no-run "$tmp/join.json" --course exercises
+# The exercise's id (the pack's own id is "ring-volume"): line and column of its value.
+pos=$(awk 'index($0, "\"id\": \"ring.volume\"") { print NR ":" index($0, "\"ring.volume\""); exit }' "$tmp/join.json")
+contains "lint --course: the id's place and the course file that has it" "$tmp/out" \
+  "^$tmp/join.json:$pos: error\[E016\]: /exercises/0/id: duplicate exercise id \"ring.volume\": already used in exercises/00-ring-allreduce.json$"
+check "lint --course --json" 1 "$DTX" lint --no-run --json "$tmp/join.json" --course exercises
+[[ $(json 'd.map(x => x.code + " " + x.pointer).join(";")' <"$tmp/out") == "E016 /exercises/0/id" ]] ||
+  { echo "FAIL: lint --course --json"; fails=$((fails + 1)); }
+"$DTX" new numeric draft.fresh -o "$tmp/fresh.json" >/dev/null
+check "lint --course: new ids pass" 0 "$DTX" lint --no-run "$tmp/fresh.json" --course exercises
+check "lint --course: a chapter of the course is checked against the others" 0 "$DTX" lint --no-run exercises/00-ring-allreduce.json --course exercises/
+cp exercises/05-pipeline.json "$tmp/pipeline-copy.json"
+check "lint --course: a copy of a chapter clashes with it" 1 "$DTX" lint --no-run "$tmp/pipeline-copy.json" --course exercises
+[[ $(grep -c "error\[E016\].*already used in exercises/05-pipeline.json" "$tmp/out") == $(json 'd.exercises.length' <exercises/05-pipeline.json) ]] ||
+  { echo "FAIL: lint --course reports every id of the copy"; sed 's/^/    /' "$tmp/out" | head; fails=$((fails + 1)); }
+check "lint --course: a missing folder" 2 "$DTX" lint --no-run "$tmp/fresh.json" --course no/such/dir
+contains "lint --course: the folder named" "$tmp/err" "--course no/such/dir: no such file or folder"
+check "lint --help documents --course" 0 "$DTX" lint --help
+contains "lint --help: --course" "$tmp/out" "^--course DIR checks PATH"
+
 # ---- codes: what a lint code means
 check "codes lists every code" 0 "$DTX" codes
 contains "codes: an error" "$tmp/out" "^E012  unknown-field +error"
@@ -140,6 +163,13 @@ check "show" 0 "$DTX" show ring.volume
 if grep -q "Explanation" "$tmp/out"; then echo "FAIL: show reveals the explanation"; fails=$((fails + 1)); fi
 check "show --json has no values" 0 "$DTX" show ring.volume --json
 [[ $(json 'd.parts.every(p => p.value === undefined)' <"$tmp/out") == "true" ]] || { echo "FAIL: show --json leaks answers"; fails=$((fails + 1)); }
+check "show --json: the widget and when a student sees it" 0 "$DTX" show ring.widget-phases --json
+[[ $(json '[d.widget.kind, d.widget.reveal, d.widget.inputs.N, d.widget.inputs.algorithm].join(" ")' <"$tmp/out") == "ring after-attempt 8 ring" ]] ||
+  { echo "FAIL: show --json widget: $(json 'd.widget' <"$tmp/out")"; fails=$((fails + 1)); }
+check "show: the widget" 0 "$DTX" show ring.widget-phases
+contains "show: the widget's line" "$tmp/out" "^Widget: Ring AllReduce \(N = 8, .*\), shown after the student's first attempt\.$"
+check "show --json: no widget, no member" 0 "$DTX" show ring.volume --json
+[[ $(json 'd.widget === undefined' <"$tmp/out") == "true" ]] || { echo "FAIL: show --json widget on ring.volume"; fails=$((fails + 1)); }
 check "show --seed is deterministic" 0 "$DTX" show ring.volume --seed 5 --json
 cp "$tmp/out" "$tmp/a"
 "$DTX" show ring.volume --seed 5 --json >"$tmp/b"

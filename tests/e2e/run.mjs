@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, launch, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
 
 const argv = process.argv.slice(2);
@@ -281,6 +282,49 @@ test('code: wrong, infinite loop, syntax error, clipboard both ways, right', asy
   s = await submit(page);
   eq(s.verdict, 'correct', 'reference solution');
   await shot(page, 'code-right');
+  await page.context().close();
+});
+
+// ring.code-time hides its generated cases: a solution that is a table of the shown cases
+// passes those and fails the hidden ones, and the page tells only how many of those pass.
+test('code: hidden cases show only how many pass, never their inputs', async () => {
+  const page = await newPage({ viewport: { width: 1280, height: 1600 } });
+  await page.goto(server.url);
+  await ready(page);
+  await openExercise(page, 'ring.code-time');
+  const ans = engineAnswer('ring.code-time');
+  const shown = ans.cases.filter((c) => !c.hidden), hidden = ans.cases.filter((c) => c.hidden);
+  assert(hidden.length > 0 && shown.length > 0, `shown and hidden cases: ${shown.length}, ${hidden.length}`);
+  const sig = ans.reference.match(/function\s+(\w+)\s*\(([^)]*)\)/);
+  const names = sig[2].split(',').map((s) => s.trim());
+  // The student's "solution": the shown cases' expected values, and an error that quotes the
+  // arguments of any other case.
+  const table = Object.fromEntries(shown.map((c) => [c.args.join(), c.expected]));
+  await typeInto(page, 'code', `function ${sig[1]}(${sig[2]}) {\n  const t = ${JSON.stringify(table)};\n` +
+    `  const k = [${sig[2]}].join();\n  if (k in t) return t[k];\n  throw new Error('leaked ' + k);\n}`, { commit: true });
+  const s = await submit(page);
+  eq(s.verdict, 'partial', 'a table of the shown cases');
+  const line = `Hidden cases: 0 of ${hidden.length} pass; a hidden case threw an error.`;
+  eq(s.details.join('|'), line, 'the details');
+  assert(s.spoken.includes(line), 'the live region says it: ' + s.spoken);
+  eq(s.cases.filter((c) => c.hidden).length, hidden.length, 'hidden cases in the hook state');
+  for (const c of s.cases.filter((c) => c.hidden))
+    assert(!c.pass && c.got === '' && c.message === 'a hidden case threw an error', 'a hidden case: ' + JSON.stringify(c));
+  await waitForLayer(page, `t.includes(${JSON.stringify(line)})`, 'the hidden line');
+  await waitForLayer(page, `t.includes('${hidden.length} hidden cases')`, 'the table row');
+  const text = await layerText(page);
+  // Neither the case's arguments as the table would show them ("M_gb=3.5, N=64, ...") nor as
+  // the student's error quoted them ("3.5,64,..."), nor the error's words.
+  for (const c of hidden) {
+    const asShown = c.args.map((v, i) => `${names[i]}=${v}`).join(', ');
+    assert(!text.includes(asShown), `hidden arguments ${asShown} in the page: ${text.slice(0, 400)}`);
+    assert(!text.includes(c.args.join()), `hidden arguments ${c.args.join()} in the page`);
+  }
+  // (the editor's text is in the layer too: it holds 'leaked ', but never "Error: leaked")
+  assert(!text.includes('Error: leaked'), 'the error text of a hidden case is in the page');
+  // the shown cases are listed as before
+  assert(text.includes(shown[0].args.map((v, i) => `${names[i]}=${v}`).join(', ')), 'a shown case is listed');
+  await shot(page, 'code-hidden-cases');
   await page.context().close();
 });
 
@@ -833,6 +877,94 @@ test('an exercise drives its embedded widget with the instance numbers', async (
   s = await submit(page);
   eq(s.verdict, 'correct', 'the numbers read off the widget are graded correct: ' + s.message);
   await shot(page, 'exercise-with-widget');
+  eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
+  await page.context().close();
+});
+
+// The words of the text layer (what the canvas draws, as DOM text), spaces normalised.
+async function layerText(page) {
+  return page.evaluate(() => (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' '));
+}
+async function waitForLayer(page, pred, what) {
+  try {
+    await page.waitForFunction((p) => new Function('t', 'return (' + p + ');')(
+      (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' ')), pred, { timeout: 8000 });
+  } catch (e) {
+    throw new Error(`text layer: ${what}: ${(await layerText(page)).slice(0, 600)}`);
+  }
+}
+
+test('a widget with "reveal": "after-attempt" opens after the first counted attempt; an instructor always sees it', async () => {
+  const page = await newPage({ viewport: { width: 1280, height: 1400 } });
+  await page.goto(server.url);
+  await ready(page);
+  const id = 'ring.widget-phases';
+  eq(engineAnswer(id).widget.reveal, 'after-attempt', 'the shipped setting');
+  let s = await openExercise(page, id);
+  eq(s.instructor, false, 'a student, not an instructor');
+  // Held back: no widget drawn, so the test hook publishes none, and one line in its place.
+  s = await waitFor(page, `s.frame > ${s.frame}`);
+  assert(!s.widget && !s.widget_error, 'no widget before an attempt: ' + JSON.stringify(s.widget));
+  const note = 'The Ring AllReduce widget opens after your first attempt.';
+  await waitForLayer(page, `t.includes(${JSON.stringify(note)})`, 'the note before an attempt');
+  assert(!(await layerText(page)).includes('Reset to this exercise'), 'the widget\'s controls are not drawn');
+  await shot(page, 'widget-reveal-before');
+  // An answer that cannot be read is not an attempt: still held back.
+  await typeInto(page, 'part-steps', 'lots');
+  s = await submit(page);
+  eq(s.verdict, 'format-error', 'an unreadable answer');
+  // The widget is drawn above the Submit button: the frame after the grading shows the result.
+  s = await waitFor(page, `s.frame > ${s.frame}`);
+  assert(!s.widget, 'no widget after an unreadable answer');
+  // A wrong attempt opens it, on the instance's numbers.
+  await typeInto(page, 'part-steps', '7');
+  await typeInto(page, 'part-rs', '1 GB');
+  await typeInto(page, 'part-total', '2 GB');
+  s = await submit(page);
+  assert(s.verdict === 'incorrect' || s.verdict === 'partial', 'a wrong attempt: ' + s.verdict);
+  s = await waitFor(page, "s.widget && s.widget.kind === 'ring'");
+  eq(s.widget.N, engineAnswer(id).parameters.N, 'the widget runs the instance');
+  await waitForLayer(page, `!t.includes(${JSON.stringify(note)}) && t.includes('Reset to this exercise')`, 'the widget after an attempt');
+  // A later unreadable answer does not close it again.
+  await typeInto(page, 'part-steps', 'lots');
+  s = await submit(page);
+  eq(s.verdict, 'format-error', 'an unreadable answer after the attempt');
+  s = await waitFor(page, `s.frame > ${s.frame}`);
+  assert(s.widget && s.widget.kind === 'ring', 'the widget stays open');
+  await shot(page, 'widget-reveal-after');
+
+  // "after-solve", in a dropped pack: the instructor view (on in a preview) shows it; a
+  // student does not see it, and reads when it opens.
+  const pack = JSON.stringify({ format: 1, chapter: 43, id: 'revealed', title: 'Reveal',
+    intro: 'Bubbles of a **GPipe** pipeline, on your own numbers.', exercises: [
+    { id: 'revealed.solve', type: 'numeric', title: 'Pipeline idle share', prompt: 'p = {p} stages, m = 8 microbatches.',
+      params: { p: { default: 4, choices: [2, 4] } },
+      widget: { kind: 'pipeline', reveal: 'after-solve', schedule: 'gpipe', p: '{p}', m: 8 },
+      parts: [{ id: 'b', answer: '(p-1)/(8+p-1)', unit: '' }] }] });
+  await page.evaluate((text) => {
+    const c = document.getElementById('canvas');
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'reveal pack.json', { type: 'application/json' }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      c.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, clientX: 600, clientY: 400 }));
+  }, pack);
+  await click(page, 'nav-course');
+  await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'ex-revealed.solve')");
+  // The preview starts with the pack's intro, drawn as Markdown (bold without its asterisks).
+  await waitForLayer(page, "t.includes('Bubbles of a GPipe pipeline, on your own numbers.')", 'the preview\'s intro');
+  await click(page, 'ex-revealed.solve');
+  s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'revealed.solve' && s.instructor === true");
+  s = await waitFor(page, "s.widget && s.widget.kind === 'pipeline'");
+  eq(s.widget.p, 4, 'the instructor sees the widget on the instance');
+  // The command in the instructor panel names the dropped file, quoted for a shell.
+  await waitForLayer(page, `t.includes("dtx show revealed.solve --packs 'reveal pack.json' --seed 0 --answer (the file you dropped)")`,
+    'the instructor panel\'s command');
+  await shot(page, 'widget-reveal-instructor');
+  await click(page, 'instructor');
+  s = await waitFor(page, 's.instructor === false');
+  s = await waitFor(page, `s.frame > ${s.frame}`);
+  assert(!s.widget, 'a student does not see an after-solve widget');
+  await waitForLayer(page, "t.includes('The Pipeline schedules widget opens once you have solved this exercise.')", 'the after-solve note');
   eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
   await page.context().close();
 });
@@ -1591,6 +1723,177 @@ async function checkAlignment(page, what) {
   return { lines: lines.length, worst };
 }
 
+// ---- images in pack texts: a PNG is written here (no image library in the tests) and the
+// screenshot's pixels are read back (Playwright gives PNG bytes).
+function crc32(buf) {
+  let c, crc = 0xffffffff;
+  for (const b of buf) {
+    c = (crc ^ b) & 0xff;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    crc = (crc >>> 8) ^ c;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type, data) {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'ascii');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+// A w x h PNG, every pixel [r, g, b, a].
+function solidPng(w, h, rgba) {
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(w, 0);
+  head.writeUInt32BE(h, 4);
+  head.set([8, 6, 0, 0, 0], 8);  // 8 bits, RGBA
+  const rows = Buffer.alloc((w * 4 + 1) * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set(rgba, y * (w * 4 + 1) + 1 + x * 4);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), pngChunk('IHDR', head),
+    pngChunk('IDAT', zlib.deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+// The pixels of an 8-bit RGB or RGBA PNG (what Chromium's screenshots are): {w, h, at(x, y)}.
+function readPng(buf) {
+  const w = buf.readUInt32BE(16), h = buf.readUInt32BE(20), bpp = buf[25] === 6 ? 4 : 3;
+  const idat = [];
+  for (let at = 8; at < buf.length;) {
+    const len = buf.readUInt32BE(at), type = buf.toString('ascii', at + 4, at + 8);
+    if (type === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + len));
+    at += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat)), stride = w * bpp, px = Buffer.alloc(stride * h);
+  for (let y = 0; y < h; y++) {
+    const f = raw[y * (stride + 1)], line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= bpp ? px[y * stride + i - bpp] : 0, b = y > 0 ? px[(y - 1) * stride + i] : 0;
+      const c = i >= bpp && y > 0 ? px[(y - 1) * stride + i - bpp] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
+      px[y * stride + i] = (line[i] + pred) & 0xff;
+    }
+  }
+  return { w, h, at: (x, y) => [...px.subarray(y * stride + x * bpp, y * stride + x * bpp + 3)] };
+}
+
+test('images: a PNG and SVGs from the pack\'s folder are drawn at their size within the column; a missing one and a dropped pack\'s say why; the alt text is in the text layer', async () => {
+  const { dir, srv } = await watchedSite();
+  try {
+    const svg = (attrs, fill) => `<svg xmlns="http://www.w3.org/2000/svg" ${attrs}><rect width="100%" height="100%" fill="${fill}"/></svg>\n`;
+    fs.mkdirSync(path.join(dir, 'img/e2e'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'img/e2e/red.png'), solidPng(40, 20, [208, 48, 47, 255]));
+    fs.writeFileSync(path.join(dir, 'img/e2e/sized.svg'), svg('width="160" height="48" viewBox="0 0 160 48"', '#2f64c4'));
+    fs.writeFileSync(path.join(dir, 'img/e2e/wide.svg'), svg('width="3000" height="300"', '#1e7a46'));
+    fs.writeFileSync(path.join(dir, 'img/e2e/unsized.svg'), svg('viewBox="0 0 400 100"', '#b4530a'));
+    const file = path.join(dir, '00-ring-allreduce.json');
+    const pack = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const ex = pack.exercises.find((e) => e.id === 'ring.volume');
+    ex.prompt = '![A red bar](img/e2e/red.png) ![A blue band](img/e2e/sized.svg)\n\n![A green strip](img/e2e/wide.svg)\n\n' +
+      '![An orange band](img/e2e/unsized.svg)\n\n![The ring that is not there](img/e2e/nowhere.svg)\n\n' + ex.prompt;
+    fs.writeFileSync(file, JSON.stringify(pack, null, 2));
+    const want = ['A red bar', 'A blue band', 'A green strip', 'An orange band', 'The ring that is not there'];
+
+    for (const [dpr, width, scheme] of [[1, 1280, 'light'], [2, 360, 'dark']]) {
+      const page = await newPage({ viewport: { width, height: 900 }, deviceScaleFactor: dpr, colorScheme: scheme });
+      await page.goto(srv.url);
+      await ready(page);
+      await openExercise(page, 'ring.volume');
+      const s = await waitFor(page, `s.images.length === 5 && s.images.every((i) => i.state !== 'loading')`, 15000)
+        .catch(async (e) => { throw new Error(e.message + ' images ' + JSON.stringify((await state(page)).images)); });
+      const by = Object.fromEntries(s.images.map((i) => [i.alt, i]));
+      eq(JSON.stringify(Object.keys(by).sort()), JSON.stringify([...want].sort()), 'the images drawn');
+      const where = `at ${width} px, dpr ${dpr}`;
+      // Read from the pack's folder, and drawn at natural size (CSS pixels), from a texture of
+      // natural size x dpr: never larger.
+      const red = by['A red bar'], blue = by['A blue band'], green = by['A green strip'], orange = by['An orange band'];
+      assert(red.url === `${srv.url}exercises/img/e2e/red.png`, 'resolved next to the pack: ' + red.url);
+      for (const [img, w, h] of [[red, 40, 20], [blue, 160, 48]]) {
+        eq(img.state, 'loaded', `${img.alt} ${where}`);
+        eq(`${img.w}x${img.h}`, `${w}x${h}`, `${img.alt}: its own size ${where}`);
+        eq(img.texture.join('x'), `${w * dpr}x${h * dpr}`, `${img.alt}: texture ${where}`);
+      }
+      // Wider than the column: scaled down to it, aspect kept; an SVG without a size fills it.
+      assert(green.column > 200 && green.column < width, `a column ${green.column} ${where}`);
+      near(green.w, green.column, 1, `the 3000 px picture fills the column ${where}`);
+      near(green.h, green.w / 10, 1, `its aspect ${where}`);
+      eq(orange.fills_column, true, 'an SVG without width and height');
+      near(orange.w, orange.column, 1, `the unsized SVG fills the column ${where}`);
+      near(orange.h, orange.w / 4, 1, `its aspect from the viewBox ${where}`);
+      assert(green.texture[0] <= green.column * dpr + 1, `no texture wider than drawn: ${green.texture} ${where}`);
+      // The missing one: its alt text and why, drawn in a frame where the picture would be.
+      const gone = by['The ring that is not there'];
+      eq(gone.state, 'failed', 'the missing picture');
+      eq(gone.reason, `image could not be loaded: ${srv.url}exercises/img/e2e/nowhere.svg`, 'why');
+      assert(gone.w > 100 && gone.h > 20, 'a frame with words: ' + JSON.stringify(gone));
+      // The text layer: each image is an image to a screen reader, named by its alt text; find
+      // in page finds the alt text and the reason.
+      await page.waitForFunction((n) => document.querySelectorAll('#dtx-layer [role="img"]').length === n, want.length, { timeout: 5000 });
+      const layer = await page.evaluate(() => [...document.querySelectorAll('#dtx-layer [role="img"]')].map((n) => ({
+        label: n.getAttribute('aria-label'), desc: n.getAttribute('aria-description'), text: n.textContent, r: n.getBoundingClientRect().toJSON() })));
+      eq(JSON.stringify(layer.map((l) => l.label)), JSON.stringify(want), 'image elements in reading order');
+      const missing = layer[4];
+      eq(missing.desc, gone.reason, 'the reason is the missing image\'s description');
+      assert(missing.text.includes('The ring that is not there') && missing.text.includes('could not be loaded'), 'its words: ' + missing.text);
+      eq(await page.evaluate(() => window.find('The ring that is not there', false, false, true)), true, 'find in page finds the alt text');
+      eq(await page.evaluate(() => window.find('A green strip', false, false, true)), true, 'and a drawn image\'s alt text');
+      // The red PNG is on the canvas, where its element is: the screenshot's pixels there are red.
+      await page.evaluate(() => window.getSelection().removeAllRanges());
+      await page.evaluate(() => document.querySelector('#dtx-layer [role="img"]').scrollIntoView({ block: 'center' }));
+      await waitFor(page, `s.frame > ${(await state(page)).frame + 1}`);
+      const r = await page.evaluate(() => document.querySelector('#dtx-layer [role="img"][aria-label="A red bar"]').getBoundingClientRect().toJSON());
+      near(r.width, 40, 1, 'the element covers the picture');
+      const shotPng = readPng(await page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 40, height: 20 } }));
+      const mid = shotPng.at(Math.floor(shotPng.w / 2), Math.floor(shotPng.h / 2));
+      assert(Math.abs(mid[0] - 208) <= 6 && Math.abs(mid[1] - 48) <= 6 && Math.abs(mid[2] - 47) <= 6, `the PNG's red on the canvas ${where}: ${mid}`);
+      await shot(page, `images-${scheme}-${width}`);
+      eq(page.errors.filter((e) => !e.endsWith('/exercises/img/e2e/nowhere.svg')).join('; '), '', 'page errors (the missing picture\'s 404 aside)');
+      await page.context().close();
+    }
+
+    // axe (which needs eval: the policy is bypassed for it) finds nothing serious in the layer's
+    // image elements, the missing one's included.
+    {
+      const page = await newPage({ bypassCSP: true });
+      await page.goto(srv.url);
+      await ready(page);
+      await openExercise(page, 'ring.volume');
+      await waitFor(page, `s.images.length === 5 && s.images.every((i) => i.state !== 'loading')`, 15000);
+      await page.waitForFunction(() => document.querySelectorAll('#dtx-layer [role="img"]').length === 5, null, { timeout: 5000 });
+      await axeAudit(page, 'an exercise with pictures, one missing');
+      await page.context().close();
+    }
+
+    // A dropped pack has no folder: its relative picture says so; an https one is still asked for.
+    const page = await newPage();
+    page.cspExpected = true;  // the https picture is another origin: img-src refuses it
+    await page.goto(srv.url);
+    await ready(page);
+    const dropped = JSON.stringify({ format: 1, chapter: 60, id: 'dropped', title: 'Dropped', exercises: [{ id: 'dropped.pic', type: 'numeric',
+      title: 'Pictures', prompt: '![A local picture](img/e2e/red.png)\n\n![A picture elsewhere](https://example.com/ring.png)\n\nHow many?',
+      parts: [{ id: 'n', answer: '2', unit: '' }] }] });
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        document.getElementById('canvas').dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, dropped);
+    await waitFor(page, 's.items.some((i) => i.id === "ex-dropped.pic")');
+    await click(page, 'ex-dropped.pic');
+    const s = await waitFor(page, `s.exercise === 'dropped.pic' && s.images.length === 2 && s.images.every((i) => i.state === 'failed')`, 15000)
+      .catch(async (e) => { throw new Error(e.message + ' images ' + JSON.stringify((await state(page)).images)); });
+    const local = s.images.find((i) => i.alt === 'A local picture'), far = s.images.find((i) => i.alt === 'A picture elsewhere');
+    assert(/img\/e2e\/red\.png is a path relative to the pack's folder, and a dropped file has no folder/.test(local.reason), 'dropped: ' + local.reason);
+    assert(/^image could not be loaded: https:\/\/example\.com\/ring\.png \(blocked by this site's Content-Security-Policy: img-src/.test(far.reason),
+      'another origin: ' + far.reason);
+    assert(page.csp.length > 0 && page.csp.every((v) => v.directive === 'img-src' && v.blocked.startsWith('https://example.com/')),
+      'only the other origin\'s picture was refused: ' + JSON.stringify(page.csp));
+    await shot(page, 'images-dropped');
+    await page.context().close();
+  } finally {
+    srv.stop();
+  }
+});
+
 test('text layer: a drag copies a prompt sentence exactly; a double-click selects a word; find reaches a scrolled-out explanation and the canvas shows it', async () => {
   const page = await newPage({ viewport: { width: 1280, height: 560 }, permissions: ['clipboard-read', 'clipboard-write'] });
   await page.goto(server.url);
@@ -1926,6 +2229,9 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
   const mod = await import(path.join(typesDir, f));
   mod.default({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, near, server: () => server });
 }
+
+// Course mode: an assignment solved by three students and graded by `dtx report`.
+(await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 
 // ---------------------------------------------------------------- runner
 

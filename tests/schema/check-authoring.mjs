@@ -60,7 +60,8 @@ function fencedBlocks(text) {
 }
 
 const PACK_FIELDS = { $schema: 'schema/pack.schema.json', format: 1, chapter: 20, id: 'my-course', title: 'My course' };
-const { validate } = compileSchema();
+const { ajv, validate } = compileSchema();
+const validateAssignment = ajv.compile(JSON.parse(fs.readFileSync(path.join(ROOT, 'exercises/schema/assignment.schema.json'), 'utf8')));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-authoring-'));
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -77,7 +78,18 @@ for (const b of fencedBlocks(doc)) {
     }
     const v = parsed.value;
     let kind, text;
-    if (v && typeof v === 'object' && 'format' in v) {
+    if (v && typeof v === 'object' && typeof v.format === 'string' && v.format.startsWith('dtx-assignment')) {
+      // An assignment: its own schema, and `dtx lint` against the shipped course.
+      const file = path.join(tmp, `block-${++n}.json`);
+      fs.writeFileSync(file, b.body);
+      const ok = validateAssignment(v);
+      const r = spawnSync(DTX, ['lint', '--json', '--packs', path.join(ROOT, 'exercises'), file], { encoding: 'utf8' });
+      const errors = (JSON.parse(r.stdout || '[]')).filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`);
+      if (!ok) fail(`${where}: the assignment schema rejects this assignment: ${JSON.stringify(validateAssignment.errors)}`);
+      if (r.status !== 0 || errors.length) fail(`${where}: dtx lint rejects this assignment: ${errors.join('; ') || r.stderr}`);
+      rows.push([where, 'assignment', ok ? 'accepts' : 'rejects', r.status === 0 ? 'accepts' : 'rejects', clip(errors.join('; '), 60)]);
+      continue;
+    } else if (v && typeof v === 'object' && 'format' in v) {
       kind = 'pack';
       text = b.body;
     } else if (v && typeof v === 'object' && 'type' in v && 'id' in v) {

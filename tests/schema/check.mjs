@@ -41,6 +41,8 @@ export const SCHEMA_BLIND_MALFORMED = {
   'param-default-out-of-range.json': 'the default must lie in [min, max]: a relation between members\' values',
   'param-min-greater-than-max.json': 'min must not exceed max: a relation between two members\' values',
   'link-javascript-scheme.json': 'the link is Markdown inside a prose string: finding its target means parsing Markdown (code spans, escapes, entities), which no pattern keyword does reliably',
+  'image-format.json': 'the image is Markdown inside a prose string: finding its source means parsing Markdown (brackets, escapes, reference definitions), which no pattern keyword does reliably',
+  'image-missing.json': 'whether a file exists next to the pack is a fact of the disk, not of the JSON',
   'maths-frac-missing-argument.json': 'maths is a LaTeX subset inside a prose string: its grammar (arguments, groups, commands) is beyond a pattern keyword, and where a span starts depends on Markdown (code spans, escapes)',
   'maths-placeholder-not-expression.json': 'whether a brace inside $...$ is a placeholder depends on what precedes it in the maths, and whether it holds an expression needs the expression parser',
   'maths-too-deep.json': 'nesting depth inside a $...$ span needs the maths parser; regular expressions cannot count balanced braces',

@@ -370,6 +370,12 @@ function codeProbes() {
     ex('code', 'case without args', false, 'code', (e) => { e.cases.push({ note: 'x' }); }),
     ex('code', 'empty case note', false, 'code', (e) => { e.cases[0].note = ''; }),
     ex('code', 'unknown case field', false, 'code', (e) => { e.cases[0].why = 'x'; }),
+    ex('code', 'hidden case and hidden generated cases', true, 'code', (e) => {
+      e.cases.push({ args: [4, 5], hidden: true });
+      e.generate = { count: 2, hidden: true, ranges: { a0: { choices: [1, 2] }, a1: { min: 0, max: 4, step: 1 } } };
+    }),
+    ex('code', 'case hidden "yes"', false, 'code', (e) => { e.cases[0].hidden = 'yes'; }),
+    ex('code', 'generate hidden 1', false, 'code', (e) => { e.generate = { count: 1, hidden: 1, ranges: { a0: { choices: [1] }, a1: { choices: [1] } } }; }),
     ex('code', 'empty starter', false, 'code', (e) => { e.starter = ''; }),
     ex('code', 'returns a number', false, 'code', (e) => { e.returns = 1; }),
     ex('code', 'generate without ranges', false, 'code', (e) => { e.generate = { count: 1 }; }),
@@ -437,6 +443,9 @@ function widgetProbes(tables) {
     ex('widget', 'unknown kind', false, 'numeric', w({ kind: 'no-such-widget' })),
     ex('widget', 'a string', false, 'numeric', w(kind)),
     ex('widget', 'unknown input', false, 'numeric', w({ kind, no_such_input: 1 })),
+    ...['always', 'after-attempt', 'after-solve'].map((r) => ex('widget', `reveal "${r}"`, true, 'numeric', w({ kind, reveal: r }))),
+    ex('widget', 'reveal "never"', false, 'numeric', w({ kind, reveal: 'never' })),
+    ex('widget', 'reveal true', false, 'numeric', w({ kind, reveal: true })),
   ];
   for (const k of kinds)
     probes.push(ex('widget', `${k}, every default given`, true, 'numeric', w(Object.fromEntries([['kind', k],

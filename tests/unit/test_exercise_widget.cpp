@@ -102,3 +102,75 @@ TEST(ExerciseWidget, LintChecksExpressionsAtEveryCorner) {
   EXPECT_NE(all.find("/exercises/0/widget/m"), std::string::npos) << all;
   EXPECT_NE(all.find("q"), std::string::npos) << all;
 }
+
+// "reveal": when the page shows the widget. Absent means "always", so packs written before
+// the setting keep their widgets in view.
+TEST(ExerciseWidget, RevealIsReadAndDefaultsToAlways) {
+  struct Case {
+    const char* member;
+    WidgetReveal want;
+  } cases[] = {{"", WidgetReveal::Always},
+               {R"(, "reveal": "always")", WidgetReveal::Always},
+               {R"(, "reveal": "after-attempt")", WidgetReveal::AfterAttempt},
+               {R"(, "reveal": "after-solve")", WidgetReveal::AfterSolve}};
+  for (const auto& c : cases) {
+    std::string ex = std::string(R"J({"id": "w", "type": "numeric", "title": "W", "prompt": "p",
+      "widget": {"kind": "ring")J") + c.member + R"J(}, "parts": [{"id": "b", "answer": "1", "unit": ""}]})J";
+    LoadResult r = load_pack(pack_with(ex), "w.json");
+    ASSERT_TRUE(r.ok()) << c.member << "\n" << messages(r);
+    ASSERT_TRUE(r.pack->exercises[0].widget.has_value());
+    EXPECT_EQ(r.pack->exercises[0].widget->reveal, c.want) << c.member;
+    EXPECT_EQ(find_widget_reveal(widget_reveal_name(c.want)), c.want);
+  }
+}
+
+TEST(ExerciseWidget, RevealErrorsNameThePointerAndTheAllowedValues) {
+  struct Case {
+    const char* value;
+    DiagCode code;
+    const char* says;
+  } cases[] = {
+      {R"("after-attempts")", DiagCode::ValueNotAllowed, "(did you mean \"after-attempt\"?)"},
+      {R"("never")", DiagCode::ValueNotAllowed, "expected one of: \"always\", \"after-attempt\", \"after-solve\""},
+      {R"("Always")", DiagCode::ValueNotAllowed, "unknown reveal setting \"Always\""},
+      {R"(true)", DiagCode::WrongKind, "expected one of the strings \"always\", \"after-attempt\", \"after-solve\", got true"},
+  };
+  for (const auto& c : cases) {
+    std::string ex = std::string(R"J({"id": "w", "type": "numeric", "title": "W", "prompt": "p",
+      "widget": {"kind": "ring", "reveal": )J") + c.value + R"J(}, "parts": [{"id": "b", "answer": "1", "unit": ""}]})J";
+    LoadResult r = load_pack(pack_with(ex), "w.json");
+    EXPECT_FALSE(r.ok()) << c.value;
+    bool found = false;
+    for (const auto& d : r.diagnostics)
+      found |= d.code == c.code && d.pointer == "/exercises/0/widget/reveal" && d.message.find(c.says) != std::string::npos &&
+               d.line == 2 && d.column > 30;
+    EXPECT_TRUE(found) << c.value << "\n" << messages(r);
+  }
+}
+
+TEST(ExerciseWidget, RevealDecidesFromAttemptsAndSolves) {
+  // attempted, solved -> shown, for always / after-attempt / after-solve
+  struct Case {
+    bool attempted, solved;
+    bool always, after_attempt, after_solve;
+  } cases[] = {
+      {false, false, true, false, false},
+      {true, false, true, true, false},
+      {true, true, true, true, true},
+      // Solved on an earlier day (progress) without an attempt on this screen.
+      {false, true, true, true, true},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(widget_revealed(WidgetReveal::Always, c.attempted, c.solved), c.always);
+    EXPECT_EQ(widget_revealed(WidgetReveal::AfterAttempt, c.attempted, c.solved), c.after_attempt);
+    EXPECT_EQ(widget_revealed(WidgetReveal::AfterSolve, c.attempted, c.solved), c.after_solve);
+  }
+}
+
+// "kind" and "reveal" sit beside the inputs in one object: no widget may name an input so.
+TEST(ExerciseWidget, NoInputIsNamedLikeAWidgetSetting) {
+  for (const sim::WidgetKind* k : sim::widget_kinds()) {
+    EXPECT_EQ(k->input("kind"), nullptr) << k->kind;
+    EXPECT_EQ(k->input("reveal"), nullptr) << k->kind;
+  }
+}

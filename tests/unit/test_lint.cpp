@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "content_util.h"
@@ -649,6 +650,116 @@ TEST(LintLinks, EveryMarkdownFieldIsChecked) {
   auto ds = lint_library(lib, nullptr);
   ASSERT_EQ(ds.size(), 1u) << joined(ds);
   EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 32), "i.json:1:79: error[E041]: /intro");
+}
+
+// ---------------------------------------------------------------- images
+
+namespace {
+
+// Lint with images looked up in `files` (paths relative to the pack's folder), as `dtx lint`
+// looks them up on disk; `asked` records every lookup.
+LintOptions with_files(std::vector<std::string> files, std::vector<std::string>* asked = nullptr, bool warnings = false) {
+  LintOptions options;
+  options.warnings = warnings;
+  options.image_exists = [files, asked](const std::string& pack_file, const std::string& path) {
+    if (asked) asked->push_back(pack_file + "|" + path);
+    return std::find(files.begin(), files.end(), path) != files.end();
+  };
+  return options;
+}
+
+const char* kImageExercise = R"J({"id": "a", "type": "choice", "title": "A",
+    "prompt": "The ring:\n\n![Four GPUs in a ring](img/ring.svg)\n\nand ![Its steps](img/steps%20one.svg?v=2).",
+    "hints": ["![A tree](img/tree.png)"], "explanation": "![Data][d]\n\n[d]: img/data.jpg",
+    "options": [{"text": "![Option one](img/one.svg)", "correct": true}, {"text": "Two", "feedback": "![f](https://x.org/f.svg)"}]})J";
+
+}  // namespace
+
+TEST(LintImages, AMissingFileIsAnErrorAtItsPath) {
+  std::vector<std::string> asked;
+  auto ds = lint_with(kImageExercise, with_files({"img/ring.svg", "img/steps one.svg", "img/data.jpg", "img/one.svg"}, &asked));
+  std::string all = joined(ds);
+  ASSERT_EQ(ds.size(), 1u) << all;
+  EXPECT_EQ(diag_info(ds[0].code).id, std::string("E043"));
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/hints/0");
+  EXPECT_EQ(ds[0].message, "image img/tree.png not found: no such file in the folder the pack file is in (a relative path starts there)");
+  // The hint's string opens at line 3, column 15; the path is its 11th character.
+  EXPECT_EQ(ds[0].line, 3);
+  EXPECT_EQ(ds[0].column, 15 + 11);
+  // Every relative image of every text is looked up, by its decoded path; absolute ones are not.
+  EXPECT_EQ(asked, (std::vector<std::string>{"l.json|img/ring.svg", "l.json|img/steps one.svg", "l.json|img/tree.png",
+                                             "l.json|img/data.jpg", "l.json|img/one.svg"}));
+  // Every file there: clean. A lookup that says "missing" for an encoded path names the file.
+  EXPECT_EQ(joined(lint_with(kImageExercise, with_files({"img/ring.svg", "img/steps one.svg", "img/tree.png", "img/data.jpg",
+                                                        "img/one.svg"}))), "");
+  auto encoded = lint_with(kImageExercise, with_files({"img/ring.svg", "img/tree.png", "img/data.jpg", "img/one.svg"}));
+  ASSERT_EQ(encoded.size(), 1u) << joined(encoded);
+  EXPECT_NE(encoded[0].message.find("image img/steps%20one.svg?v=2 not found: no file \"img/steps one.svg\""), std::string::npos)
+      << encoded[0].message;
+  // Without a way to look (the page's preview): nothing is reported.
+  EXPECT_EQ(joined(lint_text(kImageExercise)), "");
+}
+
+TEST(LintImages, OtherFormatsAndSchemesAreErrors) {
+  auto ds = lint_text(R"J({"id": "a", "type": "numeric", "title": "A",
+    "prompt": "![a](img/a.gif) ![b](data:image/png;base64,iVBORw0KGgo=) ![c](img/c) ![d]() ![e](mailto:x@y.svg)",
+    "explanation": "![f][g]\n\n[g]: file:///tmp/f.png",
+    "parts": [{"id": "v", "answer": "2", "unit": ""}]})J");
+  std::string all = joined(ds);
+  ASSERT_EQ(ds.size(), 6u) << all;
+  for (const auto& d : ds) EXPECT_EQ(diag_info(d.code).id, std::string("E044")) << all;
+  EXPECT_EQ(ds[0].message, "image img/a.gif is a .gif file; the page shows PNG, JPEG and SVG images (.png, .jpg, .jpeg, .svg)");
+  EXPECT_EQ(ds[0].column, 15 + 6);
+  // A data: image is an image error, not also a link error (E041).
+  EXPECT_EQ(ds[1].message, "image data:image/png;base64,iVBORw0KGgo= uses the scheme data:; images load only from a path "
+                           "relative to the pack (img/figure.svg) or an http or https address");
+  EXPECT_NE(ds[2].message.find("image img/c has no file extension"), std::string::npos) << all;
+  EXPECT_NE(ds[3].message.find("image with no address"), std::string::npos) << all;
+  EXPECT_EQ(ds[3].column, 15 + 70) << "at the image's \"![\"";
+  EXPECT_NE(ds[4].message.find("uses the scheme mailto:"), std::string::npos) << "a link may mail, an image may not: " << all;
+  // A reference image: at its definition, where the source is written.
+  EXPECT_EQ(ds[5].pointer, "/exercises/0/explanation");
+  EXPECT_NE(ds[5].message.find("image file:///tmp/f.png (by its reference definition) uses the scheme file:"), std::string::npos) << all;
+  EXPECT_EQ(ds[5].line, 3);
+  EXPECT_EQ(ds[5].column, 20 + 17) << "the file's column: each \\n is two characters there";
+}
+
+TEST(LintImages, NoAltTextIsAWarning) {
+  const std::string ex = R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "![](img/a.svg) and ![ ](img/b.svg) and ![B](img/b.svg)",
+    "hints": ["h"], "explanation": "e", "parts": [{"id": "v", "answer": "2", "unit": "", "mistakes": [{"answer": "3", "message": "m"}]}]})J";
+  auto warned = lint_with(ex, with_files({"img/a.svg", "img/b.svg"}, nullptr, true));
+  std::string all = joined(warned);
+  ASSERT_EQ(warned.size(), 2u) << all;
+  for (const auto& d : warned) {
+    EXPECT_EQ(diag_info(d.code).id, std::string("W010")) << all;
+    EXPECT_EQ(d.severity, Severity::Warning);
+  }
+  // The prompt's text starts at column 127 of the pack's one line (pack_with adds its head).
+  EXPECT_EQ(warned[0].column, 127);
+  EXPECT_EQ(warned[1].column, 127 + 19);
+  EXPECT_EQ(warned[0].message, "image img/a.svg has no alt text: a student using a screen reader hears nothing of it; "
+                               "say what it shows between ![ and ]");
+  // Errors only (no --warn): nothing.
+  EXPECT_EQ(joined(lint_with(ex, with_files({"img/a.svg", "img/b.svg"}))), "");
+}
+
+TEST(LintImages, TheChapterIntroIsChecked) {
+  LoadResult r = load_pack(R"J({"format": 1, "chapter": 0, "id": "t", "title": "T", "intro": "![](img/gone.svg)\n\n![x](y.bmp)",
+                               "exercises": [{"id": "a", "type": "numeric", "title": "A", "prompt": "p",
+                               "parts": [{"id": "v", "answer": "2", "unit": ""}]}]})J",
+                           "ch/i.json");
+  ASSERT_TRUE(r.ok());
+  Library lib;
+  lib.packs.push_back(*r.pack);
+  std::vector<std::string> asked;
+  std::vector<Diagnostic> ds;
+  for (const auto& d : lint_library(lib, with_files({}, &asked, true)))
+    if (d.pointer == "/intro") ds.push_back(d);
+  ASSERT_EQ(ds.size(), 3u) << joined(ds);
+  EXPECT_EQ(format_diagnostic(ds[0]).substr(0, 35), "ch/i.json:1:68: error[E043]: /intro");
+  EXPECT_EQ(format_diagnostic(ds[1]).substr(0, 37), "ch/i.json:1:64: warning[W010]: /intro");
+  EXPECT_EQ(format_diagnostic(ds[2]).substr(0, 35), "ch/i.json:1:90: error[E044]: /intro");
+  EXPECT_EQ(asked, (std::vector<std::string>{"ch/i.json|img/gone.svg"}));
 }
 
 // ---------------------------------------------------------------- --seeds N

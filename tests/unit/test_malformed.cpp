@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "assignment.h"
 #include "diagnostic_codes.h"
 #include "lint.h"
 #include "model.h"
@@ -187,9 +188,20 @@ std::vector<std::string> mismatches(const Expectation& x) {
   if (text.empty()) return {"the file is missing or empty"};
   if (x.pad_to_bytes > static_cast<long long>(text.size())) text.append(x.pad_to_bytes - text.size(), ' ');
 
-  LoadResult r = load_pack(text, x.file);
   std::vector<Diagnostic> got;  // the errors (warnings for "warn") of the stage under test
-  if (x.stage == "load") {
+  if (looks_like_assignment(text)) {
+    // An assignment file: "load" is load_assignment, "lint" checks it against a course (none
+    // here, as for `dtx lint` run in tests/malformed).
+    AssignmentLoad a = load_assignment(text, x.file);
+    if (x.stage == "load") {
+      if (a.assignment) out.push_back("load_assignment succeeded; expected it to fail");
+      got = errors_of(a.diagnostics);
+    } else if (!a.assignment) {
+      return {"a " + x.stage + " case must load without errors, but load_assignment reported:\n" + dump(a.diagnostics)};
+    } else {
+      got = errors_of(lint_assignment(*a.assignment, text, Library{}));
+    }
+  } else if (LoadResult r = load_pack(text, x.file); x.stage == "load") {
     if (r.ok()) out.push_back("load_pack succeeded; expected it to fail");
     got = errors_of(r.diagnostics);
   } else {
@@ -200,6 +212,11 @@ std::vector<std::string> mismatches(const Expectation& x) {
     LintOptions options;
     options.warnings = x.stage == "warn";
     options.seeds = x.seeds;
+    // As `dtx lint` run from tests/malformed: an image's path is looked up next to the pack.
+    options.image_exists = [](const std::string& pack_file, const std::string& path) {
+      std::error_code ec;
+      return fs::is_regular_file(fs::path(malformed_dir()) / fs::path(pack_file).parent_path() / path, ec);
+    };
     std::vector<Diagnostic> all = lint_library(lib, options);
     got = errors_of(all);
     if (x.stage == "warn") {

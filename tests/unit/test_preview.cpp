@@ -131,3 +131,62 @@ TEST(Preview, AnswerLinesForEveryKind) {
   for (size_t i = 7; i < seq.size(); i += 2) rebuilt += std::to_string(inst->order[seq[i] - 'A']);
   EXPECT_EQ(rebuilt, "012");
 }
+
+// The instructor panel's command, one an instructor can paste into a POSIX shell.
+TEST(Preview, ShowCommandForTheCourse) {
+  ShowCommand c = show_command("ring.volume", 3, "", false);
+  EXPECT_EQ(c.command, "dtx show ring.volume --seed 3 --answer");
+  EXPECT_EQ(c.note, "");
+}
+
+TEST(Preview, ShowCommandForAPathOnTheSiteIsThePathInTheRepository) {
+  EXPECT_EQ(show_command("my.first", 0, "exercises/new.json", true).command,
+            "dtx show my.first --packs exercises/new.json --seed 0 --answer");
+  EXPECT_EQ(show_command("my.first", 7, "my/pack.json", true).command, "dtx show my.first --packs my/pack.json --seed 7 --answer");
+  // "./", the site's root and a query or fragment name nothing in a checkout.
+  EXPECT_EQ(show_command("a", 0, "./my/pack.json?v=2#x", true).command, "dtx show a --packs my/pack.json --seed 0 --answer");
+  EXPECT_EQ(show_command("a", 0, "/exercises/new.json", true).command, "dtx show a --packs exercises/new.json --seed 0 --answer");
+  // Percent escapes are what the server decodes; a space then needs quotes.
+  EXPECT_EQ(show_command("a", 0, "my%20packs/it's.json", true).command,
+            "dtx show a --packs 'my packs/it'\\''s.json' --seed 0 --answer");
+  EXPECT_EQ(show_command("a", 0, "-x.json", true).command, "dtx show a --packs ./-x.json --seed 0 --answer");
+  EXPECT_EQ(show_command("a", 0, "exercises/new.json", true).note, "");
+}
+
+TEST(Preview, ShowCommandForAUrlDownloadsItFirst) {
+  ShowCommand c = show_command("my.first", 2, "https://example.org/packs/new.json", true);
+  EXPECT_EQ(c.command,
+            "curl -sSo new.json 'https://example.org/packs/new.json' && dtx show my.first --packs new.json --seed 2 --answer");
+  EXPECT_EQ(c.note, "");
+  // A quote, spaces and shell syntax stay inside the quotes, and the saved name is plain.
+  c = show_command("a", 0, "HTTP://h/o'k $(x)/my pack.json?a=1&b=2", true);
+  EXPECT_EQ(c.command,
+            "curl -sSo my-pack.json 'HTTP://h/o'\\''k $(x)/my pack.json?a=1&b=2' && dtx show a --packs my-pack.json --seed 0 --answer");
+  // No usable name in the URL: a fixed one (never a hidden file or an option).
+  EXPECT_EQ(show_command("a", 0, "https://h/", true).command, "curl -sSo pack.json 'https://h/' && dtx show a --packs pack.json --seed 0 --answer");
+  EXPECT_EQ(show_command("a", 0, "https://h/..", true).command.substr(0, 21), "curl -sSo pack.json '");
+  EXPECT_EQ(show_command("a", 0, "https://h/%2e%2e%2fx", true).command.substr(0, 21), "curl -sSo pack.json '");
+  EXPECT_EQ(show_command("a", 0, "https://h/a%2Fb.json", true).command.substr(0, 21), "curl -sSo a-b.json 'h");
+  EXPECT_EQ(show_command("a", 0, "https://h/get?id=3", true).command.substr(0, 21), "curl -sSo pack.json '");
+}
+
+TEST(Preview, ShowCommandForADroppedFileOrAnUnfetchableUrl) {
+  ShowCommand c = show_command("a", 5, "my pack.json", false);
+  EXPECT_EQ(c.command, "dtx show a --packs 'my pack.json' --seed 5 --answer");
+  EXPECT_EQ(c.note, "(the file you dropped)");
+  c = show_command("a", 5, "data:application/json,{}", true);
+  EXPECT_EQ(c.command, "dtx show a --packs pack.json --seed 5 --answer");
+  EXPECT_EQ(c.note, "(save the pack as pack.json first)");
+  c = show_command("a", 5, "//host/x.json", true);
+  EXPECT_EQ(c.command, "dtx show a --packs x.json --seed 5 --answer");
+  EXPECT_EQ(c.note, "(save the pack as x.json first)");
+}
+
+TEST(Preview, ShellQuote) {
+  EXPECT_EQ(shell_quote("exercises/new-1.json"), "exercises/new-1.json");
+  EXPECT_EQ(shell_quote(""), "''");
+  EXPECT_EQ(shell_quote("a b"), "'a b'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote("$HOME;rm"), "'$HOME;rm'");
+  EXPECT_EQ(shell_quote("*"), "'*'");
+}

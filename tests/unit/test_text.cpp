@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "helpers.h"
+#include "markdown_links.h"
 #include "text.h"
 #include "text_functions.h"
 
@@ -100,4 +101,81 @@ TEST(TextFunctions, EnglishPluralsAndParsing) {
     EXPECT_FALSE(err.message.empty()) << bad;
     EXPECT_LE(err.offset, std::string(bad).size()) << bad;
   }
+}
+
+// ---------------------------------------------------------------- images (engine/markdown_links.h)
+
+namespace {
+
+// "source@offset[alt]" for each image, "ref:" before a reference image's source.
+std::string images_in(const std::string& text) {
+  std::string s;
+  for (const auto& img : dtx::find_markdown_images(text))
+    s += (img.reference ? "ref:" : "") + img.source + "@" + std::to_string(img.source_offset) + "[" + img.alt + "]@" +
+         std::to_string(img.offset) + " ";
+  return s;
+}
+
+}  // namespace
+
+TEST(MarkdownImages, InlineImagesWithTheirAltAndTitle) {
+  EXPECT_EQ(images_in("![A ring](img/ring.svg)"), "img/ring.svg@10[A ring]@0 ");
+  EXPECT_EQ(images_in("see ![x](a.png \"a title\") and ![](<b c.jpg>)"), "a.png@9[x]@4 b c.jpg@35[]@30 ");
+  // The alt may hold brackets and markup; the source balances parentheses.
+  EXPECT_EQ(images_in("![a [b] *c*](f(1).svg)"), "f(1).svg@13[a [b] *c*]@0 ");
+  // An image inside a link, and a link is no image.
+  EXPECT_EQ(images_in("[![logo](l.svg)](https://x.org) [text](t.png)"), "l.svg@9[logo]@1 ");
+  // ![alt]() is an image without a source.
+  EXPECT_EQ(images_in("![empty]()"), "@9[empty]@0 ");
+}
+
+TEST(MarkdownImages, ReferenceImagesTakeTheirDefinitionsSource) {
+  EXPECT_EQ(images_in("![Ring][fig 1]\n\n[Fig  1]: img/ring.svg"), "ref:img/ring.svg@26[Ring]@0 ");
+  EXPECT_EQ(images_in("![fig][] and ![fig]\n\n[fig]: <a b.png> \"t\""), "ref:a b.png@29[fig]@0 ref:a b.png@29[fig]@13 ");
+  // The first definition of a label wins; an undefined label is no image.
+  EXPECT_EQ(images_in("![x][a]\n\n[a]: one.png\n[a]: two.png"), "ref:one.png@14[x]@0 ");
+  EXPECT_EQ(images_in("![x][nowhere] and ![y]"), "");
+}
+
+TEST(MarkdownImages, NotImages) {
+  // Escaped, in code, split by a blank line, only a '!' before a link's text.
+  EXPECT_EQ(images_in("\\![a](x.png) `![a](x.png)` !\\[a](x.png)"), "");
+  EXPECT_EQ(images_in("```\n![a](x.png)\n```\n![b](y.png)"), "y.png@25[b]@20 ");
+  EXPECT_EQ(images_in("![a\n\nb](x.png)"), "");
+  EXPECT_EQ(images_in("Wow! [a](x.png)"), "");
+  // '[' at the start of the text is not taken for "![" (there is no '!' before it).
+  EXPECT_EQ(images_in("[a](x.png)"), "");
+}
+
+TEST(MarkdownImages, AHostileTextIsScannedInLinearTime) {
+  // 60,000 unclosed "![" and as many open reference labels: one pass, no quadratic rescans.
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "![a";
+  for (int i = 0; i < 20000; ++i) text += "![x][y] ";
+  EXPECT_EQ(dtx::find_markdown_images(text).size(), 0u);
+}
+
+TEST(MarkdownImages, FormatSchemeAndPath) {
+  using dtx::image_extension;
+  using dtx::image_format_allowed;
+  using dtx::image_relative_path;
+  using dtx::image_scheme_allowed;
+  for (const char* ok : {"img/a.png", "A.PNG", "b.jpg", "c.Jpeg", "d.svg?v=3", "e.svg#part", "https://x.org/f.svg"})
+    EXPECT_TRUE(image_format_allowed(ok)) << ok;
+  for (const char* bad : {"a.gif", "b.webp", "c", "svg", "d.svg.txt", "e.png/", "f?x.png", ""})
+    EXPECT_FALSE(image_format_allowed(bad)) << bad;
+  EXPECT_EQ(image_extension("img/ring.GIF?v=1"), ".gif");
+  EXPECT_EQ(image_extension("img.v2/figure"), "");
+  for (const char* ok : {"img/a.png", "HTTPS://x.org/a.png", "http://x/a.svg", "//cdn.x/a.svg", "../a.svg"})
+    EXPECT_TRUE(image_scheme_allowed(ok)) << ok;
+  for (const char* bad : {"data:image/png;base64,AAAA", "file:///a.png", "javascript:alert(1)//.png", "blob:x/a.png",
+                          "mailto:a@b.png", "java&#x09;script:x.png"})
+    EXPECT_FALSE(image_scheme_allowed(bad)) << bad;
+  EXPECT_EQ(image_relative_path("img/ring%20a.svg?v=2#x"), "img/ring a.svg");
+  EXPECT_EQ(image_relative_path("img/a\\_b.svg"), "img/a_b.svg");
+  EXPECT_EQ(image_relative_path("../shared/a.png"), "../shared/a.png");
+  EXPECT_EQ(image_relative_path("https://x.org/a.png"), "");
+  EXPECT_EQ(image_relative_path("/img/a.png"), "") << "the site's root is not the pack's folder";
+  EXPECT_EQ(image_relative_path("//cdn.x/a.png"), "");
+  EXPECT_EQ(image_relative_path("img/ring-{N}.svg"), "") << "a placeholder is filled per instance";
 }

@@ -42,6 +42,21 @@ class Platform {
   // The page's own URL with `fragment` as its fragment (what "Copy link" copies).
   virtual std::string link_to(const std::string& fragment) = 0;
 
+  // Pictures in pack texts (ui/images.h). resolve_url: the absolute address `source` names,
+  // read against `base` (a page-relative or absolute URL of the pack; "" for the page), or ""
+  // when it is none. load_image: the browser loads `url` (an http(s) address resolve_url gave)
+  // and answers with App's PackImages::on_loaded / on_failed. raster_image: a GL texture (its
+  // name) holding that loaded image drawn at w x h device pixels, 0 when it cannot be made.
+  // The defaults (the headless-UI test) join paths as strings and load nothing.
+  virtual std::string resolve_url(const std::string& base, const std::string& source) {
+    if (source.find("://") != std::string::npos || (!source.empty() && source[0] == '/')) return source;
+    return base.substr(0, base.find_last_of('/') + 1) + source;
+  }
+  virtual void load_image(int request_id, const std::string& url) {}
+  virtual unsigned raster_image(int request_id, int w, int h) { return 0; }
+  virtual void free_texture(unsigned texture) {}
+  virtual void forget_image(int request_id) {}
+
   // The test hook: the state of the frame just drawn (JSON), for window.dtx.
   virtual void publish_state(const std::string& json) = 0;
 

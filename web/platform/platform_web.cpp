@@ -28,6 +28,51 @@ EM_JS(void, js_publish_state, (const char* json), { dtxGlue.publishState(UTF8ToS
 EM_JS(char*, js_today, (), { return dtxGlue.today(); });
 EM_JS(double, js_now_unix, (), { return Math.floor(Date.now() / 1000); });
 EM_JS(double, js_now_ms, (), { return performance.now(); });
+// Pictures in pack texts (ui/images.h). The browser loads them (glue.js); drawing one into a
+// texture happens here, where Emscripten's GL object is in scope: a canvas draws the image at
+// the size asked for (an SVG is rasterised at that size, so it stays sharp), the texture is
+// made with the context's own calls and registered in GL.textures the way glGenTextures does,
+// so ImGui's OpenGL3 backend binds it by its name. The 2D texture binding is put back.
+EM_JS(char*, js_resolve_url, (const char* base, const char* source), {
+  return dtxGlue.resolveUrl(UTF8ToString(base), UTF8ToString(source));
+});
+EM_JS(void, js_load_image, (int id, const char* url), { dtxGlue.loadImage(id, UTF8ToString(url)); });
+EM_JS(void, js_forget_image, (int id), { dtxGlue.forgetImage(id); });
+EM_JS(unsigned, js_raster_image, (int id, int w, int h), {
+  const gl = typeof GLctx !== 'undefined' ? GLctx : null;
+  if (!gl || w < 1 || h < 1) return 0;
+  let tex = null;
+  const previous = gl.getParameter(gl.TEXTURE_BINDING_2D);
+  try {
+    const canvas = dtxGlue.drawImage(id, w, h);
+    if (!canvas) return 0;
+    tex = gl.createTexture();
+    if (!tex) return 0;
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, canvas);
+    canvas.width = canvas.height = 1;  // its pixels are the texture's now: free them
+    const name = GL.getNewId(GL.textures);
+    tex.name = name;
+    GL.textures[name] = tex;
+    return name;
+  } catch (e) {
+    // A canvas the image tainted (another origin without CORS), or a lost context.
+    console.warn('dtx: could not draw an image into a texture: ' + e);
+    if (tex) gl.deleteTexture(tex);
+    return 0;
+  } finally {
+    gl.bindTexture(gl.TEXTURE_2D, previous);
+  }
+});
+EM_JS(void, js_free_texture, (unsigned name), {
+  const tex = GL.textures[name];
+  if (tex && typeof GLctx !== 'undefined') GLctx.deleteTexture(tex);
+  GL.textures[name] = null;
+});
 EM_JS(void, js_clipboard_set, (const char* text), { dtxGlue.clipboardSet(UTF8ToString(text)); });
 EM_JS(void, js_text_focus, (int on), { dtxGlue.textFocus(!!on); });
 EM_JS(void, js_first_frame, (), { dtxGlue.firstFrame(); });
@@ -59,6 +104,13 @@ void WebPlatform::set_address(const std::string& fragment, const std::string& ti
 }
 std::string WebPlatform::link_to(const std::string& fragment) { return take(js_link_to(fragment.c_str())).value_or(fragment); }
 void WebPlatform::publish_state(const std::string& json) { js_publish_state(json.c_str()); }
+std::string WebPlatform::resolve_url(const std::string& base, const std::string& source) {
+  return take(js_resolve_url(base.c_str(), source.c_str())).value_or("");
+}
+void WebPlatform::load_image(int id, const std::string& url) { js_load_image(id, url.c_str()); }
+unsigned WebPlatform::raster_image(int id, int w, int h) { return js_raster_image(id, w, h); }
+void WebPlatform::free_texture(unsigned texture) { js_free_texture(texture); }
+void WebPlatform::forget_image(int id) { js_forget_image(id); }
 std::string WebPlatform::today() { return take(js_today()).value_or("1970-01-01"); }
 int64_t WebPlatform::now_unix() { return static_cast<int64_t>(js_now_unix()); }
 double WebPlatform::now_ms() { return js_now_ms(); }

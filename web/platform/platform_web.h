@@ -19,6 +19,11 @@ class WebPlatform : public Platform {
   void set_address(const std::string& fragment, const std::string& title, bool push) override;
   std::string link_to(const std::string& fragment) override;
   void publish_state(const std::string& json) override;
+  std::string resolve_url(const std::string& base, const std::string& source) override;
+  void load_image(int request_id, const std::string& url) override;
+  unsigned raster_image(int request_id, int w, int h) override;
+  void free_texture(unsigned texture) override;
+  void forget_image(int request_id) override;
   std::string today() override;
   int64_t now_unix() override;
   double now_ms() override;

@@ -92,6 +92,8 @@ static void preview_section(App& app, const Exercise* last) {
         notice_box(app, color::kWrong, pv.fetch_error);
       }
       if (pv.fetched) {
+        // The pack's intro first, as the chapter will show it: the author sees it rendered.
+        if (r.pack && !r.pack->intro.empty()) pack_markdown(app, r.pack->intro, pack_image_base(app, pv.source, &pv));
         int playable = r.pack ? static_cast<int>(r.pack->exercises.size()) : 0;
         char buf[512];
         std::snprintf(buf, sizeof buf, "Not part of the course: %s. %d of %d exercise%s playable%s", where.c_str(), playable,
@@ -130,6 +132,13 @@ void draw_course_map(App& app) {
                 "405B-scale plans. Every answer is checked at once; progress stays in this browser.");
 
   for (const auto& n : app.notices) notice_box(app, color::kPartial, n);
+  // Course mode: the assignment this address opened is one click away.
+  if (app.course && app.course->a) {
+    ImGui::Spacing();
+    ImGui::TextWrapped("Assignment: %s", app.course->a->title.c_str());
+    same_line_if_fits("Open the assignment##open-assignment");
+    if (small_button(app, "Open the assignment##open-assignment")) app.screen = Screen::Assignment;
+  }
 
   // totals and streak
   int total = 0, solved = 0, attempted = 0;
@@ -227,7 +236,7 @@ void draw_course_map(App& app) {
     if (!open) continue;
     ImGui::PushID(p->id.c_str());
     if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
-      markdown(app, p->intro);
+      pack_markdown(app, p->intro, pack_image_base(app, p->file, nullptr));
       ImGui::TreePop();
     }
     std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);

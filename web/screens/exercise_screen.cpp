@@ -58,9 +58,32 @@ uint64_t fresh_seed(App& app, uint64_t current) {
   return s == current ? s + 1 : s;
 }
 
+// Whether the student sees the exercise's widget yet (its "reveal" setting): an instructor
+// always does; a student once this screen has graded an attempt, or a right answer, or the
+// exercise was solved before (another instance, another day: progress keeps solved_at).
+bool widget_shown(const App& app, const Exercise& ex) {
+  if (instructor_view(app)) return true;
+  auto it = app.progress.exercises.find(ex.id);
+  const bool solved_before = it != app.progress.exercises.end() && it->second.solved_at != 0;
+  return widget_revealed(ex.widget->reveal, app.ex.attempted, app.ex.solved || solved_before);
+}
+
 // The exercise's widget, built for this instance (a new seed gets a new widget with the new
 // numbers). The student may move its sliders; "Reset" goes back to the instance's values.
 void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
+  if (!widget_shown(app, ex)) {
+    // Held back: one muted line where it will be, and nothing built, drawn or published to
+    // the test hook (a widget kept from before would still show its figures there).
+    app.ex_widget.reset();
+    app.ex_widget_for.clear();
+    app.ex_widget_error.clear();
+    std::string note = std::string("The ") + ex.widget->kind->title +
+                       (ex.widget->reveal == WidgetReveal::AfterSolve ? " widget opens once you have solved this exercise."
+                                                                      : " widget opens after your first attempt.");
+    text_colored(color::kMuted, note.c_str());
+    ImGui::Spacing();
+    return;
+  }
   std::string key = ex.id + "|" + std::to_string(inst.seed);
   bool reset = false;
   if (app.ex_widget_for != key || !app.ex_widget) {
@@ -107,22 +130,29 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::Dummy(ImVec2(0, pad));
   ImGui::Indent(pad);
   ImGui::BeginGroup();
+  const float wrap_x = ImGui::GetCursorPosX() + app.content_width - em(app) * 1.5f;  // the panel's right edge
   bool next = false;
   ImGui::Text("Seed %llu", static_cast<unsigned long long>(inst.seed));
   ImGui::SameLine();
   if (small_button(app, "Next seed →##next-seed")) next = true;
   ImGui::SameLine();
-  // The same instance from the command line (a preview's file has to be named).
+  // The same instance from the command line, ready to paste (a preview's pack is named by
+  // its path, fetched from its URL first, or is the file dropped).
   const Preview* pv = preview_of(app, &ex);
-  std::string packs;
-  if (pv) packs = " --packs " + last_component(pv->source);
-  ImGui::TextDisabled("dtx show %s%s --seed %llu --answer", ex.id.c_str(), packs.c_str(),
-                      static_cast<unsigned long long>(inst.seed));
+  ShowCommand cmd = show_command(ex.id, inst.seed, pv ? pv->source : "", pv && pv->from_url);
+  std::string line = cmd.command + (cmd.note.empty() ? "" : "  " + cmd.note);
+  // Beside the button when it fits, else on a line of its own, wrapped (a long URL).
+  if (ImGui::CalcTextSize(line.c_str()).x > wrap_x - ImGui::GetCursorPosX()) ImGui::NewLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(wrap_x);
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
   ImGui::PushFont(app.fonts.mono);
   if (!inst.values.empty()) {
     std::string vals;  // parameters, then derived values, in declaration order
     for (const auto& [name, v] : inst.values) vals += (vals.empty() ? "" : ",  ") + name + " = " + format_number(v, 6);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width - em(app) * 1.5f);
+    ImGui::PushTextWrapPos(wrap_x);
     ImGui::TextUnformatted(vals.c_str());
     ImGui::PopTextWrapPos();
   }
@@ -193,18 +223,21 @@ void draw_exercise_screen(App& app) {
     app.screen = Screen::CourseMap;
     return;
   }
-  ImGui::SameLine();
-  bool on = instructor_view(app);
-  if (app.coarse_pointer) {
-    // A finger-sized toggle (a 44 px check box would dwarf everything near it).
-    if (button(on ? "✓ Instructor##instructor" : "Instructor##instructor", on)) app.instructor = on ? 0 : 1;
-  } else {
-    // As tall as the small "Course" button beside it.
-    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
-    if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
-    ImGui::PopStyleVar();
-  }
   const Preview* pv = preview_of(app, &ex);
+  // The instructor switch exists in a preview and with `?instructor` in the address only.
+  if (pv || app.instructor_allowed) {
+    ImGui::SameLine();
+    bool on = instructor_view(app);
+    if (app.coarse_pointer) {
+      // A finger-sized toggle (a 44 px check box would dwarf everything near it).
+      if (button(on ? "✓ Instructor##instructor" : "Instructor##instructor", on)) app.instructor = on ? 0 : 1;
+    } else {
+      // As tall as the small "Course" button beside it.
+      ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));
+      if (ImGui::Checkbox("Instructor##instructor", &on)) app.instructor = on ? 1 : 0;
+      ImGui::PopStyleVar();
+    }
+  }
   char where[600];
   if (pv)
     std::snprintf(where, sizeof where, "PREVIEW (%s) · %s · difficulty %d", pv->source.c_str(), ex.type.c_str(), ex.difficulty);
@@ -225,6 +258,7 @@ void draw_exercise_screen(App& app) {
     ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts(), ep.attempts() == 1 ? "" : "s",
                         ep.best_score * 100, ep.solved_at ? " · solved" : "");
   }
+  draw_assignment_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
   if (!app.save_error.empty()) text_colored(color::kWrong, app.save_error.c_str());
   if (!st.inst) {
@@ -251,11 +285,14 @@ void draw_exercise_screen(App& app) {
   ImGui::Spacing();
 
   bool running = st.code_request != 0;
-  if (app.submit_requested && !running) submit(app);
+  // An assignment's attempt limit: once used up on the student's own numbers, nothing more
+  // is graded here (practice on other numbers stays open).
+  const bool used_up = assignment_attempts_left(app) == 0;
+  if (app.submit_requested && !running && !used_up) submit(app);
   app.submit_requested = false;
-  if (running) ImGui::BeginDisabled();
-  if (button(running ? "Running…##submit" : "Submit##submit", true)) submit(app);
-  if (running) ImGui::EndDisabled();
+  if (running || used_up) ImGui::BeginDisabled();
+  if (button(running ? "Running…##submit" : used_up ? "No attempts left##submit" : "Submit##submit", true)) submit(app);
+  if (running || used_up) ImGui::EndDisabled();
   if (!ex.params.empty()) {
     ImGui::SameLine();
     if (ImGui::Button("Try another##try-another")) {
@@ -303,7 +340,8 @@ void draw_exercise_screen(App& app) {
 
   if (st.feedback) feedback_box(app, *st.feedback);
 
-  if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty()) {
+  if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty() &&
+      assignment_allows_explanation(app, st.feedback->verdict == Verdict::Correct)) {
     ImGui::Spacing();
     if (!st.revealed) {
       if (ImGui::Button("Show the worked solution##explain")) st.revealed = true;

@@ -331,18 +331,78 @@
   // ?pack= URL on another origin is refused by the browser. fetch() then fails like a network
   // error; the violation event says why, and the preview's error names the policy.
   const OPENABLE = new Set(['http:', 'https:', 'mailto:']);
-  const cspBlocked = [];
+  const cspBlocked = [], cspImagesBlocked = [];
   document.addEventListener('securitypolicyviolation', (e) => {
     if (e.effectiveDirective === 'connect-src') cspBlocked.push(e.blockedURI);
+    if (e.effectiveDirective === 'img-src' && cspImagesBlocked.length < 256) cspImagesBlocked.push(e.blockedURI);
   });
-  function blockedByCsp(url) {
+  function blockedByCsp(url, list = cspBlocked) {
     let u;
     try { u = new URL(url, document.baseURI); } catch (e) { return false; }
     // Chromium reports the whole address; a report may also carry only the origin.
-    return cspBlocked.some((b) => b === u.href || b === u.origin || (b && u.href.startsWith(b)));
+    return list.some((b) => b === u.href || b === u.origin || (b && u.href.startsWith(b)));
   }
   const CSP_FETCH_ERROR = "blocked by this site's Content-Security-Policy: connect-src allows only the site's own " +
     'address; to preview a pack from another origin, add that origin to connect-src, see README.md, Self-hosting';
+
+  // ---- pictures in pack texts (web/ui/images.h): the browser loads each image once and keeps
+  // it while the engine does; the engine asks for it drawn at the size it shows it
+  // (platform_web.cpp makes the texture). crossOrigin 'anonymous': an image from another
+  // origin that allows it (CORS) can be drawn into a texture; one that does not, fails to load
+  // instead of tainting the canvas.
+  const images = new Map();  // request id -> HTMLImageElement
+  let imageCanvas = null;
+  function reportImage(id, ok, w, h, fills, why) {
+    if (!ready) return;
+    if (ok) call('_dtx_on_image', id, 1, w, h, fills ? 1 : 0, 0);
+    else withCString(why, (p) => call('_dtx_on_image', id, 0, 0, 0, 0, p));
+  }
+  // An SVG's own width, height and viewBox (its root tag), when the page may read it (the same
+  // origin: connect-src): an SVG without a width and height has no size of its own (browsers
+  // make one up: 300 x 150 in Chromium, 0 in others) and fills the text column instead.
+  function svgSize(url) {
+    let u;
+    try { u = new URL(url); } catch (e) { return Promise.resolve(null); }
+    if (!/\.svg$/i.test(u.pathname) || u.origin !== location.origin) return Promise.resolve(null);
+    return fetch(u.href).then((r) => (r.ok ? r.text() : null)).then((text) => {
+      const root = text && /<svg\b[^>]*>/i.exec(text.slice(0, 65536));
+      if (!root) return null;
+      const attr = (name) => {
+        const m = new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, 'i').exec(root[0]);
+        return m ? m[1].trim() : '';
+      };
+      const length = (v) => (v && !v.endsWith('%') && parseFloat(v) > 0 ? parseFloat(v) : 0);
+      const box = attr('viewBox').split(/[\s,]+/).map(Number);
+      return { width: length(attr('width')), height: length(attr('height')), box: box.length === 4 && box[2] > 0 && box[3] > 0 ? box : null };
+    }).catch(() => null);
+  }
+  function loadImage(id, url) {
+    const img = new Image();
+    img.crossOrigin = 'anonymous';
+    img.decoding = 'async';
+    images.set(id, img);
+    const loaded = new Promise((resolve, reject) => { img.onload = resolve; img.onerror = reject; });
+    img.src = url;
+    Promise.all([loaded, svgSize(url)]).then(([, svg]) => {
+      if (images.get(id) !== img) return;  // forgotten meanwhile
+      let w = img.naturalWidth, h = img.naturalHeight, fills = false;
+      if (svg && !svg.width && !svg.height) {
+        fills = true;
+        if (svg.box) [w, h] = [svg.box[2], svg.box[3]];
+      }
+      if (!(w > 0 && h > 0)) { reportImage(id, false, 0, 0, false, `image could not be loaded: ${url} (it has no size)`); return; }
+      reportImage(id, true, w, h, fills, '');
+    }, () => {
+      if (images.get(id) !== img) return;
+      // The violation event is queued as its own task: give it one before deciding.
+      setTimeout(() => {
+        const csp = blockedByCsp(url, cspImagesBlocked);
+        reportImage(id, false, 0, 0, false, `image could not be loaded: ${url}` + (csp
+          ? " (blocked by this site's Content-Security-Policy: img-src allows only the site's own address; see README.md, Self-hosting)"
+          : ''));
+      }, 50);
+    });
+  }
 
   // ---- other tabs' writes to localStorage (the storage event fires only in the other tabs):
   // remembered until the next frame asks for them (the progress record is merged then).
@@ -369,6 +429,17 @@
       // Reversed: each is put on top, so they end up in the address's order.
       for (const url of new URLSearchParams(location.search).getAll('pack').reverse())
         if (url) withCString(url, (u) => call('_dtx_preview_url', u));
+      // Course mode (docs/AUTHORING.md, "Running a course"): ?assign=URL opens an assignment,
+      // and lands on it when the address names no other screen; ?instructor allows the
+      // instructor view outside a preview.
+      const query = new URLSearchParams(location.search);
+      if (query.has('instructor')) call('_dtx_instructor_allowed', 1);
+      const assign = query.get('assign');
+      if (assign) {
+        withCString(assign, (u) => call('_dtx_assign_url', u));
+        if (location.hash === '' || location.hash === '#' || location.hash === '#/')
+          history.replaceState(history.state, '', location.pathname + location.search + '#/assignment');
+      }
       // The address names the screen (web/route.h): the engine shows it, and hears of every
       // change the browser makes (Back, Forward, an edited address). Its own writes
       // (setAddress) fire neither event.
@@ -481,6 +552,31 @@
       const d = new Date();
       const pad = (n) => String(n).padStart(2, '0');
       return allocString(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`);
+    },
+    resolveUrl(base, source) {
+      try { return allocString(new URL(source, new URL(base, document.baseURI)).href); } catch (e) { return 0; }
+    },
+    loadImage,
+    forgetImage(id) {
+      const img = images.get(id);
+      if (!img) return;
+      images.delete(id);
+      img.onload = img.onerror = null;
+      img.removeAttribute('src');
+    },
+    // A canvas holding image `id` drawn at w x h pixels (an SVG rasterised at that size), or null.
+    drawImage(id, w, h) {
+      const img = images.get(id);
+      if (!img || !img.complete || !img.naturalWidth) return null;
+      imageCanvas = imageCanvas || document.createElement('canvas');
+      imageCanvas.width = w;
+      imageCanvas.height = h;
+      const ctx = imageCanvas.getContext('2d');
+      ctx.clearRect(0, 0, w, h);
+      ctx.imageSmoothingEnabled = true;
+      ctx.imageSmoothingQuality = 'high';
+      ctx.drawImage(img, 0, 0, w, h);
+      return imageCanvas;
     },
     clipboardSet(text) {
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(() => {});

@@ -173,8 +173,8 @@
     const out = [];
     for (const el of els) {
       const last = out[out.length - 1];
-      if (el.k === 'desc') {
-        out.push({ kind: 'desc', page: el.page, els: [el] });
+      if (el.k === 'desc' || el.k === 'img') {
+        out.push({ kind: el.k, page: el.page, els: [el] });
         continue;
       }
       if (el.k === 'ctl') {
@@ -193,8 +193,8 @@
     // after a scroll, a reflow) updates its place without replacing it, so a selection in it
     // survives.
     for (const g of out) {
-      if (g.kind === 'desc') {
-        g.key = 'desc' + g.els[0].t;
+      if (g.kind === 'desc' || g.kind === 'img') {
+        g.key = g.kind + g.els[0].t + (g.kind === 'img' ? '\u0000' + (g.els[0].d || '') : '');
         g.geometry = JSON.stringify(g.els[0].r);
         continue;
       }
@@ -327,16 +327,36 @@
     const p = document.createElement('p');
     p.className = 'dtx-block dtx-desc';
     p.textContent = d.t;
-    const [x, y, w, h] = d.r;
-    p.style.left = `${x}px`;
-    p.style.top = `${y}px`;
-    p.style.width = `${w}px`;
-    p.style.maxHeight = `${h}px`;
+    placeBox(p, d.r);
     return p;
+  }
+
+  // A picture from a pack text: an image to a screen reader, named by its alt text, with why
+  // it is not shown (or that it loads) as its description. The same words are its content, for
+  // find in page (transparent, over the picture). An image without alt text and with nothing
+  // to say is decoration, as <img alt=""> is: hidden from screen readers.
+  function imgNode(d) {
+    const n = document.createElement('div');
+    n.className = 'dtx-block dtx-img';
+    n.setAttribute('role', 'img');
+    if (d.t) n.setAttribute('aria-label', d.t);
+    else if (d.d) n.setAttribute('aria-label', 'Image');
+    else n.setAttribute('aria-hidden', 'true');
+    if (d.d) n.setAttribute('aria-description', d.d);
+    n.textContent = d.d && d.d !== 'loading' ? `${d.t} ${d.d}`.trim() : d.t;
+    placeBox(n, d.r);
+    return n;
+  }
+  function placeBox(n, [x, y, w, h]) {
+    n.style.left = `${x}px`;
+    n.style.top = `${y}px`;
+    n.style.width = `${w}px`;
+    n.style.maxHeight = `${h}px`;
   }
 
   function groupNode(g) {
     if (g.kind === 'desc') return descNode(g.els[0]);
+    if (g.kind === 'img') return imgNode(g.els[0]);
     if (g.kind === 'ctl') return controlNode(g.els[0]);
     if (g.kind === 'cgroup') return controlGroupNode(g);
     if (g.kind === 'one') return blockNode(g.els[0]);
@@ -410,9 +430,8 @@
     let ref = box.firstChild;
     wanted.forEach((g, i) => {
       let node = kept[i];
-      if (node && g.kind === 'desc' && node.dataset.geometry !== g.geometry) {
-        const fresh = descNode(g.els[0]);
-        for (const k of ['left', 'top', 'width', 'maxHeight']) node.style[k] = fresh.style[k];
+      if (node && (g.kind === 'desc' || g.kind === 'img') && node.dataset.geometry !== g.geometry) {
+        placeBox(node, g.els[0].r);
         node.dataset.geometry = g.geometry;
       } else if (node && (g.kind === 'ctl' || g.kind === 'cgroup')) {
         created.push(...syncControls(node, g));

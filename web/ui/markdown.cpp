@@ -6,6 +6,7 @@
 #include "imgui_internal.h"
 #include "markdown_links.h"
 #include "md4c.h"
+#include "ui/images.h"
 #include "ui/maths_layout.h"
 #include "ui/text_layer.h"
 
@@ -32,6 +33,10 @@ struct Parser {
   // tables
   bool in_table = false, in_head = false;
   std::vector<MdRun>* cell = nullptr;
+  // ![alt](src): md4c hands the alt over as text inside the span (an image inside the alt of
+  // another is only words of that alt)
+  int in_image = 0;
+  std::string image_alt, image_src;
 
   MdBlock& open(MdBlock::Kind k) {
     doc.blocks.push_back({});
@@ -73,6 +78,21 @@ struct Parser {
     r.style = (style & ~static_cast<unsigned>(kBold | kItalic)) | kMath | (display ? static_cast<unsigned>(kMathDisplay) : 0u);
     r.url = urls.empty() ? "" : urls.back();
     if (auto node = parse_math(math_src, nullptr)) r.math = std::make_shared<const MathNode>(std::move(*node));
+    runs->push_back(std::move(r));
+  }
+
+  // An image is a run of its own, laid out as one box (a link around it still opens).
+  void image() {
+    std::vector<MdRun>* runs = cell;
+    if (!runs) {
+      if (!current || current->kind == MdBlock::Code || current->kind == MdBlock::Table) open(MdBlock::Para);
+      runs = &current->runs;
+    }
+    MdRun r;
+    r.text = image_alt;
+    r.style = (style & static_cast<unsigned>(kLink)) | kImage;
+    r.url = urls.empty() ? "" : urls.back();
+    r.image = image_src;
     runs->push_back(std::move(r));
   }
 };
@@ -181,6 +201,12 @@ int enter_span(MD_SPANTYPE type, void* detail, void* ud) {
       p.in_math = true;
       p.math_src.clear();
       break;
+    case MD_SPAN_IMG:
+      if (p.in_image++ == 0) {
+        p.image_alt.clear();
+        p.image_src = attribute_text(static_cast<MD_SPAN_IMG_DETAIL*>(detail)->src);
+      }
+      break;
     default: break;
   }
   return 0;
@@ -199,7 +225,11 @@ int leave_span(MD_SPANTYPE type, void*, void* ud) {
     case MD_SPAN_LATEXMATH:
     case MD_SPAN_LATEXMATH_DISPLAY:
       p.in_math = false;
-      p.math(type == MD_SPAN_LATEXMATH_DISPLAY);
+      if (p.in_image) p.image_alt += p.math_src;  // maths in an alt text: its source, as words
+      else p.math(type == MD_SPAN_LATEXMATH_DISPLAY);
+      break;
+    case MD_SPAN_IMG:
+      if (p.in_image > 0 && --p.in_image == 0) p.image();
       break;
     default: break;
   }
@@ -211,6 +241,12 @@ int on_text(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* ud) {
   std::string t(text, size);
   if (p.in_math) {
     p.math_src += type == MD_TEXT_NULLCHAR ? "\xEF\xBF\xBD" : t;
+    return 0;
+  }
+  if (p.in_image) {
+    if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR) p.image_alt += ' ';
+    else if (type == MD_TEXT_ENTITY) p.image_alt += decode_entity(t);
+    else if (type != MD_TEXT_NULLCHAR) p.image_alt += t;
     return 0;
   }
   switch (type) {
@@ -251,7 +287,10 @@ MdDoc parse_markdown(const std::string& text) {
 
 namespace {
 
-// One unit of a line: a word with its trailing spaces, a code span, a maths box or a break.
+struct ImageBox;
+
+// One unit of a line: a word with its trailing spaces, a code span, a maths box, an image or a
+// break.
 struct Token {
   const MdRun* run = nullptr;
   const char* s = nullptr;
@@ -261,11 +300,83 @@ struct Token {
   bool newline = false;
   bool glued = false;  // text right after maths with no space ("$x$,"): never starts a line
   const MathBox* box = nullptr;
+  const ImageBox* image = nullptr;
   float x = 0;
   int line = 0;
 };
 
 MathFonts math_fonts(const Fonts& f) { return {f.body, f.italic ? f.italic : f.body}; }
+
+// An image on a line: the picture at the size it is drawn, or, while it loads or when it
+// failed, a frame as wide as its words holding the alt text and why the picture is missing.
+// Its bottom sits on the baseline (a frame reaches a little below, as text does).
+struct ImageBox {
+  PackImage* img = nullptr;
+  ImVec2 size;           // device pixels
+  bool picture = false;  // the picture itself, else the frame
+  float descent = 0;     // how far below the baseline the box reaches
+  float pad = 0;
+  std::string words, reason;
+};
+
+ImageBox image_box(const MdRun& run, float width, const MdStyle& st) {
+  const Fonts& f = *st.fonts;
+  ImageBox b;
+  b.img = &st.images->get(st.image_base, run.image);
+  if (b.img->state == PackImage::State::Loaded) {
+    b.size = st.images->size_for(*b.img, width, st.dpr);
+    b.picture = b.size.x > 0;
+    if (b.picture) return b;
+  }
+  ImFont* font = f.body;
+  b.pad = std::round(font->FontSize * 0.3f);
+  b.words = run.text.empty() ? "Image" : run.text;
+  if (b.img->state == PackImage::State::Failed) b.reason = b.img->reason;
+  const float inner = std::max(width - 2 * b.pad, font->FontSize);
+  ImVec2 words = font->CalcTextSizeA(font->FontSize, FLT_MAX, inner, b.words.c_str());
+  float w = words.x, h = words.y;
+  if (!b.reason.empty()) {
+    ImVec2 why = font->CalcTextSizeA(font->FontSize, FLT_MAX, inner, b.reason.c_str());
+    w = std::max(w, why.x);
+    h += why.y;
+  }
+  b.size = ImVec2(std::min(width, std::ceil(w) + 2 * b.pad), std::ceil(h) + 2 * b.pad);
+  b.descent = -font->Descent + b.pad * 0.5f;
+  return b;
+}
+
+// Draws an image's box with its top-left at p0 in a column `width` wide, and puts it in the
+// text layer (in reading order where its line's words start, `line_y`).
+void draw_image(const ImageBox& b, const MdRun& run, ImVec2 p0, float width, float line_y, const MdStyle& st) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p1(p0.x + b.size.x, p0.y + b.size.y);
+  std::string note;
+  if (b.picture) {
+    if (unsigned tex = st.images->texture_for(*b.img, b.size))
+      dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), p0, p1);
+    else
+      dl->AddRect(p0, p1, color::kBorder);  // it failed just now: the next frame says why
+  } else {
+    ImFont* font = st.fonts->body;
+    const float inner = std::max(b.size.x - 2 * b.pad, font->FontSize);
+    dl->AddRect(p0, p1, color::kBorder, b.pad * 0.5f);
+    ImVec2 at(p0.x + b.pad, p0.y + b.pad);
+    dl->AddText(font, font->FontSize, at, b.reason.empty() ? color::kMuted : st.text_color, b.words.c_str(), nullptr, inner);
+    if (!b.reason.empty()) {
+      at.y += font->CalcTextSizeA(font->FontSize, FLT_MAX, inner, b.words.c_str()).y;
+      dl->AddText(font, font->FontSize, at, color::kMuted, b.reason.c_str(), nullptr, inner);
+      note = b.reason;
+    } else {
+      note = "loading";
+    }
+  }
+  st.images->note_drawn(*b.img, b.size, run.text, width);
+  text_layer_image(run.text, note, ImRect(p0, p1), line_y);
+  if ((run.style & kLink) && st.open_link && ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(p0, p1)) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
+  }
+}
 
 }  // namespace
 
@@ -287,12 +398,25 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
   std::vector<MathBox> boxes;
   for (const MdRun& run : runs)
     if ((run.style & kMath) && run.math) boxes.push_back(layout_math(*run.math, math_fonts(f), f.body->FontSize, run.style & kMathDisplay));
+  // Images likewise (without an image store, an image is its alt text, drawn as words).
+  std::vector<ImageBox> images;
+  for (const MdRun& run : runs)
+    if ((run.style & kImage) && st.images) images.push_back(image_box(run, width, st));
 
   // 1. Tokens.
   std::vector<Token> toks;
-  size_t box_i = 0;
+  size_t box_i = 0, image_i = 0;
   bool after_math = false;
   for (const MdRun& run : runs) {
+    if ((run.style & kImage) && st.images) {
+      Token k;
+      k.run = &run;
+      k.image = &images[image_i++];
+      k.w = k.image->size.x;
+      toks.push_back(k);
+      after_math = false;
+      continue;
+    }
     if ((run.style & kMath) && run.math) {
       Token k;
       k.run = &run;
@@ -352,7 +476,7 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
       x = 0;
       ++line;
     }
-    if (!k.box && k.w + k.extra > width) {
+    if (!k.box && !k.image && k.w + k.extra > width) {
       // Longer than a whole line: cut it where it stops fitting.
       ImFont* font = ((k.run->style & kCode) || (k.run->style & kMath)) ? f.mono : font_for(k.run->style, f);
       const char* cut = k.s;
@@ -391,6 +515,9 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     if (k.box) {
       above[k.line] = std::max(above[k.line], k.box->ascent - room_above);
       below[k.line] = std::max(below[k.line], k.box->descent - room_below);
+    } else if (k.image) {
+      above[k.line] = std::max(above[k.line], k.image->size.y - k.image->descent - room_above);
+      below[k.line] = std::max(below[k.line], k.image->descent - room_below);
     }
   std::vector<float> top(lines, 0);
   float y = 0;
@@ -405,6 +532,12 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     if (k.newline) continue;
     const MdRun& run = *k.run;
     const float line_top = origin.y + top[k.line];
+    if (k.image) {
+      const float baseline = line_top + (line_h - f.body->FontSize) * 0.5f + f.body->Ascent;
+      draw_image(*k.image, run, ImVec2(origin.x + k.x, baseline + k.image->descent - k.image->size.y), width,
+                 baseline - f.body->Ascent, st);
+      continue;
+    }
     if (k.box) {
       ImFont* bf = f.body;
       float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;

@@ -1,13 +1,14 @@
 // Markdown (prompts, intros, hints, explanations) drawn with ImGui: md4c parses, we lay out
 // words ourselves because ImGui's TextWrapped cannot mix fonts within a paragraph.
 // Supported: paragraphs, **strong**, *emphasis*, `code`, code blocks, headings, lists
-// (nested, ordered), tables, links, block quotes, rules, and $maths$ (engine/maths.h, drawn
-// by ui/maths_layout.h). Prose is at most about 75 characters wide (prose_width); code blocks
-// and tables take the whole width.
+// (nested, ordered), tables, links, block quotes, rules, $maths$ (engine/maths.h, drawn
+// by ui/maths_layout.h) and images (ui/images.h). Prose is at most about 75 characters wide
+// (prose_width); code blocks and tables take the whole width.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,15 +17,16 @@
 
 namespace dtx::web {
 
-enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8, kMath = 16, kMathDisplay = 32 };
+enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8, kMath = 16, kMathDisplay = 32, kImage = 64 };
 
 struct MdRun {
-  std::string text;  // kMath: the maths source, between the $
+  std::string text;  // kMath: the maths source, between the $; kImage: the alt text
   unsigned style = 0;
   std::string url;
   // kMath: the parsed maths, parsed once with the document; null when it does not parse
   // (the source is then drawn as code, so nothing vanishes; lint names the error).
   std::shared_ptr<const MathNode> math;
+  std::string image;  // kImage: the source, as md4c read it
 };
 
 struct MdBlock {
@@ -45,10 +47,18 @@ struct MdDoc {
 
 MdDoc parse_markdown(const std::string& text);
 
+class PackImages;
+
 struct MdStyle {
   const Fonts* fonts = nullptr;
   ImU32 text_color = color::kText;
   std::function<void(const std::string&)> open_link;
+  // Images: where they are loaded and kept, and the address of the pack the text belongs to
+  // (its relative sources are read against it; nullopt: a dropped file, which has no folder).
+  // Without `images` an image is drawn as its alt text.
+  PackImages* images = nullptr;
+  std::optional<std::string> image_base;
+  float dpr = 1;  // device pixels per CSS pixel: an image is never drawn beyond natural size x dpr
 };
 
 // The prose measure: 75 characters of body text (75 average advances of the alphabet and a

@@ -50,6 +50,13 @@ struct Frame {
     bool in_page;
   };
   std::vector<Desc> descs;
+  struct Image {
+    std::string alt, note;
+    ImRect rect;
+    float line_y;
+    bool in_page;
+  };
+  std::vector<Image> images;
   int open_block = -1;
   int tables = 0;
 } g;
@@ -151,6 +158,7 @@ void text_layer_begin_frame() {
   g.runs.clear();
   g.blocks.clear();
   g.descs.clear();
+  g.images.clear();
   g.open_block = -1;
   g.tables = 0;
 }
@@ -207,6 +215,10 @@ void heading_text(const std::string& text, int level, float wrap_width) {
 
 int text_layer_new_table() { return g.tables++; }
 
+void text_layer_image(const std::string& alt, const std::string& note, ImRect rect, float line_y) {
+  g.images.push_back({alt, note, rect, line_y, current_in_page()});
+}
+
 void text_layer_description(const std::string& text, ImRect rect) {
   if (!text.empty()) g.descs.push_back({text, rect, current_in_page()});
 }
@@ -250,6 +262,8 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   // Markdown runs and the items the hooks saw, looked up by position.
   RectIndex md_index(64);
   for (size_t i = 0; i < g.runs.size(); ++i) md_index.add(g.runs[i].rect, static_cast<int>(i));
+  // An image's frame of words is its element's (numbered after the runs).
+  for (size_t i = 0; i < g.images.size(); ++i) md_index.add(g.images[i].rect, static_cast<int>(g.runs.size() + i));
   RectIndex item_index(64);
   const HookFrame& hf = hook_frame();
   for (size_t i = 0; i < hf.items.size(); ++i) item_index.add(ImRect(hf.items[i].min, hf.items[i].max), static_cast<int>(i));
@@ -463,6 +477,12 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   for (const auto& d : g.descs)
     els.push_back({d.in_page, d.rect.Min.y + (d.in_page ? scroll : 0), d.rect.Min.x - 1,
                    {{"k", "desc"}, {"t", d.text}, {"page", d.in_page}, {"r", place(d.rect, d.in_page)}, {"lines", nlohmann::json::array()}}});
+  for (const auto& im : g.images) {
+    nlohmann::json e = {{"k", "img"}, {"t", im.alt}, {"page", im.in_page}, {"r", place(im.rect, im.in_page)},
+                        {"lines", nlohmann::json::array()}};
+    if (!im.note.empty()) e["d"] = im.note;
+    els.push_back({im.in_page, im.line_y + (im.in_page ? scroll : 0), im.rect.Min.x, std::move(e)});
+  }
   // Reading order: what sits outside the page (the top bar) first, then top to bottom, left
   // to right (a block goes where its first line is).
   std::stable_sort(els.begin(), els.end(), [](const El& a, const El& b) {

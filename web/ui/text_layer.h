@@ -41,6 +41,14 @@ void heading_text(const std::string& text, int level, float wrap_width = 0);
 // pixels): read by a screen reader where the widget is, found by find in page. Not drawn.
 void text_layer_description(const std::string& text, ImRect rect);
 
+// A Markdown image drawn in `rect` (screen pixels): in the layer an element with the image
+// role, named by its alt text, whose words find in page finds; `note` is said after the name
+// ("loading", or why the picture is not shown). Glyphs drawn inside the rectangle (a missing
+// picture's frame of words) belong to it and are not read back again. `line_y`: the top of
+// the words on its line, where it goes in reading order (a taller picture beside a shorter
+// one on the same line still comes after it).
+void text_layer_image(const std::string& alt, const std::string& note, ImRect rect, float line_y);
+
 // A number for the next table's cells, unique within the frame.
 int text_layer_new_table();
 

@@ -88,7 +88,14 @@ void draw(App& app, ExerciseState& st) {
   ImGui::PopFont();
   if (small_button(app, "Reset to the starter code##code-reset")) code = starter_code(*spec);
 
-  // per-case results of the last run
+  // per-case results of the last run; hidden cases (the engine gives only their verdicts)
+  // are one row at the end that counts them
+  int hidden = 0, hidden_pass = 0;
+  if (st.feedback)
+    for (const auto& c : st.feedback->cases) {
+      hidden += c.hidden;
+      hidden_pass += c.hidden && c.pass;
+    }
   if (st.feedback && !st.feedback->cases.empty()) {
     ImGui::Spacing();
     if (ImGui::BeginTable("##cases", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
@@ -98,6 +105,7 @@ void draw(App& app, ExerciseState& st) {
       ImGui::TableSetupColumn("your result");
       ImGui::TableHeadersRow();
       for (const auto& c : st.feedback->cases) {
+        if (c.hidden) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         text_colored(c.pass ? color::kCorrect : color::kWrong, c.pass ? "✓" : "✗");
@@ -115,6 +123,18 @@ void draw(App& app, ExerciseState& st) {
           ImGui::TableNextColumn();
           text_colored(color::kWrong, c.message.c_str());
         }
+      }
+      if (hidden > 0) {
+        const bool all = hidden_pass == hidden;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        text_colored(all ? color::kCorrect : color::kWrong, all ? "✓" : "✗");
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%d hidden case%s", hidden, hidden == 1 ? "" : "s");
+        ImGui::TableNextColumn();
+        text_colored(color::kMuted, "not shown");
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%d of %d pass", hidden_pass, hidden);
       }
       ImGui::EndTable();
     }

@@ -1,0 +1,351 @@
+#include "assignment.h"
+
+#include <cctype>
+#include <cstdio>
+#include <set>
+
+#include "load_ctx.h"
+#include "text.h"
+
+namespace dtx {
+
+const char* explanation_policy_name(ExplanationPolicy p) {
+  switch (p) {
+    case ExplanationPolicy::AfterAttempt: return "after-attempt";
+    case ExplanationPolicy::AfterSolve: return "after-solve";
+    case ExplanationPolicy::AfterDue: return "after-due";
+  }
+  return "after-solve";
+}
+
+const AssignmentItem* Assignment::item(std::string_view exercise_id) const {
+  for (const auto& it : exercises)
+    if (it.id == exercise_id) return &it;
+  return nullptr;
+}
+
+double Assignment::total_points() const {
+  double t = 0;
+  for (const auto& it : exercises) t += it.points;
+  return t;
+}
+
+// ---------------------------------------------------------------- times
+
+namespace {
+
+long days_from_civil(long y, int m, int d) {
+  // Howard Hinnant's algorithm (proleptic Gregorian calendar).
+  y -= m <= 2;
+  long era = (y >= 0 ? y : y - 399) / 400;
+  long yoe = y - era * 400;
+  long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+void civil_from_days(long z, long* y, int* m, int* d) {
+  z += 719468;
+  long era = (z >= 0 ? z : z - 146096) / 146097;
+  long doe = z - era * 146097;
+  long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  long mp = (5 * doy + 2) / 153;
+  *d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  *m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+bool digits(std::string_view s, size_t at, size_t n, int* out) {
+  if (at + n > s.size()) return false;
+  int v = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+int days_in_month(long y, int m) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+}  // namespace
+
+bool parse_datetime(std::string_view s, int64_t* unix_seconds, int* offset_minutes) {
+  int y, mo, d, h, mi, sec = 0;
+  if (!digits(s, 0, 4, &y) || s.size() < 16 || s[4] != '-' || !digits(s, 5, 2, &mo) || s[7] != '-' ||
+      !digits(s, 8, 2, &d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, &h) || s[13] != ':' ||
+      !digits(s, 14, 2, &mi))
+    return false;
+  size_t i = 16;
+  if (i < s.size() && s[i] == ':') {
+    if (!digits(s, i + 1, 2, &sec)) return false;
+    i += 3;
+    if (i < s.size() && s[i] == '.') {  // fractions of a second: read and dropped
+      ++i;
+      size_t start = i;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      if (i == start) return false;
+    }
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59) return false;
+  int offset = 0;
+  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    int oh, om;
+    if (!digits(s, i + 1, 2, &oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, &om) || oh > 23 ||
+        om > 59)
+      return false;
+    offset = (s[i] == '-' ? -1 : 1) * (oh * 60 + om);
+    i += 6;
+  } else {
+    return false;  // no time zone: "17:00" where?
+  }
+  if (i != s.size()) return false;
+  *unix_seconds = static_cast<int64_t>(days_from_civil(y, mo, d)) * 86400 + h * 3600 + mi * 60 + sec -
+                  static_cast<int64_t>(offset) * 60;
+  *offset_minutes = offset;
+  return true;
+}
+
+std::string format_datetime(int64_t unix_seconds, int offset_minutes) {
+  int64_t local = unix_seconds + static_cast<int64_t>(offset_minutes) * 60;
+  int64_t days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
+  int64_t rest = local - days * 86400;
+  long y;
+  int m, d;
+  civil_from_days(static_cast<long>(days), &y, &m, &d);
+  char buf[80];
+  int off = offset_minutes < 0 ? -offset_minutes : offset_minutes;
+  int s = static_cast<int>(rest % 60);
+  if (s)
+    std::snprintf(buf, sizeof buf, "%04ld-%02d-%02d %02d:%02d:%02d %c%02d:%02d", y, m, d, static_cast<int>(rest / 3600),
+                  static_cast<int>(rest / 60 % 60), s, offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%04ld-%02d-%02d %02d:%02d %c%02d:%02d", y, m, d, static_cast<int>(rest / 3600),
+                  static_cast<int>(rest / 60 % 60), offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
+  return buf;
+}
+
+std::string format_utc(int64_t unix_seconds) {
+  int64_t days = unix_seconds >= 0 ? unix_seconds / 86400 : -((-unix_seconds + 86399) / 86400);
+  int64_t rest = unix_seconds - days * 86400;
+  long y;
+  int m, d;
+  civil_from_days(static_cast<long>(days), &y, &m, &d);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04ld-%02d-%02dT%02d:%02d:%02dZ", y, m, d, static_cast<int>(rest / 3600),
+                static_cast<int>(rest / 60 % 60), static_cast<int>(rest % 60));
+  return buf;
+}
+
+// ---------------------------------------------------------------- students
+
+std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error) {
+  std::string s = trim(std::string(raw));
+  auto fail = [&](const std::string& why) -> std::optional<std::string> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  if (s.empty()) return fail("enter your e-mail address or student number");
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  if (chars > kMaxStudentIdChars)
+    return fail("an identifier is at most " + std::to_string(kMaxStudentIdChars) + " characters");
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7F) return fail("the identifier has a control character");
+    if (c == ' ') return fail("an identifier has no spaces (an e-mail address or a student number)");
+  }
+  if (!std::isalnum(static_cast<unsigned char>(s[0])) && static_cast<unsigned char>(s[0]) < 0x80)
+    return fail("an identifier starts with a letter or a digit");
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+namespace {
+
+// FNV-1a over the three strings with a separator that cannot occur in any of them (ids have
+// no NUL; identifiers have no control characters), then a 64-bit finaliser (splitmix64's)
+// so that seeds of nearby identifiers are not near each other.
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+uint64_t derive_seed(std::string_view assignment_id, std::string_view student, std::string_view exercise_id) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto feed = [&](std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 0x100000001b3ull;
+    }
+    h ^= 0;
+    h *= 0x100000001b3ull;  // the separator
+  };
+  feed("dtx-seed/1");  // a new derivation would change this, and every student's numbers
+  feed(assignment_id);
+  feed(student);
+  feed(exercise_id);
+  return mix(h) % 999999999ull + 1;
+}
+
+uint64_t assignment_seed(const Assignment& a, const AssignmentItem& item, const std::string& student) {
+  if (item.seed) return *item.seed;
+  if (!a.per_student_numbers) return 0;
+  return derive_seed(a.id, student, item.id);
+}
+
+// ---------------------------------------------------------------- the file
+
+bool looks_like_assignment(const std::string& text) {
+  // Cheap and without a full parse: the page and `dtx lint` decide which reader to use.
+  if (text.size() > kMaxAssignmentBytes + 1 || !Json::accept(text)) return false;
+  Json j = Json::parse(text, nullptr, false);
+  if (!j.is_object()) return false;
+  auto f = j.find("format");
+  return f != j.end() && f->is_string() && f->get<std::string>().rfind("dtx-assignment", 0) == 0;
+}
+
+AssignmentLoad load_assignment(const std::string& text, const std::string& file) {
+  AssignmentLoad res;
+  auto parsed = read_json_document(text, file, kMaxAssignmentBytes, "the most an assignment may be", res.diagnostics);
+  if (!parsed) return res;
+  LoadContext ctx;
+  ctx.file = file;
+  ctx.text = parsed->text;
+  ctx.positions = parsed->positions;
+  ctx.out = &res.diagnostics;
+  ctx.max_stored = kMaxDiagnosticsPerPack;
+  const Json& doc = parsed->doc;
+  if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "an assignment")) return res;
+  Assignment a;
+  a.file = file;
+  ctx.check_fields(doc, "", {"$schema", "format", "id", "title", "intro", "due", "hand_in", "exercises", "policies"},
+                   {"format", "id", "title", "due", "hand_in", "exercises"});
+  ctx.string_field(doc, "", "$schema", false);
+  if (auto f = ctx.string_field(doc, "", "format", true); f && *f != kAssignmentFormat)
+    ctx.error(DiagCode::UnsupportedFormat, "/format",
+              std::string("this engine reads assignments of format \"") + kAssignmentFormat + "\", got \"" + *f + "\"");
+  if (auto id = ctx.string_field(doc, "", "id", true)) {
+    if (!valid_id(*id, false))
+      ctx.error(DiagCode::BadName, "/id",
+                "expected an assignment id of lower-case letters, digits and '-' (it goes into every student's numbers "
+                "and file name), got \"" + *id + "\"" + suggest_id(*id, false));
+    else if (id->size() > kMaxIdChars)
+      ctx.error(DiagCode::TooLong, "/id", "an id may be at most " + std::to_string(kMaxIdChars) + " characters");
+    a.id = *id;
+  }
+  if (auto t = ctx.string_field(doc, "", "title", true)) {
+    if (t->size() > kMaxTitleChars * 4) ctx.error(DiagCode::TooLong, "/title", "a title is one line; put the rest in \"intro\"");
+    a.title = *t;
+  }
+  if (auto t = ctx.string_field(doc, "", "intro", false)) a.intro = *t;
+  if (auto t = ctx.string_field(doc, "", "hand_in", true)) a.hand_in = *t;
+  if (auto due = ctx.string_field(doc, "", "due", true)) {
+    a.due_text = *due;
+    if (!parse_datetime(*due, &a.due_unix, &a.due_offset_minutes))
+      ctx.error(DiagCode::BadDateTime, "/due",
+                "expected a date and time with its time zone offset, like \"2026-12-05T17:00:00+01:00\" or "
+                "\"2026-12-05T16:00:00Z\", got \"" + excerpt(*due, 60) + "\"");
+  }
+  if (auto it = doc.find("exercises"); it != doc.end()) {
+    if (!it->is_array() || it->empty()) {
+      ctx.error(DiagCode::WrongKind, "/exercises",
+                "expected a non-empty array of exercise ids or {\"id\", \"seed\", \"points\"} objects, got " +
+                    describe_json(*it));
+    } else if (it->size() > kMaxAssignmentExercises) {
+      ctx.error(DiagCode::WrongCount, "/exercises",
+                "an assignment lists at most " + std::to_string(kMaxAssignmentExercises) + " exercises, this one " +
+                    std::to_string(it->size()));
+    } else {
+      std::set<std::string> seen;
+      for (size_t i = 0; i < it->size(); ++i) {
+        const Json& e = (*it)[i];
+        std::string p = "/exercises/" + std::to_string(i);
+        AssignmentItem item;
+        item.pointer = p;
+        item.id_pointer = e.is_object() ? p + "/id" : p;
+        if (e.is_string()) {
+          item.id = e.get<std::string>();
+        } else if (e.is_object()) {
+          ctx.check_fields(e, p, {"id", "seed", "points"}, {"id"});
+          if (auto id = ctx.string_field(e, p, "id", true)) item.id = *id;
+          if (auto s = ctx.int_field(e, p, "seed", false, 0, 999999999)) item.seed = static_cast<uint64_t>(*s);
+          if (auto pts = ctx.number_field(e, p, "points", false)) {
+            if (!(*pts >= 0 && *pts <= 1000))
+              ctx.error(DiagCode::ValueNotAllowed, p + "/points", "expected points from 0 to 1000, got " + format_number(*pts, 6));
+            else
+              item.points = *pts;
+          }
+        } else {
+          ctx.error(DiagCode::WrongKind, p, "expected an exercise id or an {\"id\": ...} object, got " + describe_json(e));
+          continue;
+        }
+        if (item.id.empty()) continue;
+        if (!seen.insert(item.id).second) {
+          ctx.error(DiagCode::Duplicate, item.id_pointer,
+                    "\"" + item.id + "\" is listed twice; an exercise is graded once per assignment");
+          continue;
+        }
+        a.exercises.push_back(std::move(item));
+      }
+    }
+  }
+  if (auto it = doc.find("policies"); it != doc.end() && ctx.expect_object(*it, "/policies", "the policies")) {
+    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts"}, {});
+    if (auto b = ctx.bool_field(*it, "/policies", "per_student_numbers")) a.per_student_numbers = *b;
+    if (auto e = ctx.string_field(*it, "/policies", "explanations", false)) {
+      if (*e == "after-attempt") a.explanations = ExplanationPolicy::AfterAttempt;
+      else if (*e == "after-solve") a.explanations = ExplanationPolicy::AfterSolve;
+      else if (*e == "after-due") a.explanations = ExplanationPolicy::AfterDue;
+      else
+        ctx.error(DiagCode::ValueNotAllowed, "/policies/explanations",
+                  "expected \"after-attempt\", \"after-solve\" or \"after-due\", got \"" + excerpt(*e, 40) + "\"" +
+                      did_you_mean(*e, {"after-attempt", "after-solve", "after-due"}));
+    }
+    if (auto m = ctx.int_field(*it, "/policies", "max_attempts", false, 0, kMaxAttemptsPolicy))
+      a.max_attempts = static_cast<int>(*m);
+  }
+  if (!ctx.failed()) res.assignment = std::move(a);
+  return res;
+}
+
+std::vector<Diagnostic> lint_assignment(const Assignment& a, const std::string& text, const Library& course) {
+  std::vector<Diagnostic> out;
+  Reporter rep;
+  rep.file = a.file;
+  rep.text = std::make_shared<const std::string>(text);
+  rep.positions = std::make_shared<const JsonPosIndex>(JsonPosIndex::build(text));
+  rep.out = &out;
+  std::vector<std::string> ids;
+  for (const auto& p : course.packs)
+    for (const auto& e : p.exercises) ids.push_back(e.id);
+  for (const auto& item : a.exercises) {
+    const std::string& ptr = item.id_pointer;
+    const Exercise* ex = course.find(item.id);
+    if (!ex) {
+      rep.error(DiagCode::UnknownExercise, ptr,
+                "no exercise \"" + item.id + "\" in the course" + did_you_mean(item.id, ids) +
+                    " (dtx list shows every id; an exercise of a pack that does not load is not in the course)");
+      continue;
+    }
+    if (item.seed) {
+      std::string err;
+      if (!make_instance(*ex, *item.seed, &err))
+        rep.error(DiagCode::CannotMakeInstance, item.pointer + "/seed",
+                  "seed " + std::to_string(*item.seed) + " of \"" + item.id + "\" makes no instance: " + err);
+    }
+  }
+  return out;
+}
+
+}  // namespace dtx

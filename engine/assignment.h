@@ -1,0 +1,99 @@
+// Assignments: a graded subset of the course, as a JSON file an instructor writes and puts
+// next to the site (docs/AUTHORING.md, "Running a course"):
+//
+//   {"format": "dtx-assignment/1", "id": "hw3", "title": "Homework 3", "due": "2026-12-05T17:00:00+01:00",
+//    "hand_in": "Upload the file to the course page.",
+//    "exercises": ["ring.volume", {"id": "zero.stage3", "seed": 7, "points": 2}],
+//    "policies": {"per_student_numbers": true, "explanations": "after-solve", "max_attempts": 5}}
+//
+// The page opens it with `?assign=URL`; `dtx lint` checks it against the course; `dtx report`
+// grades the students' submission files with it. Everything here is pure: the page, the CLI
+// and the tests share it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model.h"
+
+namespace dtx {
+
+inline constexpr const char* kAssignmentFormat = "dtx-assignment/1";
+constexpr size_t kMaxAssignmentBytes = 1024 * 1024;
+constexpr size_t kMaxAssignmentExercises = 200;
+constexpr int kMaxAttemptsPolicy = 1000;
+
+enum class ExplanationPolicy {
+  AfterAttempt,  // as in practice: after the first counted attempt
+  AfterSolve,    // once the student's own instance is solved (default)
+  AfterDue,      // only after the due date, whatever the student did
+};
+const char* explanation_policy_name(ExplanationPolicy p);
+
+struct AssignmentItem {
+  std::string id;
+  std::optional<uint64_t> seed;  // the same numbers for everyone
+  double points = 1;
+  std::string pointer;     // "/exercises/2"
+  std::string id_pointer;  // where its id is written ("/exercises/2/id" in an object)
+};
+
+struct Assignment {
+  std::string file, id, title, intro, hand_in;
+  std::string due_text;         // as written ("2026-12-05T17:00:00+01:00")
+  int64_t due_unix = 0;         // seconds since 1970 UTC
+  int due_offset_minutes = 0;   // the time zone it was written in (shown back in it)
+  std::vector<AssignmentItem> exercises;
+  bool per_student_numbers = true;
+  ExplanationPolicy explanations = ExplanationPolicy::AfterSolve;
+  int max_attempts = 0;  // 0: unlimited
+
+  const AssignmentItem* item(std::string_view exercise_id) const;
+  double total_points() const;
+};
+
+struct AssignmentLoad {
+  std::optional<Assignment> assignment;  // present when there were no errors
+  std::vector<Diagnostic> diagnostics;
+};
+
+// Reads and checks the file's shape (not whether the exercises exist: see lint_assignment).
+AssignmentLoad load_assignment(const std::string& text, const std::string& file);
+// True when `text` looks like an assignment ({"format": "dtx-assignment/..."} at the top),
+// so `dtx lint` can tell it from a pack without a flag.
+bool looks_like_assignment(const std::string& text);
+// Every exercise the assignment names exists in `course`, and fixed seeds make an instance.
+std::vector<Diagnostic> lint_assignment(const Assignment& a, const std::string& text, const Library& course);
+
+// ---------------------------------------------------------------- students and their numbers
+
+constexpr size_t kMaxStudentIdChars = 100;
+// The identifier as it is stored and compared: trimmed, ASCII letters lowered (e-mail
+// addresses are compared without case). nullopt with `error` when it cannot be one: empty,
+// too long, a control character or a space inside, or a first character that is not a letter
+// or digit (a gradebook opened in a spreadsheet would run "=..." as a formula).
+std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error);
+
+// The seed of `exercise_id` for `student` in assignment `assignment_id`: a hash of the three,
+// 1 .. 999,999,999, the same in the page, in `dtx report` and on every machine. A student who
+// copies another's answers has other numbers; a file whose seeds are not its student's own
+// shows that it was copied.
+uint64_t derive_seed(std::string_view assignment_id, std::string_view student, std::string_view exercise_id);
+// The seed the assignment gives this student for this item: the fixed one, the derived one,
+// or 0 (the default numbers) when per-student numbers are off.
+uint64_t assignment_seed(const Assignment& a, const AssignmentItem& item, const std::string& student);
+
+// ---------------------------------------------------------------- times
+
+// "2026-12-05T17:00:00+01:00", "2026-12-05T16:00Z" (seconds and fractions optional, the
+// offset required) -> seconds since 1970 UTC and the offset in minutes.
+bool parse_datetime(std::string_view s, int64_t* unix_seconds, int* offset_minutes);
+// Seconds since 1970 UTC shown at an offset: "2026-12-05 17:00 +01:00" (seconds when not 0).
+std::string format_datetime(int64_t unix_seconds, int offset_minutes);
+// "2026-12-05T16:00:00Z": how files record times.
+std::string format_utc(int64_t unix_seconds);
+
+}  // namespace dtx

@@ -1,0 +1,397 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "load_ctx.h"
+#include "text.h"
+
+namespace dtx {
+
+namespace {
+
+// "0.5", "1", "0.33": points as a gradebook shows them (two decimals at most).
+std::string points_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", std::round(v * 100) / 100);
+  std::string s = buf;
+  while (s.find('.') != std::string::npos && (s.back() == '0' || s.back() == '.')) {
+    bool dot = s.back() == '.';
+    s.pop_back();
+    if (dot) break;
+  }
+  return s == "-0" ? "0" : s;
+}
+
+std::string last_component(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// What the engine said about a wrong answer, in one line: the parts it judged wrong with
+// their messages, or the feedback's sentence.
+std::string diagnosis_of(const Feedback& fb) {
+  std::string out;
+  for (const auto& p : fb.parts) {
+    if (!p.graded || p.verdict == Verdict::Correct) continue;
+    std::string m = p.message.empty() ? "no diagnosis" : p.message;
+    out += (out.empty() ? "" : "; ") + (p.label.empty() ? p.id : p.label) + ": " + m;
+  }
+  if (out.empty()) {
+    out = fb.message;
+    for (const auto& d : fb.details) out += (out.empty() ? "" : " ") + d;
+  }
+  for (const auto& c : fb.cases)
+    if (!c.pass && !c.message.empty()) {
+      out += (out.empty() ? "" : "; ") + c.message;
+      break;
+    }
+  if (out.empty()) out = "no diagnosis";
+  // One line, and not a page of it.
+  for (char& ch : out)
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+  return excerpt(out, 200);
+}
+
+// The diagnosis with its numbers blanked: students with different numbers who made the same
+// mistake ("about 2x the answer: 3.5 GB" and "...: 7 GB") are one group.
+std::string group_key(const std::string& diagnosis) {
+  std::string k;
+  bool in_number = false;
+  for (char c : diagnosis) {
+    bool digit = (c >= '0' && c <= '9') || (in_number && (c == '.' || c == ','));
+    if (digit) {
+      if (!in_number) k += '#';
+      in_number = true;
+    } else {
+      in_number = false;
+      k += c;
+    }
+  }
+  return k;
+}
+
+std::string answer_text(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : "  ") + w;
+  for (char& ch : s)
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+  return excerpt(s, 80);
+}
+
+// "1 attempt", "3 attempts".
+std::string count_of(int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
+// Flags of one kind are gathered, then told in one sentence with up to three examples.
+struct FlagList {
+  explicit FlagList(std::string w) : what(std::move(w)) {}
+  std::string what;
+  std::vector<std::string> examples;
+  int count = 0;
+  void add(const std::string& ex) {
+    ++count;
+    if (examples.size() < 3) examples.push_back(ex);
+  }
+  std::string sentence() const {
+    // `what` starts with "attempts" or "verdicts", said in the singular for one.
+    std::string w = what;
+    if (count == 1 && w.rfind("attempts ", 0) == 0) w = "attempt " + w.substr(9);
+    if (count == 1 && w.rfind("verdicts ", 0) == 0) w = "verdict " + w.substr(9);
+    if (count == 1 && w.rfind("answers ", 0) == 0) w = "answer " + w.substr(8);
+    std::string s = std::to_string(count) + " " + w;
+    for (size_t i = 0; i < examples.size(); ++i) s += (i ? "; " : ": ") + examples[i];
+    if (static_cast<size_t>(count) > examples.size()) s += "; ...";
+    return s;
+  }
+};
+
+struct Student {
+  std::string id;
+  std::vector<std::string> files;
+  Submission merged;
+  std::vector<std::string> notes;  // attempts left out while reading
+};
+
+}  // namespace
+
+Report make_report(const Assignment& a, const Library& course, const std::vector<ReportInput>& files,
+                   const ReportOptions& options) {
+  Report r;
+  r.assignment = &a;
+  // 1. Read every file; group them by student.
+  std::map<std::string, Student> by_student;
+  for (const auto& f : files) {
+    SubmissionRead read = read_submission(f.text, f.file);
+    if (!read.submission) {
+      UnreadableFile u{f.file, {}};
+      for (const auto& d : read.diagnostics) u.messages.push_back(format_diagnostic(d));
+      if (u.messages.empty()) u.messages.push_back(f.file + ": not a submission");
+      r.unreadable.push_back(std::move(u));
+      continue;
+    }
+    Submission& s = *read.submission;
+    if (s.assignment != a.id) {
+      r.unreadable.push_back({f.file, {f.file + ": a submission for assignment \"" + excerpt(s.assignment, 60) +
+                                           "\", not \"" + a.id + "\""}});
+      continue;
+    }
+    Student& st = by_student[s.student];
+    st.id = s.student;
+    st.files.push_back(f.file);
+    st.merged = st.files.size() == 1 ? s : merge_submissions(st.merged, s);
+    for (const auto& d : read.diagnostics) st.notes.push_back(format_diagnostic(d));
+  }
+  // 2. Whose numbers are whose: an attempt on another student's seed is a copy.
+  std::map<std::pair<std::string, uint64_t>, std::string> owner;
+  for (const auto& [id, st] : by_student)
+    for (const auto& item : a.exercises)
+      if (!item.seed && a.per_student_numbers) owner[{item.id, assignment_seed(a, item, id)}] = id;
+
+  r.items.resize(a.exercises.size());
+  std::vector<std::map<std::string, size_t>> group_index(a.exercises.size());
+  std::vector<std::vector<int>> to_solve(a.exercises.size());
+  for (size_t i = 0; i < a.exercises.size(); ++i) {
+    r.items[i].id = a.exercises[i].id;
+    if (const Exercise* ex = course.find(a.exercises[i].id)) r.items[i].title = ex->title;
+  }
+
+  // 3. Grade every attempt again.
+  for (auto& [id, st] : by_student) {
+    StudentReport sr;
+    sr.student = id;
+    sr.files = st.files;
+    sr.results.resize(a.exercises.size());
+    FlagList copied{"attempts on another student's numbers (copied; not counted)"};
+    FlagList practice{"attempts on numbers the assignment did not give this student (not counted)"};
+    FlagList late{"attempts after the due date (not counted)"};
+    FlagList over{"attempts beyond the limit of " + std::to_string(a.max_attempts) + " (not counted)"};
+    FlagList future{"attempts dated after the report was made (the computer's clock?)"};
+    FlagList disagree{"verdicts in the file that the engine does not confirm (the engine's count)"};
+    FlagList unreadable_answers{"answers the engine cannot read (not attempts)"};
+    FlagList other{"attempts on exercises that are not in this assignment (ignored)"};
+    FlagList missing{"attempts on exercises the course no longer has (not graded)"};
+    std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
+    if (st.files.size() > 1) {
+      std::string list;
+      for (const auto& f : st.files) list += (list.empty() ? "" : ", ") + f;
+      sr.flags.push_back(std::to_string(st.files.size()) + " files for this student, merged: " + list);
+    }
+    if (!st.notes.empty()) {
+      FlagList left{"attempts left out because they could not be read"};
+      for (const auto& n : st.notes) left.add(n);
+      sr.flags.push_back(left.sentence());
+    }
+    for (const auto& at : st.merged.attempts) {
+      auto it = std::find_if(a.exercises.begin(), a.exercises.end(), [&](const AssignmentItem& x) { return x.id == at.exercise; });
+      if (it == a.exercises.end()) {
+        other.add(excerpt(at.exercise, 60));
+        continue;
+      }
+      size_t idx = static_cast<size_t>(it - a.exercises.begin());
+      const Exercise* ex = course.find(at.exercise);
+      if (!ex) {
+        missing.add(at.exercise);
+        continue;
+      }
+      std::string why;
+      auto inst = make_instance(*ex, at.seed, &why);
+      if (!inst) {
+        unreadable_answers.add(at.exercise + " seed " + std::to_string(at.seed) + ": no such instance (" + why + ")");
+        continue;
+      }
+      auto answer = ex->spec->parse_answer(*ex, *inst, at.answer, &why);
+      Feedback fb;
+      if (answer) fb = grade(*inst, *answer, options.services);
+      if (!answer || !fb.counts_as_attempt()) {
+        unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
+        continue;
+      }
+      if (!at.verdict.empty() && at.verdict != verdict_name(fb.verdict))
+        disagree.add(at.exercise + " at " + format_utc(at.at) + ": the file says " + excerpt(at.verdict, 20) +
+                     ", the engine " + verdict_name(fb.verdict));
+      if (!at.pack.empty() && !at.pack_sha256.empty()) {
+        auto h = options.pack_sha256.find(last_component(ex->file));
+        if (h != options.pack_sha256.end() && h->second != at.pack_sha256) changed_packs[last_component(ex->file)]++;
+      }
+      if (options.now && at.at > options.now + 86400) future.add(at.exercise + " at " + format_utc(at.at));
+      // Does it count?
+      const AssignmentItem& item = a.exercises[idx];
+      uint64_t own = assignment_seed(a, item, id);
+      bool counts = true;
+      if (at.seed != own) {
+        counts = false;
+        auto o = owner.find({at.exercise, at.seed});
+        if (o != owner.end() && o->second != id)
+          copied.add(at.exercise + " seed " + std::to_string(at.seed) + " is " + o->second + "'s");
+        else
+          practice.add(at.exercise + " seed " + std::to_string(at.seed) + " (theirs is " + std::to_string(own) + ")");
+      } else if (at.at > a.due_unix) {
+        counts = false;
+        double hours = static_cast<double>(at.at - a.due_unix) / 3600.0;
+        late.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" +
+                 (hours < 48 ? format_number(hours, 2) + " h" : format_number(hours / 24, 2) + " days") + " late)");
+      } else if (a.max_attempts && sr.results[idx].attempts >= a.max_attempts) {
+        counts = false;
+        over.add(at.exercise);
+      }
+      if (!counts) continue;
+      ExerciseResult& res = sr.results[idx];
+      res.attempts++;
+      res.best = std::max(res.best, fb.score);
+      if (fb.verdict == Verdict::Correct && !res.attempts_to_solve) res.attempts_to_solve = res.attempts;
+      ItemStats& is = r.items[idx];
+      is.attempts++;
+      if (fb.verdict != Verdict::Correct) {
+        std::string d = diagnosis_of(fb);
+        std::string key = group_key(d);
+        auto g = group_index[idx].find(key);
+        if (g == group_index[idx].end()) {
+          g = group_index[idx].emplace(key, is.wrong.size()).first;
+          is.wrong.push_back({d, answer_text(at.answer), 0, {}});
+        }
+        is.wrong[g->second].attempts++;
+        is.wrong[g->second].students.insert(id);
+      }
+    }
+    for (size_t i = 0; i < a.exercises.size(); ++i) {
+      sr.points += sr.results[i].best * a.exercises[i].points;
+      if (sr.results[i].attempts) r.items[i].students++;
+      if (sr.results[i].attempts_to_solve) {
+        r.items[i].solved++;
+        to_solve[i].push_back(sr.results[i].attempts_to_solve);
+      }
+    }
+    for (const FlagList* f : {&copied, &practice, &late, &over, &future, &disagree, &unreadable_answers, &other, &missing})
+      if (f->count) sr.flags.push_back(f->sentence());
+    for (const auto& [pack, n] : changed_packs)
+      sr.flags.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
+                         " than the one graded with now (the pack changed since)");
+    r.students.push_back(std::move(sr));
+  }
+  for (size_t i = 0; i < r.items.size(); ++i) {
+    auto& v = to_solve[i];
+    if (!v.empty()) {
+      std::sort(v.begin(), v.end());
+      size_t n = v.size();
+      r.items[i].median_to_solve = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+    }
+    std::stable_sort(r.items[i].wrong.begin(), r.items[i].wrong.end(),
+                     [](const WrongAnswerGroup& x, const WrongAnswerGroup& y) { return x.attempts > y.attempts; });
+  }
+  return r;
+}
+
+namespace {
+
+std::string pad(const std::string& s, size_t width) {
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return chars >= width ? s : s + std::string(width - chars, ' ');
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+std::string report_table(const Report& r) {
+  const Assignment& a = *r.assignment;
+  std::string out = "Assignment " + a.id + " (" + a.title + "): " + std::to_string(a.exercises.size()) +
+                    " exercises, " + points_text(a.total_points()) + " points, due " +
+                    format_datetime(a.due_unix, a.due_offset_minutes) + "\n";
+  out += count_of(static_cast<int>(r.students.size()), "student");
+  if (!r.unreadable.empty())
+    out += ", " + count_of(static_cast<int>(r.unreadable.size()), "file") + " that could not be read";
+  out += "\n\n";
+  size_t w = 7;
+  for (const auto& s : r.students) w = std::max(w, s.student.size());
+  std::vector<size_t> cw;
+  std::string head = pad("student", w + 2);
+  for (const auto& it : a.exercises) {
+    std::string h = it.id;
+    cw.push_back(std::max<size_t>(h.size(), 5) + 2);
+    head += pad(h, cw.back());
+  }
+  head += "total";
+  out += head + "\n";
+  for (const auto& s : r.students) {
+    std::string row = pad(s.student, w + 2);
+    for (size_t i = 0; i < s.results.size(); ++i) {
+      const ExerciseResult& e = s.results[i];
+      std::string cell = e.attempts ? points_text(e.best * a.exercises[i].points) : "-";
+      row += pad(cell, cw[i]);
+    }
+    row += points_text(s.points) + " / " + points_text(a.total_points());
+    out += row + "\n";
+  }
+  out += "\n(- no attempt that counts)\n";
+  bool any = false;
+  for (const auto& s : r.students)
+    if (!s.flags.empty()) {
+      if (!any) out += "\nFlags\n";
+      any = true;
+      out += "  " + s.student + ":\n";
+      for (const auto& f : s.flags) out += "    - " + f + "\n";
+    }
+  if (!any) out += "\nNo flags.\n";
+  if (!r.unreadable.empty()) {
+    out += "\nFiles that could not be read (not graded; the others are)\n";
+    for (const auto& u : r.unreadable)
+      for (const auto& m : u.messages) out += "  " + m + "\n";
+  }
+  return out;
+}
+
+std::string report_csv(const Report& r) {
+  const Assignment& a = *r.assignment;
+  std::string out = "student";
+  for (const auto& it : a.exercises) {
+    out += ',';
+    out += csv_field(it.id);
+  }
+  out += ",total\r\n";
+  for (const auto& s : r.students) {
+    out += csv_field(s.student);
+    for (size_t i = 0; i < s.results.size(); ++i) {
+      out += ',';
+      out += points_text(s.results[i].best * a.exercises[i].points);
+    }
+    out += ',';
+    out += points_text(s.points);
+    out += "\r\n";
+  }
+  return out;
+}
+
+std::string report_items(const Report& r, size_t top) {
+  const Assignment& a = *r.assignment;
+  size_t n = r.students.size();
+  std::string out = "Exercises of " + a.id + " (" + std::to_string(n) + " student" + (n == 1 ? "" : "s") + ")\n";
+  for (const auto& it : r.items) {
+    out += "\n" + it.id + (it.title.empty() ? "" : " (" + it.title + ")") + "\n";
+    int pct = n ? static_cast<int>(std::lround(100.0 * it.solved / static_cast<double>(n))) : 0;
+    out += "  " + count_of(it.attempts, "attempt") + " by " + count_of(it.students, "student") + "; solved by " +
+           std::to_string(it.solved) + " (" + std::to_string(pct) + " %)";
+    if (it.solved) out += "; median attempts to solve " + format_number(it.median_to_solve, 3);
+    out += "\n";
+    if (it.wrong.empty()) {
+      out += "  no wrong answers\n";
+      continue;
+    }
+    out += "  most common wrong answers:\n";
+    for (size_t i = 0; i < it.wrong.size() && i < top; ++i) {
+      const auto& g = it.wrong[i];
+      out += "    " + count_of(g.attempts, "attempt") + " by " + count_of(static_cast<int>(g.students.size()), "student") +
+             ", e.g. \"" +
+             g.example + "\"\n      the engine: " + g.diagnosis + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace dtx

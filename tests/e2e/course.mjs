@@ -1,0 +1,164 @@
+// Course mode, end to end: an assignment of four exercises (tests/course/assignment.json)
+// opened with ?assign= in the real page by three students, each with their own identifier
+// and numbers. ana solves everything (one wrong try first); bo copies: he opens ana's numbers
+// from her link and types her answers, then types her answer into his own instance; cy solves
+// one exercise in time and one after the due date (the page's clock is moved). Each downloads
+// their submission; `dtx report` then grades the files natively, and its gradebook must equal
+// tests/course/expected-grades.csv, with the copy, the late attempt and a broken file flagged.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ROOT, state, waitFor, click, typeInto, submit, shot, engineAnswer } from './lib.mjs';
+
+const ASSIGNMENT = path.join(ROOT, 'tests/course/assignment.json');
+const DUE_MS = Date.parse('2030-01-01T12:00:00+01:00');
+const OUT = path.join(ROOT, 'build/e2e/course');
+
+// A page whose clock reads `clockMs` now (Date.now only: the page's attempt times come from
+// it); window.__dtxClock moves it later.
+async function studentPage(newPage, server, clockMs) {
+  const page = await newPage({ acceptDownloads: true });
+  await page.addInitScript((t) => {
+    const real = Date.now.bind(Date), start = real();
+    window.__dtxClock = t;
+    Date.now = () => window.__dtxClock + (real() - start);
+  }, clockMs);
+  const body = fs.readFileSync(ASSIGNMENT, 'utf8');
+  await page.route('**/e2e-assignment.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
+  await page.goto(server().url + '?assign=e2e-assignment.json');
+  await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+  return page;
+}
+
+async function signIn(page, id, eq) {
+  await typeInto(page, 'student-id', id);
+  await click(page, 'student-start');
+  const s = await waitFor(page, `s.assignment.student === ${JSON.stringify(id.toLowerCase())}`);
+  eq(Object.keys(s.assignment.seeds).length, 4, 'a seed for each exercise');
+  return s.assignment.seeds;
+}
+
+// The right answer of `id` at `seed`, entered through the exercise's own controls.
+async function answer(page, id, seed, { wrong = false } = {}) {
+  const ans = engineAnswer(id, seed);
+  if (id === 'ring.volume') {
+    for (const p of ans.parts) await typeInto(page, `part-${p.id}`, `${wrong ? p.value * 2 : p.value} ${p.unit}`);
+  } else if (id === 'ring.why-ring') {
+    await click(page, `choice-${ans.options.findIndex((o) => wrong ? !o.correct : o.correct)}`);
+  } else if (id === 'ring.buggy-double-count') {
+    await click(page, `line-${ans.bugs[0]}`);
+  } else if (id === 'ring.code-time') {
+    await typeInto(page, 'code', ans.reference, { commit: true });
+  }
+  return submit(page);
+}
+
+async function openFromAssignment(page, id, seed) {
+  await click(page, `open-${id}`);
+  return waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && s.seed === ${seed}`);
+}
+
+async function backToAssignment(page) {
+  await click(page, 'to-assignment');
+  await waitFor(page, "s.screen === 'assignment'");
+}
+
+async function download(page, student) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), click(page, 'download-submission')]);
+  const file = path.join(OUT, `${student}.json`);
+  await dl.saveAs(file);
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+export default function register({ test, newPage, assert, eq, server }) {
+  test('course: three students, an assignment, dtx report', async () => {
+    fs.rmSync(OUT, { recursive: true, force: true });
+    fs.mkdirSync(OUT, { recursive: true });
+    const before = DUE_MS - 10 * 86400e3;
+
+    // ana: every exercise, one wrong try first; no worked solution until she solves it.
+    const ana = await studentPage(newPage, server, before);
+    await shot(ana, 'course-identifier');
+    const anaSeeds = await signIn(ana, 'Ana@Uni.example', eq);  // kept as ana@uni.example
+    await shot(ana, 'course-assignment');
+    await openFromAssignment(ana, 'ring.volume', anaSeeds['ring.volume']);
+    let s = await answer(ana, 'ring.volume', anaSeeds['ring.volume'], { wrong: true });
+    eq(s.verdict, 'incorrect', 'ana: twice the answer');
+    assert(!s.items.some((x) => x.id === 'explain'), 'no worked solution before solving (after-solve)');
+    eq(s.assignment.attempts_left, 2, 'attempts left after one of three');
+    s = await answer(ana, 'ring.volume', anaSeeds['ring.volume']);
+    eq(s.verdict, 'correct', 'ana: ring.volume');
+    await shot(ana, 'course-exercise');
+    for (const id of ['ring.why-ring', 'ring.buggy-double-count', 'ring.code-time']) {
+      await backToAssignment(ana);
+      await openFromAssignment(ana, id, anaSeeds[id]);
+      s = await answer(ana, id, anaSeeds[id]);
+      eq(s.verdict, 'correct', `ana: ${id}`);
+    }
+    await backToAssignment(ana);
+    await shot(ana, 'course-standing');
+    const anaFile = await download(ana, 'ana');
+    eq(anaFile.format, 'dtx-submission/1', 'the submission format');
+    eq(anaFile.attempts.length, 5, 'ana: five attempts in her file');
+    assert(anaFile.attempts.every((a) => /^[0-9a-f]{64}$/.test(a.pack_sha256)), 'each attempt names its pack by hash');
+
+    // bo: ana's numbers from her link, with her answers (right there, but not his); then her
+    // answer in his own instance (wrong for his numbers); the buggy line on his own.
+    const bo = await studentPage(newPage, server, before);
+    const boSeeds = await signIn(bo, 'bo@uni.example', eq);
+    assert(boSeeds['ring.volume'] !== anaSeeds['ring.volume'], 'another student, other numbers');
+    await bo.evaluate((h) => { location.hash = h; }, `#/ex/ring.volume/${anaSeeds['ring.volume']}`);
+    await waitFor(bo, `s.screen === 'exercise' && s.seed === ${anaSeeds['ring.volume']}`);
+    s = await answer(bo, 'ring.volume', anaSeeds['ring.volume']);
+    eq(s.verdict, 'correct', "bo on ana's numbers: right for them");
+    assert(s.items.some((x) => x.id === 'own-numbers'), 'the page says these are not his numbers');
+    await shot(bo, 'course-not-your-numbers');
+    await click(bo, 'own-numbers');
+    await waitFor(bo, `s.screen === 'exercise' && s.seed === ${boSeeds['ring.volume']}`);
+    s = await answer(bo, 'ring.volume', anaSeeds['ring.volume']);
+    eq(s.verdict, 'incorrect', "ana's answer in bo's instance");
+    await backToAssignment(bo);
+    await openFromAssignment(bo, 'ring.buggy-double-count', boSeeds['ring.buggy-double-count']);
+    s = await answer(bo, 'ring.buggy-double-count', boSeeds['ring.buggy-double-count']);
+    eq(s.verdict, 'correct', 'bo: the buggy line');
+    await backToAssignment(bo);
+    await download(bo, 'bo');
+
+    // cy: ring.volume the day before the due date, ring.why-ring two hours after it.
+    const cy = await studentPage(newPage, server, DUE_MS - 86400e3);
+    const cySeeds = await signIn(cy, 'cy@uni.example', eq);
+    await openFromAssignment(cy, 'ring.volume', cySeeds['ring.volume']);
+    eq((await answer(cy, 'ring.volume', cySeeds['ring.volume'])).verdict, 'correct', 'cy: ring.volume');
+    await backToAssignment(cy);
+    await cy.evaluate((t) => { window.__dtxClock = t; }, DUE_MS + 2 * 3600e3);
+    await openFromAssignment(cy, 'ring.why-ring', cySeeds['ring.why-ring']);
+    eq((await answer(cy, 'ring.why-ring', cySeeds['ring.why-ring'])).verdict, 'correct', 'cy: ring.why-ring (late)');
+    await backToAssignment(cy);
+    await download(cy, 'cy');
+
+    // A file that is not a submission: named in the report, the others still graded.
+    fs.writeFileSync(path.join(OUT, 'broken.json'), '{"format": "dtx-submission/1", "attempts": [\n');
+
+    const dtx = path.join(ROOT, 'build/native/dtx');
+    const csv = path.join(OUT, 'grades.csv');
+    const run = spawnSync(dtx, ['report', ASSIGNMENT, OUT, '--csv', csv, '--items', '--now', '2030-01-15T00:00:00Z'], { cwd: ROOT, encoding: 'utf8' });
+    const report = run.stdout;
+    fs.writeFileSync(path.join(OUT, 'report.txt'), report + run.stderr);
+    console.log(report.split('\n').map((l) => '      ' + l).join('\n'));
+    eq(run.status, 1, 'exit status 1: one file could not be read');
+    const expected = fs.readFileSync(path.join(ROOT, 'tests/course/expected-grades.csv'), 'utf8');
+    eq(fs.readFileSync(csv, 'utf8'), expected, 'the gradebook');
+    const flags = (student) => {
+      const m = report.match(new RegExp(`\\n  ${student.replace('.', '\\.')}:\\n((?:    - .*\\n)+)`));
+      return m ? m[1] : '';
+    };
+    assert(/1 attempt on another student's numbers .*ring\.volume seed \d+ is ana@uni\.example's/.test(flags('bo@uni.example')),
+      "bo's copied numbers are flagged: " + flags('bo@uni.example'));
+    assert(/1 attempt after the due date .*ring\.why-ring/.test(flags('cy@uni.example')), "cy's late attempt is flagged: " + flags('cy@uni.example'));
+    eq(flags('ana@uni.example'), '', 'ana: no flags');
+    assert(/broken\.json:2:1: error\[E003\]/.test(report), 'the broken file is named with its error');
+    assert(/ring\.volume[^\n]*\n  \d+ attempts by 3 students; solved by 2 \(67 %\)/.test(report), 'item statistics for ring.volume');
+    assert(/most common wrong answers:\n    \d attempts? by \d students?, e\.g\./.test(report), 'wrong answers with a diagnosis');
+    for (const p of [ana, bo, cy]) await p.context().close();
+  });
+}

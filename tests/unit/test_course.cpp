@@ -1,0 +1,316 @@
+// Course mode in the engine: assignment files, per-student seeds, submission files and the
+// report `dtx report` prints (engine/assignment.h, submission.h, report.h). The browser half
+// is tests/e2e/course.mjs.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "assignment.h"
+#include "helpers.h"
+#include "report.h"
+#include "sha256.h"
+#include "submission.h"
+#include "text.h"
+
+using namespace dtx;
+using namespace dtx::testing;
+
+namespace {
+
+const char* kPack = R"({"format": 1, "chapter": 0, "id": "t", "title": "Test", "exercises": [
+  {"id": "t.sum", "type": "numeric", "title": "Sum", "prompt": "{a} + {b}?",
+   "params": {"a": {"default": 2, "min": 1, "max": 999, "step": 1}, "b": {"default": 3, "min": 1, "max": 999, "step": 1}},
+   "parts": [{"id": "s", "label": "Sum", "answer": "a + b", "unit": "", "tolerance": {"rel": 0, "abs": 0.001},
+              "mistakes": [{"answer": "a * b", "message": "That is the product."}]}]},
+  {"id": "t.pick", "type": "choice", "title": "Pick", "prompt": "Which?",
+   "options": [{"text": "Right", "correct": true}, {"text": "Wrong", "feedback": "No."}, {"text": "Also wrong"}]}
+]})";
+
+std::string assignment_text(const std::string& policies = R"({"max_attempts": 2})") {
+  return R"({"format": "dtx-assignment/1", "id": "hw1", "title": "Homework 1", "due": "2026-12-05T17:00:00+01:00",
+  "hand_in": "Upload it.", "exercises": ["t.sum", {"id": "t.pick", "points": 2}], "policies": )" + policies + "}";
+}
+
+Assignment must_assignment(const std::string& text) {
+  AssignmentLoad l = load_assignment(text, "hw1.json");
+  std::string all;
+  for (const auto& d : l.diagnostics) all += format_diagnostic(d) + "\n";
+  EXPECT_TRUE(l.assignment.has_value()) << all;
+  return l.assignment ? *l.assignment : Assignment{};
+}
+
+// The code of the first diagnostic loading `text` gives, and its line.
+std::pair<std::string, int> first_problem(const std::string& text) {
+  AssignmentLoad l = load_assignment(text, "a.json");
+  if (l.diagnostics.empty()) return {"none", 0};
+  return {diag_info(l.diagnostics[0].code).id, l.diagnostics[0].line};
+}
+
+Library course() {
+  Library lib;
+  lib.packs.push_back(must_load(kPack));
+  return lib;
+}
+
+// An attempt on `exercise` with the words `dtx grade` reads.
+SubmittedAttempt attempt(const std::string& exercise, uint64_t seed, std::vector<std::string> answer, int64_t at,
+                         const std::string& verdict = "") {
+  SubmittedAttempt a;
+  a.exercise = exercise;
+  a.seed = seed;
+  a.answer = std::move(answer);
+  a.at = at;
+  a.verdict = verdict;
+  return a;
+}
+
+// The right answer to t.sum for `seed`, as a student types it.
+std::string sum_answer(const Exercise& ex, uint64_t seed) {
+  Instance inst = must_instance(ex, seed);
+  return format_number(inst.part_values[0], 12);
+}
+
+// The letter of t.pick's right option in `seed`'s shuffled order.
+std::string pick_answer(const Exercise& ex, uint64_t seed) {
+  Instance inst = must_instance(ex, seed);
+  for (size_t pos = 0; pos < inst.order.size(); ++pos)
+    if (inst.order[pos] == 0) return std::string(1, static_cast<char>('A' + pos));
+  return "?";
+}
+
+}  // namespace
+
+TEST(Sha256, KnownDigests) {
+  // FIPS 180-4 examples, and lengths around the padding boundary (55, 56, 64 bytes).
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_NE(sha256_hex(std::string(55, 'x')), sha256_hex(std::string(56, 'x')));
+  EXPECT_EQ(sha256_hex(std::string(64, 'x')).size(), 64u);
+}
+
+TEST(Assignment, SeedsAreStablePerStudentAndDifferAcrossStudents) {
+  // The page and `dtx report` must derive the same seed on every machine and in every
+  // version: a change here changes every student's numbers (and flags their files as copied).
+  EXPECT_EQ(derive_seed("hw1", "ana@uni.example", "ring.volume"), derive_seed("hw1", "ana@uni.example", "ring.volume"));
+  EXPECT_EQ(derive_seed("e2e-hw", "ana@uni.example", "ring.volume"), 24389208u);
+  std::set<uint64_t> seen;
+  for (int i = 0; i < 1000; ++i) {
+    uint64_t s = derive_seed("hw1", "student" + std::to_string(i), "t.sum");
+    EXPECT_GE(s, 1u);
+    EXPECT_LE(s, 999999999u);
+    seen.insert(s);
+  }
+  EXPECT_EQ(seen.size(), 1000u) << "1000 students, 1000 different seeds";
+  EXPECT_NE(derive_seed("hw1", "ana", "t.sum"), derive_seed("hw2", "ana", "t.sum"));
+  EXPECT_NE(derive_seed("hw1", "ana", "t.sum"), derive_seed("hw1", "ana", "t.pick"));
+  // No separator games: ("ab", "c") and ("a", "bc") are different students in different assignments.
+  EXPECT_NE(derive_seed("ab", "c", "x"), derive_seed("a", "bc", "x"));
+
+  Assignment a = must_assignment(assignment_text());
+  EXPECT_EQ(assignment_seed(a, a.exercises[0], "ana"), derive_seed("hw1", "ana", "t.sum"));
+  a.exercises[0].seed = 7;
+  EXPECT_EQ(assignment_seed(a, a.exercises[0], "ana"), 7u) << "a fixed seed is everyone's";
+  a.per_student_numbers = false;
+  EXPECT_EQ(assignment_seed(a, a.exercises[1], "ana"), 0u) << "without per-student numbers: the default numbers";
+}
+
+TEST(Assignment, StudentIdentifiersAreNormalisedAndChecked) {
+  std::string why;
+  EXPECT_EQ(normalize_student_id("  Ana@Uni.Example ", &why).value_or("?"), "ana@uni.example");
+  EXPECT_EQ(normalize_student_id("s1234567", &why).value_or("?"), "s1234567");
+  EXPECT_FALSE(normalize_student_id("", &why));
+  EXPECT_FALSE(normalize_student_id("ana smith", &why));
+  EXPECT_FALSE(normalize_student_id("=HYPERLINK(\"x\")", &why)) << "a spreadsheet would run it";
+  EXPECT_NE(why.find("letter or a digit"), std::string::npos) << why;
+  EXPECT_FALSE(normalize_student_id(std::string(101, 'a'), &why));
+  EXPECT_FALSE(normalize_student_id("a\tb", &why));
+}
+
+TEST(Assignment, DateTimesNeedTheirZone) {
+  int64_t t = 0;
+  int off = 0;
+  ASSERT_TRUE(parse_datetime("2026-12-05T17:00:00+01:00", &t, &off));
+  EXPECT_EQ(t, 1796486400);  // 2026-12-05T16:00:00Z
+  EXPECT_EQ(off, 60);
+  EXPECT_EQ(format_datetime(t, off), "2026-12-05 17:00 +01:00");
+  EXPECT_EQ(format_utc(t), "2026-12-05T16:00:00Z");
+  ASSERT_TRUE(parse_datetime("2026-12-05T16:00Z", &t, &off));
+  EXPECT_EQ(format_utc(t), "2026-12-05T16:00:00Z");
+  ASSERT_TRUE(parse_datetime("2024-02-29T23:59:59.250-05:30", &t, &off));
+  EXPECT_EQ(format_datetime(t, off), "2024-02-29 23:59:59 -05:30");
+  EXPECT_FALSE(parse_datetime("2026-12-05T17:00:00", &t, &off)) << "no zone";
+  EXPECT_FALSE(parse_datetime("2025-02-29T10:00Z", &t, &off)) << "not a leap year";
+  EXPECT_FALSE(parse_datetime("2026-12-05", &t, &off));
+  EXPECT_FALSE(parse_datetime("2026-12-05T24:00Z", &t, &off));
+}
+
+TEST(Assignment, LoadsAndReportsWhatIsWrongWhere) {
+  Assignment a = must_assignment(assignment_text());
+  EXPECT_EQ(a.id, "hw1");
+  ASSERT_EQ(a.exercises.size(), 2u);
+  EXPECT_DOUBLE_EQ(a.exercises[1].points, 2);
+  EXPECT_DOUBLE_EQ(a.total_points(), 3);
+  EXPECT_EQ(a.max_attempts, 2);
+  EXPECT_TRUE(a.per_student_numbers);
+  EXPECT_EQ(a.explanations, ExplanationPolicy::AfterSolve);
+
+  EXPECT_EQ(first_problem("{\"format\": \"dtx-assignment/1\",\n \"id\": \"x\"").first, "E003");
+  std::string no_zone = assignment_text();
+  no_zone.replace(no_zone.find("+01:00"), 6, "");
+  EXPECT_EQ(first_problem(no_zone), std::make_pair(std::string("E070"), 1));
+  std::string twice = assignment_text();
+  twice.replace(twice.find("\"t.sum\""), 7, "\"t.pick\"");
+  EXPECT_EQ(first_problem(twice).first, "E017");
+  std::string policy = assignment_text(R"({"explanations": "after-solving"})");
+  AssignmentLoad l = load_assignment(policy, "a.json");
+  ASSERT_FALSE(l.diagnostics.empty());
+  EXPECT_EQ(std::string(diag_info(l.diagnostics[0].code).id), "E013");
+  EXPECT_NE(l.diagnostics[0].message.find("did you mean \"after-solve\""), std::string::npos) << l.diagnostics[0].message;
+  EXPECT_EQ(first_problem(R"({"format": "dtx-assignment/1", "id": "x", "title": "T", "due": "2026-12-05T17:00Z",
+    "hand_in": "h", "exercises": ["a"], "polices": {}})").first, "E012");
+  EXPECT_TRUE(looks_like_assignment(assignment_text()));
+  EXPECT_FALSE(looks_like_assignment(kPack));
+}
+
+TEST(Assignment, LintFindsExercisesTheCourseLacks) {
+  std::string text = assignment_text();
+  text.replace(text.find("\"t.sum\""), 7, "\"t.summ\"");
+  Assignment a = must_assignment(text);
+  Library lib = course();
+  auto d = lint_assignment(a, text, lib);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(std::string(diag_info(d[0].code).id), "E071");
+  EXPECT_EQ(d[0].pointer, "/exercises/0");
+  EXPECT_EQ(d[0].line, 2);
+  EXPECT_NE(d[0].message.find("did you mean \"t.sum\""), std::string::npos) << d[0].message;
+  EXPECT_TRUE(lint_assignment(must_assignment(assignment_text()), assignment_text(), lib).empty());
+}
+
+TEST(Submission, RoundTripsAndMergesWithoutCountingTwice) {
+  Submission s;
+  s.assignment = "hw1";
+  s.student = "ana";
+  s.created = 1796400000;
+  s.attempts.push_back(attempt("t.sum", 5, {"s=12"}, 1796390000, "incorrect"));
+  s.attempts.push_back(attempt("t.pick", 5, {"B"}, 1796390100, "correct"));
+  s.attempts[0].pack = "t.json";
+  s.attempts[0].pack_sha256 = sha256_hex(kPack);
+  std::string text = write_submission(s);
+  SubmissionRead r = read_submission(text, "ana.json");
+  ASSERT_TRUE(r.submission) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
+  EXPECT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.submission->attempts.size(), 2u);
+  EXPECT_EQ(r.submission->attempts[0].answer, std::vector<std::string>{"s=12"});
+  EXPECT_EQ(r.submission->attempts[0].pack_sha256, sha256_hex(kPack));
+  EXPECT_EQ(r.submission->attempts[1].at, 1796390100);
+  // Two tabs: the same attempts and one more; merged, each once, in time order.
+  Submission other = *r.submission;
+  other.attempts.insert(other.attempts.begin(), attempt("t.sum", 5, {"s=7"}, 1796380000, "correct"));
+  Submission m = merge_submissions(s, other);
+  ASSERT_EQ(m.attempts.size(), 3u);
+  EXPECT_EQ(m.attempts[0].answer[0], "s=7");
+  EXPECT_EQ(merge_submissions(m, m).attempts.size(), 3u) << "merging twice adds nothing";
+}
+
+TEST(Submission, MalformedFilesAndAttemptsAreNamed) {
+  SubmissionRead r = read_submission("{\"format\": \"dtx-submission/1\",", "x.json");
+  EXPECT_FALSE(r.submission);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].code, DiagCode::InvalidJson);
+  r = read_submission(R"({"format": "dtx-submission/2", "assignment": "hw1", "student": "ana", "attempts": []})", "v2.json");
+  EXPECT_FALSE(r.submission) << "a future format is not guessed at";
+  r = read_submission(R"({"format": "dtx-submission/1", "assignment": "hw1", "student": "=cmd|x", "attempts": []})", "s.json");
+  EXPECT_FALSE(r.submission) << "an identifier a spreadsheet would run";
+  // One bad attempt among good ones: it is left out and named, the rest is read.
+  r = read_submission(R"({"format": "dtx-submission/1", "assignment": "hw1", "student": "ana", "attempts": [
+    {"exercise": "t.sum", "seed": 1, "answer": ["s=3"], "at": "2026-12-01T10:00:00Z"},
+    {"exercise": "t.sum", "seed": 1, "answer": "s=3", "at": "2026-12-01T10:01:00Z"},
+    {"exercise": "t.sum", "seed": 1, "answer": ["s=4"], "at": "yesterday"}]})", "ana.json");
+  ASSERT_TRUE(r.submission);
+  EXPECT_EQ(r.submission->attempts.size(), 1u);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].pointer, "/attempts/1/answer");
+  EXPECT_EQ(r.diagnostics[0].line, 3);
+  EXPECT_NE(r.diagnostics[1].message.find("left out"), std::string::npos);
+}
+
+TEST(Report, ScoresOwnTimelyAttemptsAndFlagsTheRest) {
+  Library lib = course();
+  const Exercise& sum = *lib.find("t.sum");
+  const Exercise& pick = *lib.find("t.pick");
+  Assignment a = must_assignment(assignment_text());
+  const int64_t due = a.due_unix, before = due - 3600;
+  uint64_t ana_sum = assignment_seed(a, a.exercises[0], "ana"), ana_pick = assignment_seed(a, a.exercises[1], "ana");
+  uint64_t bo_sum = assignment_seed(a, a.exercises[0], "bo");
+  auto file = [](const std::string& student, const std::vector<SubmittedAttempt>& attempts) {
+    Submission s;
+    s.assignment = "hw1";
+    s.student = student;
+    s.attempts = attempts;
+    return write_submission(s);
+  };
+  // ana: the product first (a known mistake), then the sum; the choice right.
+  std::string ana = file("ana", {attempt("t.sum", ana_sum, {"s=" + format_number(must_instance(sum, ana_sum).values[0].second *
+                                                                                     must_instance(sum, ana_sum).values[1].second, 12)},
+                                         before, "incorrect"),
+                                 attempt("t.sum", ana_sum, {"s=" + sum_answer(sum, ana_sum)}, before + 1, "correct"),
+                                 attempt("t.pick", ana_pick, {pick_answer(pick, ana_pick)}, before + 2, "correct")});
+  // bo: ana's numbers and answer (copied), then his own after the due date, then a file
+  // that claims a wrong answer was right.
+  std::string bo = file("bo", {attempt("t.sum", ana_sum, {"s=" + sum_answer(sum, ana_sum)}, before, "correct"),
+                               attempt("t.sum", bo_sum, {"s=" + sum_answer(sum, bo_sum)}, due + 60, "correct"),
+                               attempt("t.pick", assignment_seed(a, a.exercises[1], "bo"),
+                                       {pick_answer(pick, assignment_seed(a, a.exercises[1], "bo")) == "A" ? "B" : "A"},
+                                       before, "correct")});
+  // cy: three tries at the sum, limit two: the third (right) one does not count.
+  uint64_t cy_sum = assignment_seed(a, a.exercises[0], "cy");
+  std::string cy = file("cy", {attempt("t.sum", cy_sum, {"s=1"}, before, "incorrect"),
+                               attempt("t.sum", cy_sum, {"s=2"}, before + 1, "incorrect"),
+                               attempt("t.sum", cy_sum, {"s=" + sum_answer(sum, cy_sum)}, before + 2, "correct")});
+  ReportOptions opt;
+  Report r = make_report(a, lib, {{"ana.json", ana}, {"bo.json", bo}, {"cy.json", cy}, {"junk.json", "[1, 2"}}, opt);
+  ASSERT_EQ(r.students.size(), 3u);
+  ASSERT_EQ(r.unreadable.size(), 1u);
+  EXPECT_EQ(r.unreadable[0].file, "junk.json");
+  const StudentReport& A = r.students[0];
+  const StudentReport& B = r.students[1];
+  const StudentReport& C = r.students[2];
+  EXPECT_EQ(A.student, "ana");
+  EXPECT_DOUBLE_EQ(A.points, 3);
+  EXPECT_EQ(A.results[0].attempts_to_solve, 2);
+  EXPECT_TRUE(A.flags.empty()) << A.flags[0];
+  EXPECT_DOUBLE_EQ(B.points, 0);
+  std::string bflags;
+  for (const auto& f : B.flags) bflags += f + "\n";
+  EXPECT_NE(bflags.find("another student's numbers (copied; not counted): t.sum seed " + std::to_string(ana_sum) + " is ana's"),
+            std::string::npos) << bflags;
+  EXPECT_NE(bflags.find("after the due date"), std::string::npos) << bflags;
+  EXPECT_NE(bflags.find("the file says correct, the engine incorrect"), std::string::npos) << bflags;
+  EXPECT_DOUBLE_EQ(C.points, 0);
+  EXPECT_EQ(C.results[0].attempts, 2);
+  ASSERT_FALSE(C.flags.empty());
+  EXPECT_NE(C.flags[0].find("beyond the limit of 2"), std::string::npos) << C.flags[0];
+  // The gradebook: one row per student, points per exercise and in total.
+  EXPECT_EQ(report_csv(r), "student,t.sum,t.pick,total\r\nana,1,2,3\r\nbo,0,0,0\r\ncy,0,0,0\r\n");
+  // The item statistics name the known mistake.
+  // cy's two guesses are one group (numbers aside), ana's product another.
+  ASSERT_EQ(r.items[0].wrong.size(), 2u);
+  EXPECT_EQ(r.items[0].wrong[0].attempts, 2);
+  EXPECT_NE(r.items[0].wrong[1].diagnosis.find("product"), std::string::npos) << r.items[0].wrong[1].diagnosis;
+  EXPECT_EQ(r.items[0].solved, 1);
+  EXPECT_NE(report_items(r).find("the engine: Sum: That is the product."), std::string::npos) << report_items(r);
+  // A pack that changed since the attempts is flagged.
+  std::string ana2 = file("ana", {attempt("t.sum", ana_sum, {"s=" + sum_answer(sum, ana_sum)}, before, "correct")});
+  SubmissionRead rd = read_submission(ana2, "ana.json");
+  Submission changed = *rd.submission;
+  changed.attempts[0].pack = "test.json";
+  changed.attempts[0].pack_sha256 = sha256_hex("an older text");
+  opt.pack_sha256["test.json"] = sha256_hex(kPack);
+  Report r2 = make_report(a, lib, {{"ana.json", write_submission(changed)}}, opt);
+  ASSERT_EQ(r2.students.size(), 1u);
+  ASSERT_EQ(r2.students[0].flags.size(), 1u);
+  EXPECT_NE(r2.students[0].flags[0].find("another version of test.json"), std::string::npos) << r2.students[0].flags[0];
+}

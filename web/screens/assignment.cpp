@@ -1,0 +1,345 @@
+// An assignment opened with `?assign=URL`: the student enters their identifier once, sees
+// the assignment's exercises with their own numbers, the due date and where they stand, and
+// downloads their submission file to hand in. Everything is kept in this browser; nothing is
+// sent anywhere. Practice outside the assignment is unchanged.
+//
+// The student's attempts are kept in localStorage under "dtx.assignment.<id>.<student>" in
+// the submission file's own form (engine/submission.h), read, merged and written like the
+// progress record, so two tabs add up and a download is that record as it stands.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "imgui.h"
+#include "misc/cpp/imgui_stdlib.h"
+#include "sha256.h"
+#include "text.h"
+
+#include "screens/screens.h"
+#include "ui/access.h"
+#include "ui/text_layer.h"
+
+namespace dtx::web {
+
+namespace {
+
+constexpr const char* kStudentKey = "dtx.student";
+
+std::string log_key(const CourseAssignment& c) { return "dtx.assignment." + c.a->id + "." + c.student; }
+
+// The stored log, read; an unreadable one is copied aside (never dropped) and a fresh one
+// started, with a notice that says where the old one is.
+Submission stored_log(App& app) {
+  CourseAssignment& c = *app.course;
+  Submission empty;
+  empty.assignment = c.a->id;
+  empty.student = c.student;
+  auto text = app.platform->storage_get(log_key(c));
+  if (!text) return empty;
+  SubmissionRead r = read_submission(*text, log_key(c));
+  if (r.submission && r.submission->assignment == c.a->id && r.submission->student == c.student) {
+    r.submission->assignment = c.a->id;
+    return *r.submission;
+  }
+  std::string aside = log_key(c) + ".unreadable";
+  app.platform->storage_set(aside, *text);
+  app.notices.push_back("Your saved attempts on " + c.a->title + " could not be read; they were kept under \"" + aside +
+                        "\" in this browser's storage, and a fresh record was started.");
+  return empty;
+}
+
+bool save_log(App& app) {
+  CourseAssignment& c = *app.course;
+  c.log = merge_submissions(stored_log(app), c.log);
+  c.log.assignment = c.a->id;
+  c.log.student = c.student;
+  if (!app.platform->storage_set(log_key(c), write_submission(c.log))) {
+    c.save_error = "Your attempt could not be saved in this browser (storage is full): download your submission now, "
+                   "before closing the page.";
+    return false;
+  }
+  c.save_error.clear();
+  return true;
+}
+
+void set_student(App& app, const std::string& student) {
+  CourseAssignment& c = *app.course;
+  c.student = student;
+  c.log = Submission{};
+  if (c.a && !student.empty()) c.log = stored_log(app);
+}
+
+const std::string& pack_hash(App& app, const Exercise& ex) {
+  CourseAssignment& c = *app.course;
+  auto it = c.pack_hash.find(ex.file);
+  if (it != c.pack_hash.end()) return it->second;
+  auto text = app.pack_texts.find(ex.file);
+  std::string h;
+  if (text != app.pack_texts.end()) h = sha256_hex(text->second);
+  else if (const Preview* pv = preview_of(app, &ex)) h = sha256_hex(pv->text);
+  return c.pack_hash[ex.file] = h;
+}
+
+bool active(const App& app) { return app.course && app.course->a && !app.course->student.empty(); }
+
+struct Standing {
+  int attempts = 0;  // that count: own numbers, by the due date
+  double best = 0;
+  bool solved = false;
+};
+
+Standing standing_of(const App& app, const AssignmentItem& item) {
+  const CourseAssignment& c = *app.course;
+  Standing s;
+  uint64_t own = assignment_own_seed(app, item);
+  for (const auto& at : c.log.attempts) {
+    if (at.exercise != item.id || at.seed != own || at.at > c.a->due_unix) continue;
+    if (c.a->max_attempts && s.attempts >= c.a->max_attempts) break;
+    s.attempts++;
+    s.best = std::max(s.best, at.score);
+    s.solved |= at.verdict == "correct";
+  }
+  return s;
+}
+
+std::string remaining_text(int64_t seconds) {
+  if (seconds <= 0) return "past";
+  int64_t days = seconds / 86400, hours = seconds / 3600 % 24, mins = seconds / 60 % 60;
+  char buf[64];
+  if (days > 0) std::snprintf(buf, sizeof buf, "in %lld day%s %lld h", static_cast<long long>(days), days == 1 ? "" : "s",
+                              static_cast<long long>(hours));
+  else std::snprintf(buf, sizeof buf, "in %lld h %lld min", static_cast<long long>(hours), static_cast<long long>(mins));
+  return buf;
+}
+
+std::string due_line(const App& app) {
+  const Assignment& a = *app.course->a;
+  int64_t now = app.platform->now_unix();
+  return "Due " + format_datetime(a.due_unix, a.due_offset_minutes) +
+         (now > a.due_unix ? " (the due date has passed: new attempts are not counted)" : " (" + remaining_text(a.due_unix - now) + ")");
+}
+
+void draw_identifier(App& app) {
+  CourseAssignment& c = *app.course;
+  ImGui::Spacing();
+  ImGui::TextWrapped("Your identifier: the e-mail address or student number your instructor asked for. It decides your "
+                     "numbers in every exercise, and it goes into the file you hand in.");
+  if (c.id_input.empty() && !c.student.empty()) c.id_input = c.student;
+  ImGui::SetNextItemWidth(std::min(app.content_width, em(app) * 24));
+  bool enter = ImGui::InputTextWithHint("##student-id", "ana@university.edu", &c.id_input, ImGuiInputTextFlags_EnterReturnsTrue);
+  access_item(Role::Textbox, "Your identifier (e-mail or student number)");
+  ImGui::SameLine();
+  if (button("Start##student-start", true) || enter) {
+    std::string why;
+    if (auto id = normalize_student_id(c.id_input, &why)) {
+      c.id_error.clear();
+      c.editing_id = false;
+      app.platform->storage_set(kStudentKey, *id);
+      set_student(app, *id);
+    } else {
+      c.id_error = why;
+    }
+  }
+  if (!c.id_error.empty()) text_colored(color::kWrong, c.id_error.c_str());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- state
+
+void app_open_assignment(App& app, const std::string& url) {
+  app.course.emplace();
+  CourseAssignment& c = *app.course;
+  c.url = url;
+  c.request = app.next_request++;
+  app.platform->fetch(c.request, url);
+  if (auto s = app.platform->storage_get(kStudentKey)) {
+    std::string why;
+    if (auto id = normalize_student_id(*s, &why)) c.student = *id;
+  }
+}
+
+bool assignment_on_fetched(App& app, int request_id, bool ok, int status, const std::string& body) {
+  if (!app.course || app.course->request != request_id) return false;
+  CourseAssignment& c = *app.course;
+  c.request = 0;
+  if (!ok) {
+    c.fetch_error = format_diagnostic(make_diagnostic(DiagCode::CannotRead, c.url, 0, 0, "",
+                                                      "could not be fetched (HTTP " + std::to_string(status) + ")"));
+    return true;
+  }
+  AssignmentLoad load = load_assignment(body, c.url);
+  for (const auto& d : load.diagnostics) c.problems.push_back(format_diagnostic(d));
+  if (load.assignment) {
+    c.a = std::move(load.assignment);
+    if (!c.student.empty()) set_student(app, c.student);
+  }
+  return true;
+}
+
+const AssignmentItem* assignment_item(const App& app, const std::string& exercise_id) {
+  if (!active(app)) return nullptr;
+  return app.course->a->item(exercise_id);
+}
+
+uint64_t assignment_own_seed(const App& app, const AssignmentItem& item) {
+  return assignment_seed(*app.course->a, item, app.course->student);
+}
+
+void assignment_record(App& app, const Answer& answer, const Feedback& fb) {
+  const ExerciseState& st = app.ex;
+  if (!st.exercise || !st.inst || !assignment_item(app, st.id)) return;
+  if (preview_of(app, st.exercise)) return;  // a preview is not the course's exercise
+  const Exercise& ex = *st.exercise;
+  SubmittedAttempt at;
+  at.exercise = ex.id;
+  at.seed = st.inst->seed;
+  at.answer = ex.spec->answer_words(ex, *st.inst, answer);
+  at.verdict = verdict_name(fb.verdict);
+  at.score = fb.score;
+  at.at = app.platform->now_unix();
+  at.pack = ex.file;
+  at.pack_sha256 = pack_hash(app, ex);
+  app.course->log.attempts.push_back(std::move(at));
+  save_log(app);
+}
+
+int assignment_attempts_left(const App& app) {
+  const AssignmentItem* item = assignment_item(app, app.ex.id);
+  if (!item || !app.ex.inst || app.ex.inst->seed != assignment_own_seed(app, *item)) return -1;
+  const Assignment& a = *app.course->a;
+  if (!a.max_attempts || app.platform->now_unix() > a.due_unix) return -1;
+  return std::max(0, a.max_attempts - standing_of(app, *item).attempts);
+}
+
+bool assignment_allows_explanation(const App& app, bool solved_here) {
+  const AssignmentItem* item = assignment_item(app, app.ex.id);
+  if (!item || instructor_view(app)) return true;
+  const Assignment& a = *app.course->a;
+  if (app.platform->now_unix() > a.due_unix) return true;
+  switch (a.explanations) {
+    case ExplanationPolicy::AfterAttempt: return true;
+    case ExplanationPolicy::AfterSolve: return solved_here || standing_of(app, *item).solved;
+    case ExplanationPolicy::AfterDue: return false;
+  }
+  return true;
+}
+
+void draw_assignment_banner(App& app) {
+  const AssignmentItem* item = assignment_item(app, app.ex.id);
+  if (!item || !app.ex.inst) return;
+  const Assignment& a = *app.course->a;
+  uint64_t own = assignment_own_seed(app, *item);
+  if (app.ex.inst->seed != own) {
+    text_colored(color::kPartial, ("Assignment \"" + a.title + "\": these are not your numbers. Attempts here are "
+                                   "practice and do not count toward the assignment.").c_str());
+    if (small_button(app, "Open my numbers##own-numbers")) open_exercise(app, item->id, own);
+    return;
+  }
+  Standing s = standing_of(app, *item);
+  std::string line = "Assignment \"" + a.title + "\" · " + std::to_string(s.attempts) + " attempt" +
+                     (s.attempts == 1 ? "" : "s") + (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
+                     (s.solved ? " · solved" : "") + " · " + due_line(app);
+  ImGui::TextWrapped("%s", line.c_str());
+  if (small_button(app, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
+  if (!app.course->save_error.empty()) text_colored(color::kWrong, app.course->save_error.c_str());
+}
+
+// ---------------------------------------------------------------- the screen
+
+void draw_assignment(App& app) {
+  if (!app.course) {
+    app.screen = Screen::CourseMap;
+    return;
+  }
+  CourseAssignment& c = *app.course;
+  ImGui::Spacing();
+  if (c.request) {
+    ImGui::TextUnformatted(("Loading the assignment " + c.url + "…").c_str());
+    return;
+  }
+  if (!c.fetch_error.empty() || !c.a) {
+    ImGui::PushFont(app.fonts.heading);
+    heading_text("The assignment could not be opened", 1, app.content_width);
+    ImGui::PopFont();
+    if (!c.fetch_error.empty()) text_colored(color::kWrong, c.fetch_error.c_str());
+    for (const auto& p : c.problems) text_colored(color::kWrong, p.c_str());
+    ImGui::TextWrapped("Tell your instructor: the link's ?assign= address names a file the page cannot use. The rest of "
+                       "the course works as usual.");
+    return;
+  }
+  const Assignment& a = *c.a;
+  ImGui::PushFont(app.fonts.heading);
+  heading_text(a.title, 1, app.content_width);
+  ImGui::PopFont();
+  ImGui::TextWrapped("%s", due_line(app).c_str());
+  if (!a.intro.empty()) markdown(app, a.intro);
+  if (c.student.empty() || c.editing_id) {
+    draw_identifier(app);
+    return;
+  }
+  ImGui::TextDisabled("Working as %s", c.student.c_str());
+  same_line_if_fits("Change##student-change");
+  if (small_button(app, "Change##student-change")) {
+    c.editing_id = true;
+    c.id_input = c.student;
+  }
+  ImGui::Spacing();
+  // The exercises, each with the student's own numbers and where they stand.
+  double earned = 0;
+  for (const auto& item : a.exercises) {
+    const Exercise* ex = find_exercise(app, item.id);
+    ImGui::PushID(item.id.c_str());
+    ImGui::Separator();
+    if (!ex) {
+      text_colored(color::kWrong, (item.id + ": not in this course (" +
+                                   (app.library_ready ? std::string("tell your instructor") : std::string("still loading")) + ")")
+                                      .c_str());
+      ImGui::PopID();
+      continue;
+    }
+    Standing s = standing_of(app, item);
+    earned += s.best * item.points;
+    std::string label = ex->title + "##open-" + item.id;
+    if (ImGui::Button(label.c_str())) open_exercise(app, item.id, assignment_own_seed(app, item));
+    access_item(Role::Link, "Open " + ex->title);
+    std::string status = ex->type + " · " + format_number(item.points, 3) + (item.points == 1 ? " point" : " points") + " · ";
+    if (!s.attempts) status += "not attempted";
+    else
+      status += std::to_string(s.attempts) + " attempt" + (s.attempts == 1 ? "" : "s") +
+                (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
+                (s.solved ? " · solved" : " · best " + std::to_string(static_cast<int>(s.best * 100 + 0.5)) + " %");
+    ImGui::TextDisabled("%s", status.c_str());
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  ImGui::Spacing();
+  ImGui::Text("Your standing: %s of %s points (as graded in this browser; your instructor grades the file again).",
+              format_number(earned, 3).c_str(), format_number(a.total_points(), 3).c_str());
+  ImGui::Spacing();
+  // The file to hand in, and what is in it.
+  ImGui::PushFont(app.fonts.bold);
+  heading_text("Hand in your work", 2);
+  ImGui::PopFont();
+  ImGui::TextWrapped("The file holds your identifier and every attempt you made on this assignment's exercises: the "
+                     "exercise, its numbers, your answer as you gave it, the verdict you saw and the time, with a "
+                     "fingerprint of each exercise pack. Your instructor grades every answer again from it.");
+  markdown(app, "**Where to hand it in:** " + a.hand_in);
+  int n = static_cast<int>(c.log.attempts.size());
+  std::string dl = "Download my submission (" + std::to_string(n) + " attempt" + (n == 1 ? "" : "s") + ")##download-submission";
+  if (button(dl.c_str(), true)) {
+    Submission out = c.log;
+    out.assignment = a.id;
+    out.student = c.student;
+    out.created = app.platform->now_unix();
+    std::string safe;
+    for (char ch : c.student) safe += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-') ? ch : '_';
+    app.platform->download(a.id + "-" + safe + ".json", write_submission(out));
+    c.downloaded_ms = app.platform->now_ms();
+  }
+  if (c.downloaded_ms >= 0 && app.platform->now_ms() - c.downloaded_ms < 6000)
+    text_colored(color::kCorrect, "Saved to your downloads. Hand in that file; you can download it again at any time.");
+  if (!c.save_error.empty()) text_colored(color::kWrong, c.save_error.c_str());
+}
+
+}  // namespace dtx::web
