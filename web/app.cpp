@@ -434,6 +434,7 @@ void app_preview_text(App& app, const std::string& name, const std::string& text
 }
 
 void app_pack_changed(App& app, const std::string& file) {
+  app.images.forget_failed();  // a missing picture may be there now
   if (file == "index.json") {
     app.rebuild_needed = true;
     request(app, app.base_url + "index.json", app.pending, "index.json");

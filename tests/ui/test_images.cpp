@@ -95,6 +95,15 @@ TEST_F(Images, TheBrowsersAnswers) {
   EXPECT_EQ(b.state, PackImage::State::Failed);
   EXPECT_EQ(b.reason, "image could not be loaded: exercises/img/b.svg (it has no size)");
   images.on_loaded(12345, 10, 10, false);  // an answer for nothing we asked: ignored
+  // A pack changed (make serve): failed images are asked for again, loaded ones are kept.
+  PackImage& c = loaded("img/c.png", 10, 10);
+  const size_t loads = platform.loads.size();
+  images.forget_failed();
+  EXPECT_EQ(images.size(), 1u);
+  EXPECT_EQ(c.state, PackImage::State::Loaded);
+  PackImage& again = images.get(std::string("exercises/00-x.json"), "img/a.png");
+  EXPECT_EQ(again.state, PackImage::State::Loading);
+  EXPECT_EQ(platform.loads.size(), loads + 1);
 }
 
 TEST_F(Images, DrawnAtNaturalSizeTimesDprAtMostAndNeverWiderThanTheColumn) {

@@ -178,6 +178,14 @@ void PackImages::on_failed(int request, const std::string& reason) {
   release(*img);
 }
 
+void PackImages::forget_failed() {
+  for (auto it = images_.begin(); it != images_.end();) {
+    if (it->second.state == PackImage::State::Failed) it = images_.erase(it);
+    else ++it;
+  }
+  overflow_ = PackImage();
+}
+
 void PackImages::release(PackImage& img) {
   if (!platform_) return;
   if (img.texture) platform_->free_texture(img.texture);

@@ -76,6 +76,9 @@ class PackImages {
   // The browser's answers.
   void on_loaded(int request, float css_w, float css_h, bool fills_column);
   void on_failed(int request, const std::string& reason);
+  // Images that failed are asked for again when next shown: a pack changed under `make serve`
+  // (its author may have added the missing file, or fixed the path).
+  void forget_failed();
 
   // The images drawn in the last frame: url, state, drawn size and column in CSS pixels, alt,
   // reason, natural and texture size.
