@@ -5,6 +5,7 @@
 #include <set>
 
 #include "load_ctx.h"
+#include "progress.h"
 #include "text.h"
 
 namespace dtx {
@@ -33,16 +34,6 @@ double Assignment::total_points() const {
 // ---------------------------------------------------------------- times
 
 namespace {
-
-long days_from_civil(long y, int m, int d) {
-  // Howard Hinnant's algorithm (proleptic Gregorian calendar).
-  y -= m <= 2;
-  long era = (y >= 0 ? y : y - 399) / 400;
-  long yoe = y - era * 400;
-  long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 void civil_from_days(long z, long* y, int* m, int* d) {
   z += 719468;
@@ -113,34 +104,43 @@ bool parse_datetime(std::string_view s, int64_t* unix_seconds, int* offset_minut
   return true;
 }
 
-std::string format_datetime(int64_t unix_seconds, int offset_minutes) {
-  int64_t local = unix_seconds + static_cast<int64_t>(offset_minutes) * 60;
-  int64_t days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
-  int64_t rest = local - days * 86400;
+namespace {
+
+// A moment as a calendar date and a time of day (seconds since 1970, already shifted to the
+// zone it is shown in).
+struct Civil {
   long y;
-  int m, d;
-  civil_from_days(static_cast<long>(days), &y, &m, &d);
-  char buf[80];
+  int m, d, hh, mm, ss;
+};
+
+Civil civil_of(int64_t seconds) {
+  int64_t days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
+  int64_t rest = seconds - days * 86400;
+  Civil c{};
+  civil_from_days(static_cast<long>(days), &c.y, &c.m, &c.d);
+  c.hh = static_cast<int>(rest / 3600);
+  c.mm = static_cast<int>(rest / 60 % 60);
+  c.ss = static_cast<int>(rest % 60);
+  return c;
+}
+
+}  // namespace
+
+std::string format_datetime(int64_t unix_seconds, int offset_minutes) {
+  Civil c = civil_of(unix_seconds + static_cast<int64_t>(offset_minutes) * 60);
+  char secs[8] = "";
+  if (c.ss) std::snprintf(secs, sizeof secs, ":%02d", c.ss);
   int off = offset_minutes < 0 ? -offset_minutes : offset_minutes;
-  int s = static_cast<int>(rest % 60);
-  if (s)
-    std::snprintf(buf, sizeof buf, "%04ld-%02d-%02d %02d:%02d:%02d %c%02d:%02d", y, m, d, static_cast<int>(rest / 3600),
-                  static_cast<int>(rest / 60 % 60), s, offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%04ld-%02d-%02d %02d:%02d %c%02d:%02d", y, m, d, static_cast<int>(rest / 3600),
-                  static_cast<int>(rest / 60 % 60), offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "%04ld-%02d-%02d %02d:%02d%s %c%02d:%02d", c.y, c.m, c.d, c.hh, c.mm, secs,
+                offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
   return buf;
 }
 
 std::string format_utc(int64_t unix_seconds) {
-  int64_t days = unix_seconds >= 0 ? unix_seconds / 86400 : -((-unix_seconds + 86399) / 86400);
-  int64_t rest = unix_seconds - days * 86400;
-  long y;
-  int m, d;
-  civil_from_days(static_cast<long>(days), &y, &m, &d);
+  Civil c = civil_of(unix_seconds);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04ld-%02d-%02dT%02d:%02d:%02dZ", y, m, d, static_cast<int>(rest / 3600),
-                static_cast<int>(rest / 60 % 60), static_cast<int>(rest % 60));
+  std::snprintf(buf, sizeof buf, "%04ld-%02d-%02dT%02d:%02d:%02dZ", c.y, c.m, c.d, c.hh, c.mm, c.ss);
   return buf;
 }
 
@@ -219,12 +219,7 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
   AssignmentLoad res;
   auto parsed = read_json_document(text, file, kMaxAssignmentBytes, "the most an assignment may be", res.diagnostics);
   if (!parsed) return res;
-  LoadContext ctx;
-  ctx.file = file;
-  ctx.text = parsed->text;
-  ctx.positions = parsed->positions;
-  ctx.out = &res.diagnostics;
-  ctx.max_stored = kMaxDiagnosticsPerPack;
+  LoadContext ctx = load_context(*parsed, file, res.diagnostics);
   const Json& doc = parsed->doc;
   if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "an assignment")) return res;
   Assignment a;

@@ -103,6 +103,9 @@ std::optional<JsonDocument> read_json_document(const std::string& text, const st
 // Then the string sizes (false when one is too long: nothing further should read the
 // document) and duplicate keys (reported; the document is still read).
 bool check_json_document(const JsonDocument& d, LoadContext& ctx);
+// A context reading `d` (from `file`) that reports to `out`, listing at most
+// kMaxDiagnosticsPerPack problems and counting the rest.
+LoadContext load_context(const JsonDocument& d, const std::string& file, std::vector<Diagnostic>& out);
 
 // The set a value is drawn from, as packs write it for a parameter and for a code argument:
 // {"choices": [..]} or {"min", "max", "step"?} (step 0: continuous). One reader for both,

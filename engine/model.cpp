@@ -379,6 +379,16 @@ bool check_json_document(const JsonDocument& d, LoadContext& ctx) {
   return true;
 }
 
+LoadContext load_context(const JsonDocument& d, const std::string& file, std::vector<Diagnostic>& out) {
+  LoadContext ctx;
+  ctx.file = file;
+  ctx.text = d.text;
+  ctx.positions = d.positions;
+  ctx.out = &out;
+  ctx.max_stored = kMaxDiagnosticsPerPack;
+  return ctx;
+}
+
 LoadResult load_pack(const std::string& text, const std::string& file) {
   LoadResult res;
   auto parsed = read_json_document(text, file, kMaxPackBytes, "the most a pack may be: split it into several packs",
@@ -387,12 +397,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
   const Json& doc = parsed->doc;
   auto src = parsed->text;
   auto pos = parsed->positions;
-  LoadContext ctx;
-  ctx.file = file;
-  ctx.text = src;
-  ctx.positions = pos;
-  ctx.out = &res.diagnostics;
-  ctx.max_stored = kMaxDiagnosticsPerPack;
+  LoadContext ctx = load_context(*parsed, file, res.diagnostics);
   auto load_document = [&] {
     if (!check_json_document(*parsed, ctx)) return;
 

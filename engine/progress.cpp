@@ -18,6 +18,10 @@ long days_from_date(const std::string& s) {
     if (!std::isdigit(static_cast<unsigned char>(s[i]))) return -1;
   int y = std::stoi(s.substr(0, 4)), m = std::stoi(s.substr(5, 2)), d = std::stoi(s.substr(8, 2));
   if (m < 1 || m > 12 || d < 1 || d > 31) return -1;
+  return days_from_civil(y, m, d);
+}
+
+long days_from_civil(long y, int m, int d) {
   y -= m <= 2;
   long era = (y >= 0 ? y : y - 399) / 400;
   long yoe = y - era * 400;

@@ -105,5 +105,7 @@ ChapterProgress chapter_progress(const Progress& p, const Pack& pack);
 
 // Days since 1970-01-01 for "YYYY-MM-DD"; -1 when malformed.
 long days_from_date(const std::string& ymd);
+// Days since 1970-01-01 of a date of the proleptic Gregorian calendar (month 1..12).
+long days_from_civil(long y, int m, int d);
 
 }  // namespace dtx

@@ -60,14 +60,9 @@ SubmissionRead read_submission(const std::string& text, const std::string& file)
   SubmissionRead res;
   auto parsed = read_json_document(text, file, kMaxSubmissionBytes, "the most a submission may be", res.diagnostics);
   if (!parsed) return res;
-  // Two reporters over one list: problems with the file itself make it unusable; a bad
-  // attempt is left out and named, and the rest of the file still counts.
-  LoadContext ctx;
-  ctx.file = file;
-  ctx.text = parsed->text;
-  ctx.positions = parsed->positions;
-  ctx.out = &res.diagnostics;
-  ctx.max_stored = kMaxDiagnosticsPerPack;
+  // Problems with the file itself make it unusable; a bad attempt is left out and named, and
+  // the rest of the file still counts.
+  LoadContext ctx = load_context(*parsed, file, res.diagnostics);
   const Json& doc = parsed->doc;
   if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "a submission")) return res;
   Submission s;

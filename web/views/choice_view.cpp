@@ -37,7 +37,7 @@ void draw(App& app, ExerciseState& st) {
     const ChoiceOption& opt = spec->options[authored];
     std::string text = st.inst->render(opt.text);
     MdDoc doc = parse_markdown(text);
-    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
+    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr, ""}} : doc.blocks[0].runs;
     float marker = e * 1.8f;
     float text_w = app.content_width - marker - e * 0.5f;
     const float text_h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;

@@ -57,7 +57,7 @@ void draw(App& app, ExerciseState& ex) {
     ImGui::PushID(st.order[pos]);
     std::string text = ex.inst->render(spec->items[st.order[pos]]);
     MdDoc doc = parse_markdown(text);
-    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr}} : doc.blocks[0].runs;
+    std::vector<MdRun> runs = doc.blocks.empty() ? std::vector<MdRun>{{text, 0, "", nullptr, ""}} : doc.blocks[0].runs;
     float num_w = e * 1.8f;
     float text_w = app.content_width - grip_w - num_w - buttons_w - style.ItemSpacing.x - e * 0.5f;
     const float text_h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
