@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include "expr.h"
+#include "sim/sources.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +30,9 @@ std::string kind_help(const sim::WidgetKind& k) {
   std::string s = std::string("usage: dtx sim ") + k.kind + " [--INPUT VALUE]... [--json]\n\n" + k.title + ": " +
                   k.summary + "\n\ninputs:\n";
   for (const auto& in : k.inputs) s += describe_input(in);
+  if (std::string(k.kind) == "gradscaler")
+    s += "  --steps        runs of steps: a count and o (overflow) or c (clean), comma-separated, e.g. 2o,2000c,1o "
+         "(required)\n";
   s += "\n--json prints the result as one JSON object.\n";
   return s;
 }
@@ -36,13 +40,48 @@ std::string kind_help(const sim::WidgetKind& k) {
 std::string main_help() {
   std::string s =
       "usage: dtx sim KIND [--INPUT VALUE]... [--json]\n\n"
-      "Runs the simulation behind one of the page's widgets and prints its figures.\n\nkinds:\n";
+      "Runs the simulation behind one of the page's widgets, or one of the calculators, and prints its "
+      "figures.\n\nwidgets:\n";
+  char buf[320];
   for (const sim::WidgetKind* k : sim::widget_kinds()) {
-    char buf[256];
     std::snprintf(buf, sizeof buf, "  %-10s %s\n", k->kind, k->summary);
     s += buf;
   }
-  s += "\nRun `dtx sim KIND --help` for its inputs.\n";
+  s += "\ncalculators:\n";
+  for (const sim::WidgetKind* k : sim::calculator_kinds()) {
+    std::snprintf(buf, sizeof buf, "  %-10s %s\n", k->kind, k->summary);
+    s += buf;
+  }
+  s += "\nsources the figures follow (dtx sim --formulas lists every formula with its source):\n"
+       "  ZeRO paper       Rajbhandari et al. 2020, section 5 and tables 1-2 (memory --source zero-paper)\n"
+       "  DeepSpeed        stage_1_and_2.py and stage3.py memory estimators, current and before June 2024\n"
+       "                   (memory --source deepspeed | deepspeed-2023)\n"
+       "  Megatron-LM      theoretical_memory_usage.py (memory --source megatron); schedules.py warm-up\n"
+       "                   and microbatch groups (pipeline 1f1b, interleaved --group)\n"
+       "  nccl-tests       busBw factors of src/*.cu and doc/PERFORMANCE.md (collective, ring)\n"
+       "  Zero Bubble PP   Qi et al. 2023, ZB-H1 and ZB-H2 (pipeline --schedule zb-h1 | zb-h2)\n"
+       "  Young 1974, Daly 2006   checkpoint intervals (checkpoint)\n"
+       "  PyTorch          GradScaler, torch/amp/grad_scaler.py (gradscaler)\n"
+       "  Kaplan et al. 2020, Hoffmann et al. 2022   6ND and tokens per parameter (scaling)\n"
+       "  Korthikanti et al. 2022   activation memory (plan)\n"
+       "\nRun `dtx sim KIND --help` for its inputs.\n";
+  return s;
+}
+
+std::string formulas_text() {
+  std::string s;
+  for (const sim::SourcedFormula& f : sim::sourced_formulas()) {
+    s += f.id;
+    s += "\n  ";
+    s += f.quantity;
+    s += "\n  ";
+    s += f.formula;
+    s += "\n  source: ";
+    s += f.source;
+    s += "\n  ";
+    s += f.url;
+    s += "\n\n";
+  }
   return s;
 }
 
@@ -53,6 +92,17 @@ std::string jstr(const char* s) {
     o += *c;
   }
   return o + "\"";
+}
+
+std::string formulas_json() {
+  std::string o = "[";
+  bool first = true;
+  for (const sim::SourcedFormula& f : sim::sourced_formulas()) {
+    o += std::string(first ? "" : ",") + "{\"id\":" + jstr(f.id) + ",\"quantity\":" + jstr(f.quantity) +
+         ",\"formula\":" + jstr(f.formula) + ",\"source\":" + jstr(f.source) + ",\"url\":" + jstr(f.url) + "}";
+    first = false;
+  }
+  return o + "]";
 }
 
 std::string inputs_json() {
@@ -87,20 +137,32 @@ int cmd_sim(const std::vector<std::string>& args) {
     std::cout << main_help();
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "--formulas") {
+    std::cout << formulas_text();
+    return 0;
+  }
+  if (args[0] == "--formulas-json") {
+    std::cout << formulas_json() << "\n";
+    return 0;
+  }
   if (args[0] == "--inputs-json") {
     // Every kind and its inputs, for the schema test and for scripts.
     std::cout << inputs_json() << "\n";
     return 0;
   }
   const sim::WidgetKind* kind = sim::find_widget_kind(args[0]);
+  if (!kind) kind = sim::find_calculator_kind(args[0]);
   if (!kind) {
     std::string names;
     for (const sim::WidgetKind* k : sim::widget_kinds()) names += std::string(names.empty() ? "" : ", ") + k->kind;
+    for (const sim::WidgetKind* k : sim::calculator_kinds()) names += ", " + std::string(k->kind);
     std::cerr << "dtx sim: unknown simulation '" << args[0] << "'; expected one of: " << names << "\n";
     return 2;
   }
   sim::WidgetValues v = sim::WidgetValues::defaults(*kind);
   bool json = false;
+  std::string steps;  // gradscaler's text input
+  bool have_steps = false;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--help" || a == "-h") {
@@ -124,6 +186,11 @@ int cmd_sim(const std::vector<std::string>& args) {
     } else {
       std::cerr << "dtx sim " << kind->kind << ": --" << name << " needs a value\n";
       return 2;
+    }
+    if (std::string(kind->kind) == "gradscaler" && name == "steps") {
+      steps = value;
+      have_steps = true;
+      continue;
     }
     const sim::WidgetInput* in = kind->input(name);
     if (!in) {
@@ -149,6 +216,17 @@ int cmd_sim(const std::vector<std::string>& args) {
   if (k == "plan") return print_sim_plan(v, json);
   if (k == "hierarchy") return print_sim_hierarchy(v, json);
   if (k == "roofline") return print_sim_roofline(v, json);
+  if (k == "memory") return print_sim_memory(v, json);
+  if (k == "collective") return print_sim_collective(v, json);
+  if (k == "checkpoint") return print_sim_checkpoint(v, json);
+  if (k == "scaling") return print_sim_scaling(v, json);
+  if (k == "gradscaler") {
+    if (!have_steps) {
+      std::cerr << "dtx sim gradscaler: --steps is required, e.g. --steps \"2o,2000c,1o\" (o overflow, c clean)\n";
+      return 2;
+    }
+    return print_sim_gradscaler(v, steps, json);
+  }
   return 2;
 }
 

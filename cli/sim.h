@@ -19,5 +19,11 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json);
 int print_sim_plan(const sim::WidgetValues& v, bool json);
 int print_sim_hierarchy(const sim::WidgetValues& v, bool json);
 int print_sim_roofline(const sim::WidgetValues& v, bool json);
+// The calculators of engine/sim/sources.h (cli/sim_sources.cpp).
+int print_sim_memory(const sim::WidgetValues& v, bool json);
+int print_sim_collective(const sim::WidgetValues& v, bool json);
+int print_sim_checkpoint(const sim::WidgetValues& v, bool json);
+int print_sim_gradscaler(const sim::WidgetValues& v, const std::string& steps, bool json);
+int print_sim_scaling(const sim::WidgetValues& v, bool json);
 
 }  // namespace dtx::cli

@@ -11,6 +11,7 @@
 #include "figures.h"
 #include "sim.h"
 #include "sim/pipeline.h"
+#include "sim/sources.h"
 
 namespace dtx::cli {
 
@@ -117,6 +118,16 @@ void print_list(const sim::PipelineResult& r) {
   }
 }
 
+// The sourced_formulas() entry each schedule follows.
+const char* formula_source(sim::PipeSchedule s) {
+  const char* id = s == sim::PipeSchedule::Interleaved ? "pipeline.interleaved"
+                   : s == sim::PipeSchedule::ZbH1      ? "pipeline.zb-h1"
+                   : s == sim::PipeSchedule::ZbH2      ? "pipeline.zb-h2"
+                                                       : "pipeline.1f1b";
+  const sim::SourcedFormula* f = sim::find_formula(id);
+  return f ? f->source : "";
+}
+
 Json result_json(const sim::PipelineResult& r) {
   Json ops = Json::array();
   for (const sim::PipeOp& op : r.ops)
@@ -132,9 +143,11 @@ Json result_json(const sim::PipelineResult& r) {
   };
   const sim::PipelineInputs& in = r.in;
   return {{"schedule", sim::pipe_schedule_name(in.schedule)},
-          {"inputs", {{"p", in.p}, {"m", in.m}, {"v", in.v}, {"f", in.f_ms}, {"b", in.b_ms}, {"w", in.w_ms}}},
+          {"inputs",
+           {{"p", in.p}, {"m", in.m}, {"v", in.v}, {"group", in.group}, {"f", in.f_ms}, {"b", in.b_ms}, {"w", in.w_ms}}},
           {"time_unit", "ms"},
           {"chunks", r.chunks},
+          {"group", r.group},
           {"makespan", r.makespan_ms},
           {"ideal", r.ideal_ms},
           {"bubble_total", r.bubble_total},
@@ -145,6 +158,9 @@ Json result_json(const sim::PipelineResult& r) {
           {"busy_per_stage", r.busy_ms},
           {"peak_activations_per_stage", r.peak_activations},
           {"warmup_forwards_per_stage", r.warmup_forwards},
+          {"remaining_per_stage", r.remaining_forwards},
+          {"span_idle_per_stage", r.span_idle_ms},
+          {"source", formula_source(in.schedule)},
           {"indexing", "stage, microbatch and chunk count from 0; labels number microbatches and chunks from 1"},
           {"ops", ops}};
 }
@@ -166,7 +182,8 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json) {
   const sim::PipelineFormula g = sim::pipeline_formula_1f1b(in.p, in.m);
   std::printf("pipeline schedule %s: p = %d stages, m = %d microbatches", sim::pipe_schedule_name(in.schedule), in.p,
               in.m);
-  if (in.schedule == sim::PipeSchedule::Interleaved) std::printf(", v = %d chunks per stage", in.v);
+  if (in.schedule == sim::PipeSchedule::Interleaved)
+    std::printf(", v = %d chunks per stage, microbatch group G = %d", in.v, r.group > 0 ? r.group : in.p);
   std::printf("\n  f = %s ms forward, b = %s ms input-gradient backward, w = %s ms weight-gradient backward\n",
               num(in.f_ms).c_str(), num(in.b_ms).c_str(), num(in.w_ms).c_str());
   switch (in.schedule) {
@@ -175,7 +192,8 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json) {
                   "m*(b+w) = %s ms\n",
                   num(in.m * in.f_ms).c_str(), num(in.m * (in.b_ms + in.w_ms)).c_str());
       break;
-    case sim::PipeSchedule::ZbH1: std::printf("  B and W run as separate ops\n"); break;
+    case sim::PipeSchedule::ZbH1:
+    case sim::PipeSchedule::ZbH2: std::printf("  B and W run as separate ops\n"); break;
     case sim::PipeSchedule::Interleaved:
       if (r.chunks > 1) {
         std::printf("  each chunk op takes 1/v: F %s ms, B (b+w) %s ms\n", num(in.f_ms / r.chunks).c_str(),
@@ -195,16 +213,26 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json) {
               percent(r.bubble_ideal).c_str(), f.ideal_text, num(f.ideal).c_str());
   if (in.schedule == sim::PipeSchedule::ZbH1 && std::fabs(r.bubble_ideal - f.ideal) > 1e-9)
     std::printf("                  (the paper's (p-1)(f+b-w) assumes m >= p, w <= f and w <= b)\n");
+  if (in.schedule == sim::PipeSchedule::ZbH2) {
+    const double most = *std::max_element(r.span_idle_ms.begin(), r.span_idle_ms.end());
+    std::printf("  inside a stage  most idle within one stage's own span %s ms; the paper's (p-1)(f+b-2w) = %s ms\n"
+                "                  (ZB-H2 drops the sync between optimizer steps, so the parallelogram's fill and\n"
+                "                  drain overlap the next step; the paper assumes m >= 2p-1, w <= f and w <= b)\n",
+                num(most).c_str(), num(std::max(0.0, (in.p - 1) * (in.f_ms + in.b_ms - 2 * in.w_ms))).c_str());
+  }
   if (in.schedule != sim::PipeSchedule::GPipe && in.schedule != sim::PipeSchedule::OneFOneB)
     std::printf("  GPipe/1F1B      %s = %s, %s = %s\n", g.total_text, num(g.total).c_str(), g.ideal_text,
                 num(g.ideal).c_str());
 
-  std::printf("\n  stage  idle (ms)  busy (ms)  peak activations  warm-up forwards\n");
+  std::printf("\n  stage  idle (ms)  busy (ms)  peak activations  warm-up forwards  remaining\n");
   for (int s = 0; s < in.p; ++s)
-    std::printf("  %5d  %9s  %9s  %16s  %16d\n", s, num(r.idle_ms[s]).c_str(), num(r.busy_ms[s]).c_str(),
-                num(r.peak_activations[s]).c_str(), r.warmup_forwards[s]);
-  std::printf("  (peak activations: microbatches whose forward has run and whose last backward has not%s)\n",
+    std::printf("  %5d  %9s  %9s  %16s  %16d  %9d\n", s, num(r.idle_ms[s]).c_str(), num(r.busy_ms[s]).c_str(),
+                num(r.peak_activations[s]).c_str(), r.warmup_forwards[s], r.remaining_forwards[s]);
+  std::printf("  (peak activations: microbatches whose forward has run and whose last backward has not%s;\n"
+              "   warm-up and remaining forwards as Megatron-LM's num_warmup_microbatches and "
+              "num_microbatches_remaining)\n",
               r.chunks > 1 ? ", a chunk counting 1/v" : "");
+  std::printf("  source: %s\n", formula_source(in.schedule));
 
   if (!print_grid(r)) print_list(r);
   return 0;

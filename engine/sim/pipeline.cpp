@@ -9,18 +9,22 @@ namespace dtx::sim {
 const WidgetKind& pipeline_widget_kind() {
   static const WidgetKind k = {
       "pipeline", "Pipeline schedules", "a Gantt chart of stages and microbatches with the bubble",
-      {{"schedule", "schedule", 0, 4, 2, true, false, {"naive", "gpipe", "1f1b", "interleaved", "zb-h1"},
-        "naive (whole batch as one block), gpipe, 1f1b, interleaved (Megatron-LM, m a multiple of p) or "
-        "zb-h1 (zero bubble)"},
+      {{"schedule", "schedule", 0, 5, 2, true, false, {"naive", "gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2"},
+        "naive (whole batch as one block), gpipe, 1f1b, interleaved (Megatron-LM), zb-h1 or zb-h2 (zero "
+        "bubble)"},
        {"p", "stages p", 1, kPipelineMaxStages, 4, true, false, {}, "pipeline stages (GPUs in the pipeline)"},
        {"m", "microbatches m", 1, kPipelineMaxMicrobatches, 8, true, false, {}, "microbatches per optimizer step"},
        {"v", "chunks per stage v", 1, kPipelineMaxChunks, 2, true, false, {},
         "chunks per stage, interleaved only: each chunk op takes 1/v of f, b and w"},
+       {"group", "microbatch group G", 0, kPipelineMaxMicrobatches, 0, true, false, {},
+        "interleaved only: microbatches per chunk before the next chunk (Megatron-LM's "
+        "microbatch_group_size_per_vp_stage), from p to m; 0 = p",
+        true},
        {"f", "forward f (ms)", 0.1, 50, 10, false, false, {}, "forward of one microbatch through one whole stage"},
        {"b", "backward B (ms)", 0.1, 50, 10, false, false, {},
         "backward for the input gradient, which the previous stage waits for"},
        {"w", "weight grad W (ms)", 0, 50, 10, false, false, {},
-        "backward for the weight gradient; only zb-h1 runs it apart, the others run one backward of b + w"}}};
+        "backward for the weight gradient; zb-h1 and zb-h2 run it apart, the others run one backward of b + w"}}};
   return k;
 }
 
@@ -31,6 +35,7 @@ const char* pipe_schedule_name(PipeSchedule s) {
     case PipeSchedule::OneFOneB: return "1f1b";
     case PipeSchedule::Interleaved: return "interleaved";
     case PipeSchedule::ZbH1: return "zb-h1";
+    case PipeSchedule::ZbH2: return "zb-h2";
   }
   return "?";
 }
@@ -41,10 +46,11 @@ const char* pipe_op_kind_name(PipeOpKind k) {
 
 PipelineInputs pipeline_inputs(const WidgetValues& v) {
   PipelineInputs in;
-  in.schedule = static_cast<PipeSchedule>(std::clamp(v.get_int("schedule"), 0, 4));
+  in.schedule = static_cast<PipeSchedule>(std::clamp(v.get_int("schedule"), 0, 5));
   in.p = v.get_int("p");
   in.m = v.get_int("m");
   in.v = v.get_int("v");
+  in.group = v.get_int("group");
   in.f_ms = v.get("f");
   in.b_ms = v.get("b");
   in.w_ms = v.get("w");
@@ -102,6 +108,16 @@ PipelineFormula pipeline_formula(const PipelineInputs& in) {
       f.total = idle / (ideal + idle);
       return f;
     }
+    case PipeSchedule::ZbH2: {
+      // Table 2: (p-1)(TF + TB - 2TW), never below zero.
+      const double idle = std::max(0.0, (p - 1) * (in.f_ms + in.b_ms - 2 * in.w_ms));
+      const double ideal = m * (in.f_ms + in.b_ms + in.w_ms);
+      f.total_text = "(p-1)(f+b-2w) / (m(f+b+w) + (p-1)(f+b-2w))";
+      f.ideal_text = "(p-1)(f+b-2w) / (m(f+b+w))";
+      f.ideal = idle / ideal;
+      f.total = idle / (ideal + idle);
+      return f;
+    }
   }
   return f;
 }
@@ -145,24 +161,59 @@ std::vector<Slot> order_zb_h1(int p, int m, int rank) {
   return o;
 }
 
-// Megatron-LM's forward_backward_pipelining_with_interleaving (m a multiple of p). Virtual
-// microbatch k (0 .. m·v-1) runs in groups of p microbatches per chunk: chunk
-// (k mod p·v) / p, microbatch (k / p·v)·p + k mod p; backwards walk the chunks in reverse.
-int warmup_interleaved(int p, int m, int v, int rank) {
-  const int total = m * v;
-  if (m == p) return total;  // Megatron: every forward first when there is one group per chunk
-  return std::min((p - rank - 1) * 2 + (v - 1) * p, total);
+// ZB-H2 (see pipeline.h): warm-up forwards, forward/B pairs whose W waits, F-B-W triples,
+// then B-W pairs and the W passes left over.
+std::vector<Slot> order_zb_h2(int p, int m, int rank) {
+  const int warm = std::min(2 * (p - 1 - rank) + 1, m);
+  const int pairs = std::min(2 * rank, m - warm);
+  const int triples = m - warm - pairs;
+  std::vector<Slot> o;
+  int f = 0, b = 0, w = 0;
+  for (int i = 0; i < warm; ++i) o.push_back({f++, 0, PipeOpKind::F});
+  for (int i = 0; i < pairs; ++i) {
+    o.push_back({b++, 0, PipeOpKind::B});
+    o.push_back({f++, 0, PipeOpKind::F});
+  }
+  for (int i = 0; i < triples; ++i) {
+    o.push_back({b++, 0, PipeOpKind::B});
+    o.push_back({w++, 0, PipeOpKind::W});
+    o.push_back({f++, 0, PipeOpKind::F});
+  }
+  while (b < m) {
+    o.push_back({b++, 0, PipeOpKind::B});
+    o.push_back({w++, 0, PipeOpKind::W});
+  }
+  while (w < m) o.push_back({w++, 0, PipeOpKind::W});
+  return o;
 }
 
-std::vector<Slot> order_interleaved(int p, int m, int v, int rank) {
+// Megatron-LM's forward_backward_pipelining_with_interleaving, as current main runs it.
+// get_schedule_table: virtual microbatches go through the chunks in groups of G microbatches
+// (the last group takes the rest), chunk by chunk; a backward walks the chunks in reverse.
+// get_pp_rank_microbatches: rank r warms up with 2(p-r-1) + (v-1)·G chunk forwards, capped
+// at m·v (older Megatron, and dtx before, used every forward when m = p).
+int warmup_interleaved(int p, int m, int v, int group, int rank) {
+  return std::min((p - rank - 1) * 2 + (v - 1) * group, m * v);
+}
+
+std::vector<Slot> order_interleaved(int p, int m, int v, int group, int rank) {
   const int total = m * v;
-  const int warmup = warmup_interleaved(p, m, v, rank);
+  const int warmup = warmup_interleaved(p, m, v, group, rank);
   const int remaining = total - warmup;
+  std::vector<Slot> table;  // (microbatch, chunk) of each virtual microbatch
+  for (int first = 0; first < m; first += group) {
+    const int last = first + group >= m ? m : first + group;
+    for (int c = 0; c < v; ++c)
+      for (int mb = first; mb < last; ++mb) table.push_back({mb, c, PipeOpKind::F});
+    if (last == m) break;
+  }
   auto virt = [&](int k, bool forward) {
-    const int in_group = k % (p * v);
-    int chunk = in_group / p;
-    if (!forward) chunk = v - 1 - chunk;
-    return Slot{(k / (p * v)) * p + k % p, chunk, forward ? PipeOpKind::F : PipeOpKind::B};
+    Slot s = table[static_cast<size_t>(k)];
+    if (!forward) {
+      s.chunk = v - 1 - s.chunk;
+      s.kind = PipeOpKind::B;
+    }
+    return s;
   };
   std::vector<Slot> o;
   for (int k = 0; k < warmup; ++k) o.push_back(virt(k, true));
@@ -189,10 +240,19 @@ std::string check_inputs(const PipelineInputs& in) {
   if (!(in.f_ms > 0) || !std::isfinite(in.f_ms)) return fail("f must be a positive time, got %g", in.f_ms);
   if (!(in.b_ms > 0) || !std::isfinite(in.b_ms)) return fail("b must be a positive time, got %g", in.b_ms);
   if (!(in.w_ms >= 0) || !std::isfinite(in.w_ms)) return fail("w must be zero or a positive time, got %g", in.w_ms);
-  if (in.schedule == PipeSchedule::Interleaved && in.v > 1 && in.m % in.p != 0)
-    return fail("interleaved needs m to be a multiple of p (Megatron-LM feeds microbatches in groups of p): "
-                "m = %d, p = %d; try m = %d",
-                in.m, in.p, std::max(in.p, in.m / in.p * in.p));
+  if (in.schedule == PipeSchedule::Interleaved && in.v > 1) {
+    const int g = in.group > 0 ? in.group : in.p;
+    // Megatron-LM's checks in forward_backward_pipelining_with_interleaving, same order.
+    if (g > in.m || g < in.p)
+      return fail("interleaved needs the microbatch group G between p and m (Megatron-LM's "
+                  "microbatch_group_size_per_vp_stage): G = %d, p = %d, m = %d%s",
+                  g, in.p, in.m, in.group > 0 ? "" : " (G = 0 means p)");
+    const int last = in.m % g;
+    if (last > 0 && last < in.p)
+      return fail("interleaved needs the last microbatch group to be whole or hold at least p microbatches "
+                  "(Megatron-LM raises this as a dependency bubble): m mod G = %d mod %d = %d < p = %d; try m = %d",
+                  in.m, g, last, in.p, in.m - last);
+  }
   return "";
 }
 
@@ -208,10 +268,12 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
   const bool interleaved = in.schedule == PipeSchedule::Interleaved && in.v > 1;
   const int v = interleaved ? in.v : 1;
   const int mb_count = in.schedule == PipeSchedule::Naive ? 1 : in.m;  // naive: one block
+  const int group = interleaved ? (in.group > 0 ? in.group : p) : 0;
   r.chunks = v;
+  r.group = group;
 
   const double batch = in.schedule == PipeSchedule::Naive ? in.m : 1;
-  const bool split_w = in.schedule == PipeSchedule::ZbH1;
+  const bool split_w = in.schedule == PipeSchedule::ZbH1 || in.schedule == PipeSchedule::ZbH2;
   double dur[3];
   dur[0] = batch * in.f_ms / v;
   dur[1] = batch * (split_w ? in.b_ms : in.b_ms + in.w_ms) / v;
@@ -233,8 +295,8 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
       case PipeSchedule::OneFOneB:
       case PipeSchedule::Interleaved:
         if (interleaved) {
-          order[s] = order_interleaved(p, mb_count, v, s);
-          warmup = warmup_interleaved(p, mb_count, v, s);
+          order[s] = order_interleaved(p, mb_count, v, group, s);
+          warmup = warmup_interleaved(p, mb_count, v, group, s);
         } else {
           order[s] = order_1f1b(p, mb_count, s);
           warmup = warmup_1f1b(p, mb_count, s);
@@ -244,8 +306,13 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
         order[s] = order_zb_h1(p, mb_count, s);
         warmup = warmup_1f1b(p, mb_count, s);
         break;
+      case PipeSchedule::ZbH2:
+        order[s] = order_zb_h2(p, mb_count, s);
+        warmup = std::min(2 * (p - 1 - s) + 1, mb_count);
+        break;
     }
     r.warmup_forwards.push_back(warmup);
+    r.remaining_forwards.push_back((in.schedule == PipeSchedule::Naive ? 1 : mb_count * v) - warmup);
   }
 
   // End time of every op by (stage, chunk, microbatch, kind); negative until it has run.
@@ -344,6 +411,8 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
       peak = std::max(peak, held);
     }
     r.busy_ms.push_back(busy);
+    r.span_idle_ms.push_back(timed[s].empty() ? 0.0
+                                              : timed[s].back().end_ms - timed[s].front().start_ms - busy);
     r.peak_activations.push_back(static_cast<double>(peak) / v);
     r.ops.insert(r.ops.end(), timed[s].begin(), timed[s].end());
     r.stage_begin.push_back(static_cast<int>(r.ops.size()));

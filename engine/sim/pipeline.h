@@ -16,14 +16,15 @@
 // - f: one forward of one microbatch through one whole stage. b: the backward that computes
 //   the gradient of the stage's input (what the previous stage waits for). w: the backward
 //   that computes the weight gradient (nobody waits for it).
-// - Only ZB-H1 runs W as its own op. The other schedules run one B op of b + w: they don't
-//   split the backward.
+// - Only ZB-H1 and ZB-H2 run W as its own op. The other schedules run one B op of b + w:
+//   they don't split the backward.
 // - Interleaved: a stage's layers are split into v chunks (chunk c of stage s holds the
 //   model's (c·p + s)-th slice), each chunk op takes 1/v of f, b + w. Total work is the same
 //   as 1F1B; the fill and drain hops get v times shorter, which is why interleaving divides
-//   idle/ideal by v. Per-stage order is Megatron-LM's interleaved schedule, which requires m
-//   to be a multiple of p (an error otherwise, as Megatron reports). v = 1 is plain 1F1B
-//   (Megatron uses its non-interleaved schedule without virtual stages).
+//   idle/ideal by v. Per-stage order is Megatron-LM's interleaved schedule with microbatch
+//   groups of G (default p), which requires p <= G <= m and the last group whole or at
+//   least p (an error otherwise, as Megatron reports). v = 1 is plain 1F1B (Megatron uses
+//   its non-interleaved schedule without virtual stages).
 // - naive: no microbatching. The whole batch (m microbatches' worth) is one block: one F op
 //   of m·f and one B op of m·(b + w) per stage, so only one stage works at a time and the
 //   bubble is (p-1)/p of the step. Its ops carry microbatch 0, standing for the batch.
@@ -31,6 +32,15 @@
 // - 1F1B: Megatron-LM's non-interleaved schedule (PipeDream-Flush): stage r runs
 //   min(p-r-1, m) warm-up forwards, then alternates one forward and one backward, then
 //   drains the remaining backwards.
+// - Interleaved warm-up follows current Megatron-LM main (get_pp_rank_microbatches):
+//   min(2(p-r-1) + (v-1)·G, m·v) chunk forwards on rank r, also when m = p (older Megatron
+//   sent every rank into an all-forward warm-up when m = p).
+// - ZB-H2 (same paper, section 2.2 and figure 3): stage r runs 2(p-1-r)+1 warm-up forwards,
+//   then 2r forward/B pairs that leave their W for later, then F, B, W in turn; after the
+//   last forward, B and W alternate and the W passes left over run last. Every stage keeps
+//   at most 2p-1 microbatches in flight, and with f = b = w the stages form a parallelogram
+//   with no idle time inside any stage's span: the bubble of table 2 is (p-1)(f+b-2w), which
+//   the simulation reproduces on stage 0 when w <= f, b and m >= 2p-1.
 // - ZB-H1 (Qi et al. 2023, "Zero Bubble Pipeline Parallelism", section 2.1 and figure 3):
 //   F and B in the 1F1B order, with W of microbatch j right after B of microbatch j + r on
 //   stage r (the W passes lag further behind on later stages, so every stage keeps the same
@@ -57,7 +67,7 @@
 
 namespace dtx::sim {
 
-enum class PipeSchedule { Naive, GPipe, OneFOneB, Interleaved, ZbH1 };
+enum class PipeSchedule { Naive, GPipe, OneFOneB, Interleaved, ZbH1, ZbH2 };
 enum class PipeOpKind : unsigned char { F, B, W };
 
 inline constexpr int kPipelineMaxStages = 32;
@@ -69,6 +79,10 @@ struct PipelineInputs {
   int p = 4;  // stages
   int m = 8;  // microbatches per step
   int v = 1;  // chunks per stage; used by the interleaved schedule only
+  // Interleaved only: microbatches fed to one chunk before moving to the next (Megatron-LM's
+  // microbatch_group_size_per_vp_stage); 0 = p, Megatron's default. Must lie in [p, m], and
+  // the last group must be whole or hold at least p microbatches (m mod G = 0 or >= p).
+  int group = 0;
   double f_ms = 1, b_ms = 1, w_ms = 0;
 };
 
@@ -96,6 +110,15 @@ struct PipelineResult {
   // Per stage: forwards of the warm-up phase, before the steady state's first forward (for
   // 1F1B Megatron-LM's min(p - rank - 1, m); chunk forwards for interleaved; m for GPipe).
   std::vector<int> warmup_forwards;
+  // Per stage: what Megatron-LM calls num_microbatches_remaining, the forwards (chunk forwards
+  // for interleaved) run in the steady state: total - warm-up.
+  std::vector<int> remaining_forwards;
+  // Per stage: idle inside the stage's own span, from its first op's start to its last op's
+  // end. ZB-H2 drops the synchronisation between optimizer steps (the paper's section 4), so
+  // its parallelogram repeats without the fill and drain offsets; this is what its bubble
+  // formula counts.
+  std::vector<double> span_idle_ms;
+  int group = 0;  // interleaved: the microbatch group size used (G)
 };
 
 // The schedule's closed-form bubble, as the course states it, next to the simulated one.
