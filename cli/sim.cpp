@@ -34,6 +34,35 @@ std::string kind_help(const sim::WidgetKind& k) {
     s += "  --steps        runs of steps: a count and o (overflow) or c (clean), comma-separated, e.g. 2o,2000c,1o "
          "(required)\n";
   s += "\n--json prints the result as one JSON object.\n";
+  // The formulas behind this kind's figures, with their sources (the ids' first part).
+  const std::string kind = k.kind;
+  const char* prefixes[4] = {nullptr, nullptr, nullptr, nullptr};
+  if (kind == "memory") prefixes[0] = "memory.";
+  else if (kind == "collective") prefixes[0] = "busbw.";
+  else if (kind == "ring") prefixes[0] = "ring.", prefixes[1] = "busbw.allreduce";
+  else if (kind == "pipeline") prefixes[0] = "pipeline.";
+  else if (kind == "plan") prefixes[0] = "memory.", prefixes[1] = "plan.";
+  else if (kind == "checkpoint") prefixes[0] = "checkpoint.";
+  else if (kind == "gradscaler") prefixes[0] = "gradscaler";
+  else if (kind == "scaling") prefixes[0] = "scaling.";
+  std::string src;
+  for (const sim::SourcedFormula& f : sim::sourced_formulas()) {
+    bool match = false;
+    for (const char* p : prefixes)
+      if (p && std::string(f.id).rfind(p, 0) == 0) match = true;
+    if (!match) continue;
+    src += "  ";
+    src += f.quantity;
+    src += ": ";
+    src += f.formula;
+    src += "\n    source: ";
+    src += f.source;
+    src += "\n";
+  }
+  if (!src.empty()) {
+    s += "\nformulas and sources:\n";
+    s += src;
+  }
   return s;
 }
 
@@ -98,8 +127,18 @@ std::string formulas_json() {
   std::string o = "[";
   bool first = true;
   for (const sim::SourcedFormula& f : sim::sourced_formulas()) {
-    o += std::string(first ? "" : ",") + "{\"id\":" + jstr(f.id) + ",\"quantity\":" + jstr(f.quantity) +
-         ",\"formula\":" + jstr(f.formula) + ",\"source\":" + jstr(f.source) + ",\"url\":" + jstr(f.url) + "}";
+    if (!first) o += ',';
+    o += "{\"id\":";
+    o += jstr(f.id);
+    o += ",\"quantity\":";
+    o += jstr(f.quantity);
+    o += ",\"formula\":";
+    o += jstr(f.formula);
+    o += ",\"source\":";
+    o += jstr(f.source);
+    o += ",\"url\":";
+    o += jstr(f.url);
+    o += '}';
     first = false;
   }
   return o + "]";
@@ -155,7 +194,10 @@ int cmd_sim(const std::vector<std::string>& args) {
   if (!kind) {
     std::string names;
     for (const sim::WidgetKind* k : sim::widget_kinds()) names += std::string(names.empty() ? "" : ", ") + k->kind;
-    for (const sim::WidgetKind* k : sim::calculator_kinds()) names += ", " + std::string(k->kind);
+    for (const sim::WidgetKind* k : sim::calculator_kinds()) {
+      names += ", ";
+      names += k->kind;
+    }
     std::cerr << "dtx sim: unknown simulation '" << args[0] << "'; expected one of: " << names << "\n";
     return 2;
   }

@@ -226,7 +226,7 @@ std::vector<Slot> order_interleaved(int p, int m, int v, int group, int rank) {
 }
 
 std::string check_inputs(const PipelineInputs& in) {
-  char buf[200];
+  char buf[400];
   auto fail = [&](const char* fmt, auto... a) {
     std::snprintf(buf, sizeof buf, fmt, a...);
     return std::string(buf);
@@ -250,8 +250,10 @@ std::string check_inputs(const PipelineInputs& in) {
     const int last = in.m % g;
     if (last > 0 && last < in.p)
       return fail("interleaved needs the last microbatch group to be whole or hold at least p microbatches "
-                  "(Megatron-LM raises this as a dependency bubble): m mod G = %d mod %d = %d < p = %d; try m = %d",
-                  in.m, g, last, in.p, in.m - last);
+                  "(Megatron-LM raises this as a dependency bubble): m = %d, G = %d, p = %d leave %d%s; try m = %d",
+                  in.m, g, in.p, last,
+                  in.group > 0 ? "" : " (with the default G = p, m must be a multiple of p)",
+                  std::max(in.p, in.m - last));
   }
   return "";
 }

@@ -37,6 +37,16 @@ const std::vector<SourcedFormula>& sourced_formulas() {
        "18 (2 BF16 weights + 4 FP32 main grads + 12 FP32 Adam); distributed optimizer: 6 + 12/d; per GPU ×P/MP",
        "Megatron-LM megatron/training/theoretical_memory_usage.py, num_bytes_per_parameter",
        "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py"},
+      {"memory.activations", "activation bytes per layer per microbatch (plan explorer)",
+       "s·b·h·(10 + 24/t + 5·a·s/(h·t)); with sequence parallelism s·b·h·(34 + 5·a·s/h)/t; selective "
+       "recomputation drops the 5as/h term; full keeps 2·s·b·h",
+       "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, table 2",
+       "https://arxiv.org/abs/2205.05198"},
+      {"ring.allreduce-bytes", "bytes each rank sends in a ring AllReduce", "2(N-1)/N × M, in 2(N-1) steps of M/N",
+       "Patarasuk and Yuan 2009, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2)",
+       "https://doi.org/10.1016/j.jpdc.2008.09.002"},
+      {"plan.mfu", "model FLOPs utilisation", "6·N·tokens / (step time × GPUs × peak FLOP/s)",
+       "Chowdhery et al. 2022, PaLM, appendix B", "https://arxiv.org/abs/2204.02311"},
       // Collectives
       {"busbw.allreduce", "bus bandwidth of AllReduce", "busBw = algBw × 2(n-1)/n",
        "nccl-tests src/all_reduce.cu AllReduceGetBw; doc/PERFORMANCE.md",
@@ -406,9 +416,8 @@ bool parse_gradscaler_steps(std::string_view text, std::vector<GradScalerRun>* o
     if (count < 1) return bad(where + ": a run needs at least one step");
     total += count;
     if (total > 1000000000) return bad("--steps adds up to more than 10^9 steps");
-    if (!out->empty() && out->back().kind == kind) out->back().count += count;
-    else out->push_back({kind, count});
-    if (out->size() > 1000) return bad("--steps has more than 1000 runs");
+    out->push_back({kind, count});  // kept as written: the trace has one line per item
+    if (out->size() > 1000) return bad("--steps has more than 1000 items");
     i = j + 1;
     if (j == text.size()) break;
   }

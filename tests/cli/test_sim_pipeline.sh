@@ -23,7 +23,7 @@ contains "idle/ideal in the text" "$tmp/out" "idle/ideal = 0\.375 \(37\.5%\)"
 contains "formula shown" "$tmp/out" "formula \(p-1\)/\(m\+p-1\) = 0\.272727"
 # f = b = w = 10 ms: a slot is 30 ms and the step 11 slots; each stage idles 3 slots.
 contains "makespan" "$tmp/out" "makespan +330 ms"
-contains "stage 0 row: idle 90 ms, 4 microbatches in flight, 3 warm-up forwards" "$tmp/out" "^ +0 +90 +240 +4 +3$"
+contains "stage 0 row: idle 90 ms, 4 microbatches in flight, 3 warm-up forwards, 5 remaining" "$tmp/out" "^ +0 +90 +240 +4 +3 +5$"
 contains "Gantt row of stage 0" "$tmp/out" "^ +0 \|F1 F2 F3 F4 \. "
 contains "Gantt row of the last stage" "$tmp/out" "^ +3 \|\. +\. +\. +F1 B1 "
 
@@ -59,18 +59,18 @@ check "p out of range" 2 "$DTX" sim pipeline --p 0
 contains "p range named" "$tmp/err" "--p: p must be between 1 and 32"
 check "m not whole" 2 "$DTX" sim pipeline --m 2.5
 contains "m whole named" "$tmp/err" "--m: m must be a whole number"
-check "unknown schedule" 2 "$DTX" sim pipeline --schedule zb-h2
-contains "schedule choices named" "$tmp/err" "--schedule: .*expected one of: naive, gpipe, 1f1b, interleaved, zb-h1"
+check "unknown schedule" 2 "$DTX" sim pipeline --schedule zb-v
+contains "schedule choices named" "$tmp/err" "--schedule: .*expected one of: naive, gpipe, 1f1b, interleaved, zb-h1, zb-h2"
 check "flag without value" 2 "$DTX" sim pipeline --f
 contains "missing value named" "$tmp/err" "--f needs a value"
 
 # ---- impossible inputs: exit 1 with the reason
 check "interleaved needs m a multiple of p" 1 "$DTX" sim pipeline --schedule interleaved --p 4 --m 10 --v 2
-contains "interleaved reason" "$tmp/err" "m to be a multiple of p.*m = 10, p = 4"
+contains "interleaved reason" "$tmp/err" "m = 10, G = 4, p = 4 leave 2 .*m must be a multiple of p"
 
 # ---- help lists the inputs
 check "help" 0 "$DTX" sim pipeline --help
-for flag in schedule p m v f b w; do contains "help lists --$flag" "$tmp/out" "^  --$flag "; done
+for flag in schedule p m v group f b w; do contains "help lists --$flag" "$tmp/out" "^  --$flag "; done
 
 if [[ $fails -ne 0 ]]; then
   echo "$fails failure(s)"

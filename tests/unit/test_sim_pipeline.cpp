@@ -226,14 +226,57 @@ TEST(SimPipelineWarmup, OneF1BMatchesMegatron) {
   }
 }
 
-// Megatron-LM's interleaved schedule: num_warmup_microbatches = (p - r - 1)·2 + (v - 1)·p
-// chunk forwards (all m·v when m == p). Here p = 4, v = 2, m = 8: ranks 0..3 run 10, 8, 6, 4.
+// Megatron-LM's interleaved schedule (megatron/core/pipeline_parallel/schedules.py,
+// get_pp_rank_microbatches, main as of 2026): num_warmup_microbatches = (p - r - 1)·2 +
+// (v - 1)·G chunk forwards, capped at m·v, with G = p by default. Here p = 4, v = 2, m = 8:
+// ranks 0..3 run 10, 8, 6, 4.
 TEST(SimPipelineWarmup, InterleavedMatchesMegatron) {
   PipelineResult r = run(make(PipeSchedule::Interleaved, 4, 8, 1, 1, 0, 2));
   EXPECT_EQ(r.warmup_forwards, (std::vector<int>{10, 8, 6, 4}));
+  EXPECT_EQ(r.remaining_forwards, (std::vector<int>{6, 8, 10, 12}));
   for (int rank = 0; rank < 4; ++rank) EXPECT_EQ(forwards_before_first_backward(r, rank), r.warmup_forwards[rank] + 1);
-  PipelineResult all = run(make(PipeSchedule::Interleaved, 4, 4, 1, 1, 0, 2));
-  EXPECT_EQ(all.warmup_forwards, (std::vector<int>{8, 8, 8, 8}));
+}
+
+// The edge case m = p. Megatron before its November 2024 "tunable schedule" change sent every
+// rank into an all-forward warm-up when num_microbatches == pipeline_parallel_size; current main
+// only caps the formula at m·v: p = m = 4, v = 2 gives min(6 + 4, 8), min(4 + 4, 8), 2 + 4, 0 + 4.
+TEST(SimPipelineWarmup, InterleavedWithMEqualToPFollowsCurrentMegatron) {
+  PipelineResult r = run(make(PipeSchedule::Interleaved, 4, 4, 1, 1, 0, 2));
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.warmup_forwards, (std::vector<int>{8, 8, 6, 4}));
+  EXPECT_EQ(r.remaining_forwards, (std::vector<int>{0, 0, 2, 4}));
+}
+
+// microbatch_group_size_per_vp_stage: the schedule table of schedules.py's own comment, PP 2,
+// N (group) 3, M 5, VP 2: virtual microbatches 0..9 are microbatches 0 1 2 0 1 2 3 4 3 4 on
+// chunks 0 0 0 1 1 1 0 0 1 1. Warm-up on rank r is 2(p-r-1) + (v-1)·G: 5 and 3.
+TEST(SimPipelineWarmup, InterleavedGroupFollowsMegatronScheduleTable) {
+  PipelineInputs in = make(PipeSchedule::Interleaved, 2, 5, 1, 1, 0, 2);
+  in.group = 3;
+  PipelineResult r = run(in);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.group, 3);
+  EXPECT_EQ(r.warmup_forwards, (std::vector<int>{5, 3}));
+  // Rank 1's forwards in order, as (microbatch, chunk).
+  std::vector<std::pair<int, int>> fwd;
+  for (int i = r.stage_begin[1]; i < r.stage_begin[2]; ++i)
+    if (r.ops[i].kind == PipeOpKind::F) fwd.push_back({r.ops[i].microbatch, r.ops[i].chunk});
+  const std::vector<std::pair<int, int>> table = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1},
+                                                  {2, 1}, {3, 0}, {4, 0}, {3, 1}, {4, 1}};
+  EXPECT_EQ(fwd, table);
+}
+
+// Megatron's checks: G must lie in [p, m], and a last group of fewer than p microbatches is
+// refused ("dependency bubbles").
+TEST(SimPipelineWarmup, InterleavedGroupLimitsAsMegatron) {
+  PipelineInputs in = make(PipeSchedule::Interleaved, 4, 6, 1, 1, 0, 2);
+  EXPECT_NE(simulate_pipeline(in).error.find("last microbatch group"), std::string::npos);  // G = p = 4: 6 mod 4 = 2 < 4
+  in.group = 6;
+  EXPECT_TRUE(simulate_pipeline(in).error.empty());
+  in.group = 3;
+  EXPECT_NE(simulate_pipeline(in).error.find("between p and m"), std::string::npos);
+  in.group = 7;
+  EXPECT_NE(simulate_pipeline(in).error.find("between p and m"), std::string::npos);
 }
 
 // GPipe runs all m forwards before any backward, so stage 0 holds all m; 1F1B holds at
@@ -377,8 +420,8 @@ TEST(SimPipelineInputs, WidgetTableDrivesTheSimulation) {
   ASSERT_TRUE(zb.has_value()) << err;
   v.set("schedule", *zb);
   EXPECT_EQ(pipeline_inputs(v).schedule, PipeSchedule::ZbH1);
-  EXPECT_FALSE(parse_widget_value(*k.input("schedule"), "zb-h2", &err).has_value());
-  EXPECT_NE(err.find("zb-h1"), std::string::npos);
+  EXPECT_FALSE(parse_widget_value(*k.input("schedule"), "zb-v", &err).has_value());
+  EXPECT_NE(err.find("zb-h2"), std::string::npos);
 }
 
 TEST(SimPipelineLabels, NumberMicrobatchesFromOne) {
