@@ -1,4 +1,5 @@
 #include "sim/ring.h"
+#include "sim/sources.h"
 
 #include <algorithm>
 #include <cmath>
@@ -195,9 +196,12 @@ std::optional<RingSim> simulate_ring(const RingInputs& in, std::string* error) {
   }
   if (sim.time_s > 0) {
     sim.algbw_gbs = static_cast<double>(in.bytes) / sim.time_s / 1e9;
-    // nccl-tests' correction: what each rank must move per byte of buffer on an ideal ring.
-    double factor = (kind == CollectiveKind::AllReduce ? 2.0 : 1.0) * (n - 1) / n;
-    sim.busbw_gbs = sim.algbw_gbs * factor;
+    // nccl-tests' correction (sources.h, the one table `dtx sim collective` also uses): what
+    // each rank must move per byte of buffer on an ideal ring.
+    const Collective c = kind == CollectiveKind::AllReduce       ? Collective::AllReduce
+                         : kind == CollectiveKind::ReduceScatter ? Collective::ReduceScatter
+                                                                 : Collective::AllGather;
+    sim.busbw_gbs = sim.algbw_gbs * nccl_tests_busbw_factor(c, n);
   }
   return sim;
 }
