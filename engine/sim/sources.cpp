@@ -64,8 +64,8 @@ const std::vector<SourcedFormula>& sourced_formulas() {
       {"busbw.sendrecv", "bus bandwidth of SendRecv", "busBw = algBw × 1", "nccl-tests src/sendrecv.cu SendRecvGetBw",
        "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
       {"busbw.allreduce.in-network", "link bytes per algBw byte of an in-network (SHARP/NVLS) AllReduce",
-       "factor 1: each rank sends its buffer into the switch once and receives the sum once (nccl-tests still "
-       "prints algBw × 2(n-1)/n)",
+       "factor 1 in the ideal model: each rank sends its buffer into the switch once and receives the sum once "
+       "(NCCL's NVLS implementation moves about (n+1)/n; nccl-tests still prints algBw × 2(n-1)/n)",
        "nccl-tests issue #366 (maintainer's answer: busBw keeps the ring formula for comparison)",
        "https://github.com/NVIDIA/nccl-tests/issues/366"},
       // Pipeline

@@ -100,7 +100,8 @@ const char* collective_op_label(Collective c);   // "AllReduce", "ReduceScatter"
 double nccl_tests_busbw_factor(Collective c, int n);
 // What one rank's link really carries per byte of algBw. Equal to nccl-tests' factor except
 // for an in-network (SHARP / NVLS) AllReduce, where each rank sends its buffer once into the
-// switch and receives the result once: 1, whatever n (nccl-tests still prints 2(n-1)/n,
+// switch and receives the result once: 1, whatever n, in the ideal model (NCCL's NVLS moves
+// about (n+1)/n per GPU; nccl-tests still prints 2(n-1)/n,
 // nccl-tests issue #366).
 double busbw_factor(Collective c, int n, bool in_network);
 const char* collective_formula_id(Collective c, bool in_network);
