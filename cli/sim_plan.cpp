@@ -56,14 +56,28 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
 
   std::cout << (in.first_stage ? "Memory per GPU (a GPU of the first pipeline stage; --stage even for the average)\n"
                                : "Memory per GPU (the average GPU; --stage first for the fullest stage)\n");
-  std::cout << "  " << pad("weights", 13) << format_gb(r.weights_bytes) << "\n";
-  std::cout << "  " << pad("gradients", 13) << format_gb(r.grads_bytes) << "\n";
-  std::cout << "  " << pad("optimizer", 13) << format_gb(r.optimizer_bytes) << "\n";
+  std::cout << "  " << pad("convention", 13) << sim::memory_source_name(r.convention);
+  if (r.offload != sim::Offload::None) std::cout << ", offload " << sim::offload_name(r.offload);
+  if (const sim::SourcedFormula* f = sim::find_formula(r.memory_formula_id)) std::cout << " (" << f->source << ")";
+  std::cout << "\n";
+  if (r.memory_split) {
+    std::cout << "  " << pad("weights", 13) << format_gb(r.weights_bytes) << "\n";
+    std::cout << "  " << pad("gradients", 13) << format_gb(r.grads_bytes) << "\n";
+    std::cout << "  " << pad("optimizer", 13) << format_gb(r.optimizer_bytes) << "\n";
+  } else {
+    std::cout << "  " << pad("model states", 13) << format_gb(r.model_states_bytes) << "  (DeepSpeed's one figure";
+    if (r.largest_layer_bytes > 0) std::cout << ", of which " << format_gb(r.largest_layer_bytes) << " is the gathered largest layer";
+    std::cout << ")\n";
+  }
   std::cout << "  " << pad("activations", 13) << format_gb(r.activations_bytes) << "  (" << format_gb(r.activation_layer_bytes)
             << " per layer per microbatch)\n";
   std::cout << "  " << pad("total", 13) << format_gb(r.total_bytes) << " of " << format_gb(r.capacity_bytes) << ": "
             << (r.fits ? "fits, " + format_gb(r.capacity_bytes - r.total_bytes) + " free"
                        : "over by " + format_gb(r.total_bytes - r.capacity_bytes))
+            << "\n";
+  std::cout << "  " << pad("host/node", 13)
+            << (r.cpu_modelled ? format_gb(r.cpu_bytes_per_node) + " (DeepSpeed's host memory per node)"
+                               : std::string("not modelled by this convention"))
             << "\n\n";
 
   std::cout << "Communication per GPU per step\n";
@@ -86,7 +100,7 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
   if (r.warnings.empty()) std::cout << "  none\n";
   for (const auto& w : r.warnings) std::cout << "  - " << w << "\n";
   std::cout << "\nAssumptions\n";
-  for (const char* a : sim::plan_assumptions()) std::cout << "  - " << a << "\n";
+  for (const std::string& a : sim::plan_assumptions(in)) std::cout << "  - " << a << "\n";
 }
 
 Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
@@ -129,11 +143,24 @@ Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
   j["params_per_gpu"] = r.gpu_params;
   j["layer_params_per_gpu"] = r.gpu_layer_params;
   j["embedding_params_per_gpu"] = r.gpu_embedding_params;
-  j["memory_gb"] = {{"weights", r.weights_bytes / 1e9},         {"gradients", r.grads_bytes / 1e9},
-                    {"optimizer", r.optimizer_bytes / 1e9},     {"activations", r.activations_bytes / 1e9},
-                    {"total", r.total_bytes / 1e9},             {"capacity", r.capacity_bytes / 1e9}};
+  // DeepSpeed's estimators give the model states as one figure: no split (null) then.
+  auto split = [&](double bytes) { return r.memory_split ? Json(bytes / 1e9) : Json(nullptr); };
+  j["memory_gb"] = {{"weights", split(r.weights_bytes)},       {"gradients", split(r.grads_bytes)},
+                    {"optimizer", split(r.optimizer_bytes)},   {"activations", r.activations_bytes / 1e9},
+                    {"total", r.total_bytes / 1e9},             {"capacity", r.capacity_bytes / 1e9},
+                    {"model_states", r.model_states_bytes / 1e9}};
   j["activation_layer_gb"] = r.activation_layer_bytes / 1e9;
   j["fits"] = r.fits;
+  j["convention"] = sim::memory_source_name(r.convention);
+  j["offload"] = sim::offload_name(r.offload);  // as applied (ignored offload: "none")
+  j["memory_zero"] = r.memory_zero;             // the stage the convention's formula used
+  j["model_states_bytes"] = r.model_states_bytes;
+  j["largest_layer_params"] = r.largest_layer_params;
+  j["largest_layer_bytes"] = r.largest_layer_bytes;
+  j["cpu_bytes_per_node"] = r.cpu_bytes_per_node;
+  j["cpu_modelled"] = r.cpu_modelled;
+  if (const sim::SourcedFormula* f = sim::find_formula(r.memory_formula_id))
+    j["memory_formula"] = {{"id", f->id}, {"formula", f->formula}, {"source", f->source}, {"url", f->url}};
   Json comm = Json::array();
   for (const auto& row : r.comm)
     comm.push_back({{"dim", row.dim},
@@ -154,7 +181,7 @@ Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
   j["mfu"] = r.mfu;
   j["warnings"] = r.warnings;
   Json notes = Json::array();
-  for (const char* a : sim::plan_assumptions()) notes.push_back(a);
+  for (const std::string& a : sim::plan_assumptions(in)) notes.push_back(a);
   j["assumptions"] = notes;
   return j;
 }

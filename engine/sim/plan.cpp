@@ -113,6 +113,12 @@ PlanInput plan_input_from(const WidgetValues& v) {
   in.flash = v.get_int("flash") != 0;
   in.efficiency = v.get("eff") > 0 ? v.get("eff") : 0.6;
   in.first_stage = std::string(v.option("stage")) == "first";
+  // By name, so the option lists and the enums cannot drift apart unnoticed.
+  const std::string conv = v.option("convention"), off = v.option("offload");
+  for (MemorySource s : {MemorySource::ZeroPaper, MemorySource::DeepSpeed, MemorySource::DeepSpeed2023, MemorySource::Megatron})
+    if (conv == memory_source_name(s)) in.convention = s;
+  for (Offload o : {Offload::None, Offload::Optimizer, Offload::Params})
+    if (off == offload_name(o)) in.offload = o;
   return in;
 }
 
@@ -217,6 +223,90 @@ void add_warnings(const PlanInput& in, PlanResult& r) {
   if (in.sp && in.tp == 1) w.push_back("Sequence parallelism works inside the TP group: with TP=1 it changes nothing.");
 }
 
+// Model-state bytes per GPU (and host bytes per node) by the plan's convention, through
+// estimate_memory(): the code path of `dtx sim memory`, asked about the parameters this GPU
+// holds (already split by TP and PP) sharded over the plan's DP·CP group. Inputs a source
+// has no formula for are mapped to the nearest it has, with a warning saying so.
+void apply_memory_convention(const PlanInput& in, PlanResult& r, std::vector<std::string>& w) {
+  const int n = r.shard_group;
+  const bool deepspeed = in.convention == MemorySource::DeepSpeed || in.convention == MemorySource::DeepSpeed2023;
+  MemoryQuery q;
+  q.source = in.convention;
+  q.params = r.gpu_params;
+  q.k = 12;
+  q.mp = 1;
+  q.zero = in.zero;
+  q.largest_layer = r.largest_layer_params;
+  r.convention = in.convention;
+  r.offload = deepspeed ? in.offload : Offload::None;
+  if (!deepspeed && in.offload != Offload::None)
+    w.push_back(std::string("Offload ") + offload_name(in.offload) + " is ignored: the " +
+                (in.convention == MemorySource::Megatron ? "Megatron-LM estimator" : "ZeRO paper's count") +
+                " has no host memory; choose the deepspeed or deepspeed-2023 convention for offload.");
+  bool cpu_possible = true;
+  if (deepspeed) {
+    if (in.zero == 0) {
+      // Nothing sharded: the stage 1/2 formula over one GPU, 2 + 18 (before June 2024 4 + 16)
+      // bytes per parameter. DeepSpeed gives no host figure for it.
+      w.push_back("DeepSpeed has no estimator for ZeRO stage 0: the figure is its stage 1/2 formula with nothing "
+                  "sharded (20 bytes per parameter), and host memory is not modelled.");
+      if (r.offload != Offload::None)
+        w.push_back(std::string("Offload ") + offload_name(r.offload) + " is ignored: DeepSpeed offloads only with ZeRO 1 to 3.");
+      r.offload = Offload::None;
+      q.zero = 1;
+      q.gpus_per_node = 1;
+      q.nodes = 1;
+      cpu_possible = false;
+    } else {
+      if (r.offload == Offload::Params && in.zero < 3) {
+        w.push_back("Parameter offload needs ZeRO-3: with ZeRO-" + std::to_string(in.zero) +
+                    " only the optimizer states are offloaded (ZeRO-Offload).");
+        r.offload = Offload::Optimizer;
+      }
+      // DeepSpeed's estimators count nodes × GPUs per node GPUs, all sharding one model. Here
+      // that is the shard group; its GPUs fill whole nodes when G divides it (host memory per
+      // node is then DeepSpeed's own figure). Otherwise only the GPU figure is meaningful.
+      const int g = in.gpus_per_node;
+      if (n % g == 0) {
+        q.gpus_per_node = g;
+        q.nodes = n / g;
+      } else {
+        q.gpus_per_node = n;
+        q.nodes = 1;
+        cpu_possible = false;
+        w.push_back("The " + count(n) + " GPUs of a ZeRO shard group (DP×CP) do not fill whole nodes of " + count(g) +
+                    ": DeepSpeed's host memory per node is not modelled for this plan (its GPU figure is).");
+      }
+    }
+    q.offload = r.offload;
+  } else {
+    q.dp = n;
+    if (in.convention == MemorySource::Megatron && in.zero >= 2) {
+      w.push_back("Megatron-LM's estimator knows only the distributed optimizer (ZeRO-1 like): the memory figures use "
+                  "ZeRO-1, not ZeRO-" + std::to_string(in.zero) + ".");
+      q.zero = 1;
+    }
+  }
+  r.memory_zero = q.zero;
+  const MemoryEstimate e = estimate_memory(q);
+  if (!e.error.empty()) {
+    // Every query above is one the sources answer; keep the plan readable if one does not.
+    r.error = "the " + std::string(memory_source_name(in.convention)) + " convention cannot count this plan: " + e.error;
+    return;
+  }
+  r.memory_formula_id = e.formula_id;
+  r.memory_split = !deepspeed;
+  if (deepspeed && in.zero == 0) r.memory_zero = 0;
+  r.weights_bytes = e.weights_bytes;
+  r.grads_bytes = e.grads_bytes;
+  r.optimizer_bytes = e.optimizer_bytes;
+  r.largest_layer_bytes = e.largest_layer_bytes;
+  // The split's own sum for the split conventions, so today's figures add up as before.
+  r.model_states_bytes = r.memory_split ? r.weights_bytes + r.grads_bytes + r.optimizer_bytes : e.gpu_bytes;
+  r.cpu_modelled = e.cpu_modelled && cpu_possible;
+  r.cpu_bytes_per_node = r.cpu_modelled ? e.cpu_bytes : 0;
+}
+
 }  // namespace
 
 PlanResult simulate_plan(const PlanInput& in) {
@@ -252,12 +342,21 @@ PlanResult simulate_plan(const PlanInput& in) {
   }
   r.gpu_params = r.gpu_layer_params + r.gpu_embedding_params;
 
-  // Memory: 2 + 2 + 12 bytes/param, ZeRO sharding over the DP·CP GPUs that hold the same
-  // parameters.
-  const double n_shard = r.shard_group;
-  r.weights_bytes = 2 * r.gpu_params / (in.zero >= 3 ? n_shard : 1);
-  r.grads_bytes = 2 * r.gpu_params / (in.zero >= 2 ? n_shard : 1);
-  r.optimizer_bytes = 12 * r.gpu_params / (in.zero >= 1 ? n_shard : 1);
+  // The largest single module on this GPU: the vocabulary embedding (vocab × hidden), an
+  // MLP matrix (hidden × ffn), a Q or O projection (hidden × hidden) or the learned position
+  // table (seq × hidden), TP splitting each. DeepSpeed's model_to_params takes the module
+  // with the most parameters of its own, and in these architectures that is one of them.
+  r.largest_layer_params =
+      std::max({static_cast<double>(m.vocab) * m.hidden, static_cast<double>(m.hidden) * m.ffn,
+                static_cast<double>(m.hidden) * m.hidden,
+                m.learned_positions ? static_cast<double>(m.seq) * m.hidden : 0.0}) *
+      scale / tp;
+
+  // Model states: the convention's formula for the GPU's parameters, sharded by ZeRO over
+  // the DP·CP GPUs that hold the same parameters.
+  std::vector<std::string> convention_notes;  // listed after the plan's own warnings
+  apply_memory_convention(in, r, convention_notes);
+  if (!r.error.empty()) return r;
   const double s_local = static_cast<double>(m.seq) / cp;
   r.activation_layer_bytes =
       activation_bytes_per_layer(s_local, in.mbs, m.hidden, m.heads, tp, in.sp, in.recompute, in.flash);
@@ -315,18 +414,65 @@ PlanResult simulate_plan(const PlanInput& in) {
   r.mfu = r.model_flops / (r.step_s * static_cast<double>(r.plan_gpus) * peak);
 
   add_warnings(in, r);
+  r.warnings.insert(r.warnings.end(), convention_notes.begin(), convention_notes.end());
   return r;
 }
 
-const std::vector<const char*>& plan_assumptions() {
-  static const std::vector<const char*> notes = {
+namespace {
+
+const char* memory_formula_id_for(const PlanInput& in) {
+  switch (in.convention) {
+    case MemorySource::ZeroPaper: return "memory.zero-paper";
+    case MemorySource::Megatron: return "memory.megatron";
+    case MemorySource::DeepSpeed: return in.zero == 3 ? "memory.deepspeed.zero3" : "memory.deepspeed.zero2";
+    case MemorySource::DeepSpeed2023: return in.zero == 3 ? "memory.deepspeed.zero3" : "memory.deepspeed-2023.zero2";
+  }
+  return "memory.zero-paper";
+}
+
+// The memory line of the assumptions, one per convention.
+const char* memory_assumption(MemorySource s) {
+  switch (s) {
+    case MemorySource::ZeroPaper: break;
+    case MemorySource::Megatron:
+      return "Model states as Megatron-LM's theoretical memory counts them: 2 (BF16 weights) + 4 (FP32 main "
+             "gradients, never sharded) + 12 (FP32 master weights, m, v) bytes per parameter. With ZeRO 1 or more the "
+             "distributed optimizer shards the 12 over the DP×CP GPUs (6 + 12/d); ZeRO-2/3 are not in its estimator, "
+             "so they count as ZeRO-1. Communication buffers are not counted.";
+    case MemorySource::DeepSpeed:
+    case MemorySource::DeepSpeed2023:
+      return "Model states as DeepSpeed's estimators count them (one figure, no split): ZeRO-1/2 2 + 18/N bytes per "
+             "parameter per GPU (deepspeed-2023, the formula before June 2024: 4 + 16/N), ZeRO-3 18/N plus 4 bytes per "
+             "parameter of the largest module, which is gathered whole; N = the DP×CP GPUs. Offload keeps 2 bytes "
+             "(ZeRO-1/2), 2/N (ZeRO-3 optimizer) or none (ZeRO-3 parameters) per parameter on the GPU; its PCIe "
+             "traffic and CPU time are not counted. Host memory per node: DeepSpeed's formula with zero_init on and "
+             "its buffer factor 1.5.";
+  }
+  return "Mixed-precision Adam: 2 (BF16 weights) + 2 (BF16 gradients) + 12 (FP32 master, m, v) bytes per parameter. "
+         "ZeRO-1 shards the 12 optimizer bytes, ZeRO-2 also the gradients, ZeRO-3 also the weights, over the DP×CP "
+         "GPUs (as Megatron does with CP). ZeRO-3's gathered layer and all communication buffers are not counted.";
+}
+
+}  // namespace
+
+std::vector<std::string> plan_assumptions(const PlanInput& in) {
+  const SourcedFormula* f = find_formula(memory_formula_id_for(in));
+  std::string source = std::string("Memory convention ") + memory_source_name(in.convention) + ": ";
+  if (f) {
+    source += f->formula;
+    source += ". Source: ";
+    source += f->source;
+    source += " (";
+    source += f->url;
+    source += ").";
+  }
+  std::vector<std::string> notes = {
       "An estimate from formulas, not a measurement.",
       "Memory is for the average GPU (stage = even: all parameters spread evenly over TP×PP, layers/PP layers of "
       "activations) or for a GPU of the first pipeline stage (stage = first: ceil(layers/PP) layers and the input "
       "embedding). Either way min(PP, m) microbatches of activations are in flight, as on stage 0 under 1F1B.",
-      "Mixed-precision Adam: 2 (BF16 weights) + 2 (BF16 gradients) + 12 (FP32 master, m, v) bytes per parameter. "
-      "ZeRO-1 shards the 12 optimizer bytes, ZeRO-2 also the gradients, ZeRO-3 also the weights, over the DP×CP "
-      "GPUs (as Megatron does with CP). ZeRO-3's gathered layer and all communication buffers are not counted.",
+      memory_assumption(in.convention),
+      source,
       "Activations: Korthikanti et al. 2022, 16-bit, without flash attention unless it is on (5as/h is the "
       "attention-score term). CP divides the sequence.",
       "Parameters: per layer Q and O (h×h), K and V (h × KV heads × head size), the MLP (3 matrices with SwiGLU, "
@@ -345,6 +491,70 @@ const std::vector<const char*>& plan_assumptions() {
       "TP, PP and CP traffic is not overlapped.",
   };
   return notes;
+}
+
+std::string plan_memory_formula(const PlanInput& in, const PlanResult& r, int bucket) {
+  const std::string P = count(r.gpu_params), N = count(r.shard_group);
+  const bool deepspeed = !r.memory_split;
+  const bool megatron = r.convention == MemorySource::Megatron;
+  std::string t;
+  auto share = [&](const char* what, double bytes_per_param, bool sharded, const char* why) {
+    t = std::string(what) + ": " + count(bytes_per_param) + " bytes × " + P + " parameters on this GPU";
+    if (sharded) t += " ÷ " + N + " (" + why + ")";
+  };
+  if (bucket == 3) {
+    t = "activations: " + format_gb(r.activation_layer_bytes) + " per layer per microbatch × " + count(r.memory_layers) +
+        " layers × " + count(r.in_flight) + " microbatches in flight = " + format_gb(r.activations_bytes);
+    const std::string src = formula_with_source("memory.activations");
+    if (!src.empty()) t += "\n" + src;
+    return t;
+  }
+  if (bucket == 4) {
+    if (!r.cpu_modelled) {
+      t = std::string("host memory: not modelled by the ") + memory_source_name(r.convention) + " convention";
+      if (deepspeed) t += " for this plan (see the warnings)";
+      return t;
+    }
+    const std::string G = count(in.gpus_per_node), nodes = count(static_cast<double>(r.shard_group) / in.gpus_per_node);
+    const std::string L = count(r.largest_layer_params);
+    if (r.memory_zero < 3)
+      t = r.offload == Offload::None ? "host per node: " + P + " × 4 × " + G + " GPUs × 1.5"
+                                     : "host per node: " + P + " × max(4 × " + N + " GPUs, 16) × 1.5";
+    else if (r.offload == Offload::None)
+      t = "host per node: " + L + " (largest layer) × 4 × " + G + " GPUs × 1.5 (zero_init)";
+    else
+      t = "host per node: " + P + " × " + (r.offload == Offload::Params ? "18" : "16") + " ÷ " + nodes +
+          " nodes × 1.5 (zero_init)";
+    t += " = " + format_gb(r.cpu_bytes_per_node);
+  } else if (deepspeed) {
+    const std::string L = count(r.largest_layer_params);
+    const std::string n1 = r.memory_zero == 0 ? "1" : N;
+    if (r.memory_zero < 3) {
+      if (r.offload == Offload::Optimizer) t = "model states: 2 × " + P + " (optimizer offloaded)";
+      else if (r.convention == MemorySource::DeepSpeed2023) t = "model states: 4 × " + P + " + 16 × " + P + " ÷ " + n1;
+      else t = "model states: 2 × " + P + " + 18 × " + P + " ÷ " + n1;
+    } else {
+      t = "model states: 4 × " + L + " (largest layer)";
+      if (r.offload == Offload::None) t += " + 18 × " + P + " ÷ " + N;
+      else if (r.offload == Offload::Optimizer) t += " + 2 × " + P + " ÷ " + N + " (optimizer offloaded)";
+      else t += " (parameters and optimizer offloaded)";
+    }
+    t += " = " + format_gb(r.model_states_bytes);
+  } else if (bucket == 0) {
+    share("weights", 2, !megatron && r.memory_zero >= 3, "ZeRO-3 over DP×CP");
+    t += " = " + format_gb(r.weights_bytes);
+  } else if (bucket == 1) {
+    if (megatron) share("gradients", 4, false, "");
+    else share("gradients", 2, r.memory_zero >= 2, "ZeRO-2 over DP×CP");
+    if (megatron) t += " (FP32 main gradients, never sharded)";
+    t += " = " + format_gb(r.grads_bytes);
+  } else {
+    share("optimizer", 12, r.memory_zero >= 1, megatron ? "distributed optimizer over DP×CP" : "ZeRO-1 over DP×CP");
+    t += " = " + format_gb(r.optimizer_bytes);
+  }
+  const std::string src = formula_with_source(r.memory_formula_id);
+  if (!src.empty()) t += "\n" + src;
+  return t;
 }
 
 const WidgetKind& plan_widget_kind() {
@@ -382,6 +592,13 @@ const WidgetKind& plan_widget_kind() {
           {"kv_heads", "KV heads", 0, 512, 0, true, false, {}, "key/value heads (GQA); 0 = the model's", true},
           {"ffn", "FFN size", 0, 262144, 0, true, true, {}, "MLP inner size; 0 = the model's", true},
           {"vocab", "vocabulary", 0, 1048576, 0, true, true, {}, "0 = the model's", true},
+          // Appended last: packs and the page address inputs by name, the tests also by index.
+          {"convention", "convention", 0, 3, 0, true, false, {"zero-paper", "deepspeed", "deepspeed-2023", "megatron"},
+           "whose count of weights, gradients and optimizer states: zero-paper (2+2+12, sharded by ZeRO), deepspeed "
+           "(DeepSpeed's estimators), deepspeed-2023 (before June 2024), megatron (theoretical_memory_usage.py)"},
+          {"offload", "offload", 0, 2, 0, true, false, {"none", "optimizer", "params"},
+           "DeepSpeed conventions only: none, optimizer (ZeRO-Offload) or params (ZeRO-3 parameters and optimizer) to "
+           "host memory"},
       }};
   return k;
 }

@@ -3,9 +3,11 @@
 // dimension sends per step and over which link, and an estimate of step time and MFU.
 //
 // Conventions (the course's, see exercises/ERRATA.md): GB = 10^9 bytes; mixed-precision Adam
-// at 16 bytes/param (2 BF16 weights + 2 BF16 gradients + 12 FP32 master, m, v); activations
-// by Korthikanti et al. 2022; model FLOPs 6·N per token; 1F1B bubble (PP-1)/(m+PP-1).
-// Every assumption behind the estimate is listed by plan_assumptions().
+// at 16 bytes/param (2 BF16 weights + 2 BF16 gradients + 12 FP32 master, m, v) by default,
+// or the model-state memory of another source (DeepSpeed's estimators, Megatron-LM's
+// theoretical memory) through engine/sim/sources.h, the same functions `dtx sim memory` runs;
+// activations by Korthikanti et al. 2022; model FLOPs 6·N per token; 1F1B bubble
+// (PP-1)/(m+PP-1). Every assumption behind the estimate is listed by plan_assumptions().
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "sim/hardware.h"
+#include "sim/sources.h"
 #include "sim/widget.h"
 
 namespace dtx::sim {
@@ -70,6 +73,10 @@ struct PlanInput {
   // GPU of the first pipeline stage, the fullest (ceil(layers/PP) layers) plus the input
   // embedding: the one that runs out of memory first.
   bool first_stage = false;
+  // Whose count of the model states (weights, gradients, optimizer) the memory follows, and
+  // what DeepSpeed offloads to the host (the other conventions have no offload: ignored).
+  MemorySource convention = MemorySource::ZeroPaper;
+  Offload offload = Offload::None;
 };
 
 // Reads the widget inputs (see plan_widget_kind()).
@@ -112,11 +119,32 @@ struct PlanResult {
   double gpu_params = 0;           // the sum: what the 16 bytes/param apply to
 
   // memory per GPU (the GPU PlanInput::first_stage describes)
+  // The split into weights, gradients and optimizer states, when the convention makes one
+  // (ZeRO paper, Megatron-LM); DeepSpeed's estimators give one lump (memory_split false,
+  // the three are 0 and model_states_bytes holds it).
   double weights_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
+  double model_states_bytes = 0;  // weights + gradients + optimizer, or DeepSpeed's lump
+  bool memory_split = true;
   double activation_layer_bytes = 0;  // one layer, one microbatch
   double total_bytes = 0, capacity_bytes = 0;
   bool fits = false;
-  double model_state_bytes() const { return weights_bytes + grads_bytes + optimizer_bytes; }
+  double model_state_bytes() const { return model_states_bytes; }
+
+  // The convention as applied: the offload and ZeRO stage its formula was evaluated with
+  // (a convention without offload ignores it; Megatron-LM knows ZeRO 0 or 1 only; DeepSpeed
+  // has no stage-0 estimator), and the sources.h entry behind the model-state figure.
+  MemorySource convention = MemorySource::ZeroPaper;
+  Offload offload = Offload::None;
+  int memory_zero = 0;
+  const char* memory_formula_id = "memory.zero-paper";
+  // Parameters of the largest single module on this GPU (what DeepSpeed's ZeRO-3 gathers
+  // whole), and the 4 bytes per parameter its estimator adds for it (ZeRO-3 with DeepSpeed).
+  double largest_layer_params = 0, largest_layer_bytes = 0;
+  // Host (CPU) memory per node, as DeepSpeed's estimators count it; 0 with cpu_modelled
+  // false when the convention has no host figure (ZeRO paper, Megatron-LM, DeepSpeed
+  // stage 0, or a shard group that does not fill whole nodes).
+  double cpu_bytes_per_node = 0;
+  bool cpu_modelled = false;
 
   // traffic, always DP, TP, PP, CP in that order (rows for degree 1 have zero bytes)
   std::vector<CommRow> comm;
@@ -135,7 +163,13 @@ struct PlanResult {
 
 PlanResult simulate_plan(const PlanInput& in);
 
-// The assumptions behind the figures, one sentence each, for the CLI and the view.
-const std::vector<const char*>& plan_assumptions();
+// The assumptions behind the figures, one sentence each, for the CLI and the view. The
+// memory line follows the plan's convention and names its source.
+std::vector<std::string> plan_assumptions(const PlanInput& in);
+
+// The formula behind one memory figure of a plan, with its numbers and its source, for the
+// view's hover text: bucket 0..2 weights, gradients, optimizer (or, with a lumped
+// convention, 0 the model states), 3 activations, 4 host memory per node.
+std::string plan_memory_formula(const PlanInput& in, const PlanResult& r, int bucket);
 
 }  // namespace dtx::sim

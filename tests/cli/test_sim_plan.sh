@@ -66,6 +66,50 @@ check "ZeRO paper --json" 0 "$DTX" sim plan --params_b 7.5 --nodes 8 --dp 64 --z
 expect_json "ZeRO-1 31.4 GB" "$tmp/out" \
   'Math.abs(d.memory_gb.weights + d.memory_gb.gradients + d.memory_gb.optimizer - 31.40625) < 1e-9'
 
+# ---- memory conventions
+# The default is the ZeRO paper's, named in the JSON with its source; the capstone's figures
+# above are unchanged by it. Host memory is DeepSpeed's only.
+expect_json "default convention" "$tmp/capstone.json" \
+  'd.convention==="zero-paper" && d.offload==="none" && d.memory_formula.id==="memory.zero-paper" && d.cpu_modelled===false && d.cpu_bytes_per_node===0 && Math.abs(d.memory_gb.model_states - 12.980041728) < 1e-6'
+expect_json "assumptions name the source" "$tmp/capstone.json" 'd.assumptions.some(a=>a.includes("Rajbhandari et al. 2020"))'
+
+# One code path with `dtx sim memory`: 7.5B on 2 nodes of 8 (TP = PP = CP = 1, so a GPU holds
+# the whole model and DeepSpeed's N is the 16 GPUs). Each convention's model-state bytes and
+# host bytes per node must be the calculator's for the same inputs.
+for conv in "zero-paper 2 none" "megatron 1 none" "deepspeed 2 optimizer" "deepspeed 3 params" "deepspeed-2023 1 none"; do
+  read -r src zero off <<<"$conv"
+  check "plan --convention $src --zero $zero --offload $off" 0 "$DTX" sim plan --params_b 7.5 --nodes 2 --zero "$zero" \
+    --convention "$src" --offload "$off" --json
+  cp "$tmp/out" "$tmp/plan.json"
+  layer=$(json 'd.largest_layer_params' <"$tmp/plan.json")
+  check "sim memory --source $src --zero $zero --offload $off" 0 "$DTX" sim memory --source "$src" --params 7.5e9 \
+    --zero "$zero" --gpus_per_node 8 --nodes 2 --largest_layer "$layer" --offload "$off" --json
+  cp "$tmp/out" "$tmp/memory.json"
+  gpu=$(json 'd.gpu_bytes' <"$tmp/memory.json")
+  cpu=$(json 'd.cpu_bytes' <"$tmp/memory.json")
+  expect_json "$src ZeRO-$zero offload $off: GPU bytes as dtx sim memory ($gpu)" "$tmp/plan.json" \
+    "d.convention===\"$src\" && Math.abs(d.model_states_bytes - $gpu) <= 2 && Math.abs(d.memory_gb.model_states*1e9 - $gpu) <= 2"
+  expect_json "$src ZeRO-$zero offload $off: host bytes as dtx sim memory ($cpu)" "$tmp/plan.json" \
+    "Math.abs(d.cpu_bytes_per_node - $cpu) <= 2"
+done
+# DeepSpeed lumps the model states: no split in the JSON, one figure; by hand, ZeRO-3 with
+# parameter offload keeps only the largest layer, 4 bytes × its parameters.
+expect_json "DeepSpeed has no split" "$tmp/plan.json" \
+  'd.memory_gb.weights===null && d.memory_gb.gradients===null && d.memory_gb.optimizer===null'
+check "deepspeed zero 3 params" 0 "$DTX" sim plan --params_b 7.5 --nodes 2 --zero 3 --convention deepspeed --offload params --json
+expect_json "params offload keeps 4·L" "$tmp/out" \
+  'd.model_states_bytes===Math.trunc(4*d.largest_layer_params) && d.cpu_modelled===true && d.memory_formula.id==="memory.deepspeed.zero3"'
+# Megatron by hand, distributed optimizer on 16 GPUs: (6 + 12/16) × 7.5e9 = 50.625 GB; the
+# text names the convention and says host memory is not modelled.
+check "megatron text" 0 "$DTX" sim plan --params_b 7.5 --nodes 2 --zero 1 --convention megatron
+contains "convention line" "$tmp/out" "^  convention +megatron \(Megatron-LM megatron/training/theoretical_memory_usage.py"
+contains "FP32 main gradients" "$tmp/out" "^  gradients +30 GB"
+contains "no host figure" "$tmp/out" "^  host/node +not modelled"
+check "offload ignored" 0 "$DTX" sim plan --params_b 7.5 --zero 1 --offload optimizer --json
+expect_json "offload warning" "$tmp/out" 'd.offload==="none" && d.warnings.some(w=>w.startsWith("Offload optimizer is ignored"))'
+check "bad convention" 2 "$DTX" sim plan --convention zero
+contains "lists conventions" "$tmp/err" "expected one of: zero-paper, deepspeed, deepspeed-2023, megatron"
+
 # ---- errors
 check "unknown flag" 2 "$DTX" sim plan --tpp 8
 contains "suggests the flag" "$tmp/err" "unknown input --tpp \(did you mean --tp\?\)"

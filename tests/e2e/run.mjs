@@ -2232,6 +2232,7 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
 
 // Course mode: an assignment solved by three students and graded by `dtx report`.
 (await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
+(await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 
 // ---------------------------------------------------------------- runner
 

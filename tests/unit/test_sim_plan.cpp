@@ -445,6 +445,179 @@ TEST(SimPlanWarnings, ZeroWithoutDataParallelAndSpWithoutTp) {
   EXPECT_FALSE(has_warning(quiet().set("sp", 1).set("tp", 2).run(), "with TP=1"));
 }
 
+// ---- memory conventions (engine/sim/sources.h through the plan)
+
+// The default convention is the ZeRO paper's, and choosing it by name changes nothing: the
+// 405B capstone's ZeRO-1 figures (worked out in tests/cli/test_sim_plan.sh) stay as they were.
+TEST(SimPlanConvention, DefaultIsTheZeroPaperAndKeepsItsFigures) {
+  PlanInput in = plan_input_from(WidgetValues::defaults(plan_widget_kind()));
+  EXPECT_EQ(in.convention, MemorySource::ZeroPaper);
+  EXPECT_EQ(in.offload, Offload::None);
+  Plan capstone = Plan().choose("model", "405b").set("nodes", 2048).set("tp", 8).set("pp", 16).set("zero", 1)
+                      .set("microbatches", 16);
+  PlanResult d = capstone.run();
+  PlanResult named = capstone.choose("convention", "zero-paper").run();
+  // 3,170,697,216 params per GPU: weights 2×, gradients 2×, optimizer 12/128× that.
+  EXPECT_DOUBLE_EQ(d.weights_bytes, 6341394432.0);
+  EXPECT_DOUBLE_EQ(d.grads_bytes, 6341394432.0);
+  EXPECT_DOUBLE_EQ(d.optimizer_bytes, 12 * 3170697216.0 / 128);
+  EXPECT_NEAR(d.model_state_bytes(), 12980041728.0, 1e-3);
+  EXPECT_DOUBLE_EQ(named.model_state_bytes(), d.model_state_bytes());
+  EXPECT_DOUBLE_EQ(named.total_bytes, d.total_bytes);
+  EXPECT_TRUE(d.memory_split);
+  EXPECT_FALSE(d.cpu_modelled);
+  EXPECT_EQ(d.cpu_bytes_per_node, 0);
+  EXPECT_STREQ(d.memory_formula_id, "memory.zero-paper");
+  EXPECT_EQ(d.warnings, named.warnings);
+}
+
+// One code path with `dtx sim memory`: with TP = PP = CP = 1 a GPU holds the whole model, so
+// the plan's model-state bytes (and DeepSpeed's host bytes) are estimate_memory()'s for the
+// same P, stage, GPUs and offload. The largest layer is worked out here from the 7B
+// architecture (its vocabulary embedding, 32,000 × 4,096, rescaled with the model to 7.5B).
+TEST(SimPlanConvention, SameFiguresAsSimMemory) {
+  const double P = 7.5e9;
+  const ModelSpec& m7 = *find_model("7b");
+  const double L = 32000.0 * 4096 * (P / model_params(m7));
+  struct Case {
+    const char* name;
+    MemorySource source;
+    int zero;
+    const char* offload;
+  };
+  const Case cases[] = {
+      {"zero-paper", MemorySource::ZeroPaper, 0, "none"},      {"zero-paper", MemorySource::ZeroPaper, 1, "none"},
+      {"zero-paper", MemorySource::ZeroPaper, 2, "none"},      {"zero-paper", MemorySource::ZeroPaper, 3, "none"},
+      {"megatron", MemorySource::Megatron, 0, "none"},          {"megatron", MemorySource::Megatron, 1, "none"},
+      {"deepspeed", MemorySource::DeepSpeed, 1, "none"},        {"deepspeed", MemorySource::DeepSpeed, 2, "none"},
+      {"deepspeed", MemorySource::DeepSpeed, 2, "optimizer"},   {"deepspeed", MemorySource::DeepSpeed, 3, "none"},
+      {"deepspeed", MemorySource::DeepSpeed, 3, "optimizer"},   {"deepspeed", MemorySource::DeepSpeed, 3, "params"},
+      {"deepspeed-2023", MemorySource::DeepSpeed2023, 1, "none"}, {"deepspeed-2023", MemorySource::DeepSpeed2023, 2, "optimizer"},
+      {"deepspeed-2023", MemorySource::DeepSpeed2023, 3, "none"},
+  };
+  for (const Case& c : cases) {
+    PlanResult r = Plan().set("params_b", 7.5).set("nodes", 2).set("zero", c.zero).choose("convention", c.name)
+                       .choose("offload", c.offload).run();
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    MemoryQuery q;
+    q.source = c.source;
+    q.params = P;
+    q.zero = c.zero;
+    q.gpus_per_node = 8;
+    q.nodes = 2;
+    q.largest_layer = L;
+    q.offload = std::string(c.offload) == "optimizer" ? Offload::Optimizer
+                : std::string(c.offload) == "params"  ? Offload::Params
+                                                      : Offload::None;
+    const MemoryEstimate e = estimate_memory(q);
+    ASSERT_TRUE(e.error.empty()) << c.name << " ZeRO-" << c.zero << ": " << e.error;
+    // DeepSpeed truncates to whole bytes (Python's int()): a last-bit difference in P can move
+    // a figure by one byte.
+    EXPECT_NEAR(r.model_state_bytes(), e.gpu_bytes, 2) << c.name << " ZeRO-" << c.zero << " offload " << c.offload;
+    EXPECT_NEAR(r.cpu_bytes_per_node, e.cpu_bytes, 2) << c.name << " ZeRO-" << c.zero << " offload " << c.offload;
+    EXPECT_EQ(r.cpu_modelled, e.cpu_modelled) << c.name;
+    EXPECT_STREQ(r.memory_formula_id, e.formula_id) << c.name;
+    EXPECT_NEAR(r.total_bytes, r.model_state_bytes() + r.activations_bytes, 1e-3);
+  }
+}
+
+// The same figures by hand, 7.5B parameters on 2 nodes of 8 (N = 16):
+// DeepSpeed ZeRO-2: 2P + 18P/16 = 15 + 8.4375 = 23.4375 GB per GPU; host P·4·8·1.5 = 360 GB.
+// DeepSpeed before June 2024: 4P + 16P/16 = 37.5 GB. Megatron, distributed optimizer:
+// (6 + 12/16)·P = 50.625 GB, of which weights 2P = 15, FP32 main gradients 4P = 30 (not
+// sharded) and optimizer 12P/16 = 5.625.
+TEST(SimPlanConvention, HandFigures) {
+  Plan base = Plan().set("params_b", 7.5).set("nodes", 2);
+  PlanResult ds = Plan(base).set("zero", 2).choose("convention", "deepspeed").run();
+  EXPECT_NEAR(ds.model_state_bytes() / GB, 23.4375, 1e-9);
+  EXPECT_FALSE(ds.memory_split);
+  EXPECT_TRUE(ds.cpu_modelled);
+  EXPECT_NEAR(ds.cpu_bytes_per_node / GB, 360, 1e-9);
+  EXPECT_NEAR(Plan(base).set("zero", 1).choose("convention", "deepspeed-2023").run().model_state_bytes() / GB, 37.5, 1e-9);
+  PlanResult mg = Plan(base).set("zero", 1).choose("convention", "megatron").run();
+  EXPECT_TRUE(mg.memory_split);
+  EXPECT_NEAR(mg.weights_bytes / GB, 15, 1e-9);
+  EXPECT_NEAR(mg.grads_bytes / GB, 30, 1e-9);
+  EXPECT_NEAR(mg.optimizer_bytes / GB, 5.625, 1e-9);
+  EXPECT_NEAR(mg.model_state_bytes() / GB, 50.625, 1e-9);
+  EXPECT_FALSE(mg.cpu_modelled);
+}
+
+// With model parallelism the estimators see the GPU's own slice. Llama 3 405B, TP 8, PP 16,
+// DP 128, ZeRO-3 with parameter offload: the largest module is the 128,256 × 16,384
+// embedding split by TP 8, 262,668,288 parameters, gathered as 4 bytes each (1,050,673,152
+// bytes, all that stays on the GPU). Host per node: the 3,170,697,216 params of a GPU × 18 ÷
+// (128 / 8 = 16 nodes of one shard group) × 1.5 = 5,350,551,552 bytes.
+TEST(SimPlanConvention, ModelParallelSliceAndHostPerNode) {
+  PlanResult r = Plan().choose("model", "405b").set("nodes", 2048).set("tp", 8).set("pp", 16).set("zero", 3)
+                     .choose("convention", "deepspeed").choose("offload", "params").run();
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_DOUBLE_EQ(r.largest_layer_params, 262668288.0);
+  EXPECT_DOUBLE_EQ(r.model_state_bytes(), 1050673152.0);
+  EXPECT_DOUBLE_EQ(r.largest_layer_bytes, 1050673152.0);
+  EXPECT_TRUE(r.cpu_modelled);
+  EXPECT_DOUBLE_EQ(r.cpu_bytes_per_node, 5350551552.0);
+  EXPECT_EQ(r.offload, Offload::Params);
+}
+
+// What a source has no formula for is mapped to what it has, and the plan says so.
+TEST(SimPlanConvention, WarningsWhereASourceHasNoFormula) {
+  Plan base = Plan().set("params_b", 1).set("nodes", 2);  // N = 16
+  // ZeRO paper and Megatron have no host memory: offload ignored.
+  PlanResult zp = Plan(base).set("zero", 2).choose("offload", "optimizer").run();
+  EXPECT_TRUE(has_warning(zp, "Offload optimizer is ignored")) << all_warnings(zp);
+  EXPECT_EQ(zp.offload, Offload::None);
+  EXPECT_DOUBLE_EQ(zp.model_state_bytes(), Plan(base).set("zero", 2).run().model_state_bytes());
+  // Parameter offload needs ZeRO-3: ZeRO-2 offloads the optimizer only, 2 bytes per parameter.
+  PlanResult p2 = Plan(base).set("zero", 2).choose("convention", "deepspeed").choose("offload", "params").run();
+  EXPECT_TRUE(has_warning(p2, "Parameter offload needs ZeRO-3")) << all_warnings(p2);
+  EXPECT_EQ(p2.offload, Offload::Optimizer);
+  EXPECT_DOUBLE_EQ(p2.model_state_bytes(), 2e9);
+  // DeepSpeed has no stage-0 estimator: 2 + 18 bytes per parameter, nothing sharded, no host.
+  for (const char* ds : {"deepspeed", "deepspeed-2023"}) {
+    PlanResult z0 = Plan(base).set("zero", 0).choose("convention", ds).run();
+    EXPECT_TRUE(has_warning(z0, "DeepSpeed has no estimator for ZeRO stage 0")) << all_warnings(z0);
+    EXPECT_DOUBLE_EQ(z0.model_state_bytes(), 20e9) << ds;
+    EXPECT_FALSE(z0.cpu_modelled);
+  }
+  // Megatron knows the distributed optimizer only: ZeRO-3 counts as ZeRO-1, 6 + 12/16 bytes.
+  PlanResult mg = Plan(base).set("zero", 3).choose("convention", "megatron").run();
+  EXPECT_TRUE(has_warning(mg, "the memory figures use ZeRO-1, not ZeRO-3")) << all_warnings(mg);
+  EXPECT_EQ(mg.memory_zero, 1);
+  EXPECT_DOUBLE_EQ(mg.model_state_bytes(), 6.75e9);
+  // A shard group of 4 (TP 2 on one node of 8) does not fill nodes: DeepSpeed's GPU figure
+  // for the 0.5B slice (2 + 18/4 = 6.5 bytes per parameter), no host figure.
+  PlanResult part = Plan().set("params_b", 1).set("tp", 2).set("zero", 2).choose("convention", "deepspeed").run();
+  EXPECT_EQ(part.shard_group, 4);
+  EXPECT_DOUBLE_EQ(part.model_state_bytes(), 6.5 * part.gpu_params);
+  EXPECT_FALSE(part.cpu_modelled);
+  EXPECT_TRUE(has_warning(part, "do not fill whole nodes of 8")) << all_warnings(part);
+}
+
+// The assumptions and the hover text name the convention's source.
+TEST(SimPlanConvention, AssumptionsAndFormulasNameTheSource) {
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += x + "\n";
+    return s;
+  };
+  Plan base = Plan().set("params_b", 1).set("nodes", 2).set("zero", 3);
+  const std::string zp = joined(plan_assumptions(plan_input_from(base.v)));
+  EXPECT_NE(zp.find("Rajbhandari et al. 2020"), std::string::npos) << zp;
+  const std::string ds = joined(plan_assumptions(plan_input_from(Plan(base).choose("convention", "deepspeed").v)));
+  EXPECT_NE(ds.find("stage3.py, estimate_zero3_model_states_mem_needs"), std::string::npos) << ds;
+  const std::string mg = joined(plan_assumptions(plan_input_from(Plan(base).choose("convention", "megatron").v)));
+  EXPECT_NE(mg.find("theoretical_memory_usage.py"), std::string::npos) << mg;
+  const PlanInput in = plan_input_from(base.v);
+  const PlanResult r = simulate_plan(in);
+  const std::string w = plan_memory_formula(in, r, 0);
+  EXPECT_NE(w.find("weights: 2 bytes × 1,000,000,000 parameters on this GPU ÷ 16 (ZeRO-3 over DP×CP) = 0.125 GB"),
+            std::string::npos) << w;
+  EXPECT_NE(w.find("Source: Rajbhandari et al. 2020"), std::string::npos) << w;
+  const std::string host = plan_memory_formula(in, r, 4);
+  EXPECT_NE(host.find("not modelled by the zero-paper convention"), std::string::npos) << host;
+}
+
 // ---- inputs and impossible plans
 
 TEST(SimPlanInputs, DefaultsResolve) {

@@ -191,6 +191,26 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
   return changed;
 }
 
+bool figure_tip(App& app, const char* id, const std::string& tip) {
+  ImGuiContext& g = *GImGui;
+  const ImRect bb(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  const std::string label = std::string("##") + id;
+  const ImGuiID iid = ImGui::GetID(label.c_str());
+  // An item of its own over the figure (NoNav: Tab does not stop on figures), so hovering is
+  // ImGui's usual test and the pointer over a figure is not also over something else.
+  if (!ImGui::ItemAdd(bb, iid, nullptr, ImGuiItemFlags_NoNav)) return false;
+  // Listed for the tests with a mouse only: a finger does not hover, and every item a phone
+  // lists must be a 44 px touch target (these are lines of text).
+  if (!app.coarse_pointer) IMGUI_TEST_ENGINE_ITEM_INFO(iid, label.c_str(), 0);
+  if (tip.empty() || !ImGui::ItemHoverable(bb, iid)) return false;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+  ImGui::TextUnformatted(tip.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+  return true;
+}
+
 std::string json_str(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {

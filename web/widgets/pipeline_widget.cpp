@@ -1,7 +1,9 @@
 // The pipeline widget: engine/sim/pipeline's timeline as a Gantt chart (one row per stage,
 // time to the right, F/B/W cells coloured by kind, idle time hatched), a time cursor that
 // sweeps across as the player plays (what lies after it is faded), and the bubble figures
-// next to the textbook formulas.
+// next to the textbook formulas, each formula with its source on hover; per stage, the
+// warm-up and remaining forwards (Megatron-LM's counts) and, for ZB-H2, the idle inside the
+// stage's own span.
 //
 // A frame only draws. The simulation runs when the inputs change; the cells are laid out in
 // pixels once per chart width (sub-pixel ops snapped to whole pixels and runs of the same
@@ -15,6 +17,7 @@
 
 #include "app.h"
 #include "sim/pipeline.h"
+#include "sim/sources.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -58,6 +61,52 @@ std::string fmt(const char* f, double v) {
 
 std::string ms(double v) { return fmt("%.4g ms", v); }
 std::string pct(double fraction) { return format_percent(fraction, 4); }  // as dtx sim pipeline
+
+bool splits_w(sim::PipeSchedule s) { return s == sim::PipeSchedule::ZbH1 || s == sim::PipeSchedule::ZbH2; }
+
+// The formula behind the schedule's bubble with its source, for the hover text. Naive and
+// GPipe have no entry in sources.h: the course's own line (naive), the GPipe paper (GPipe).
+std::string bubble_source(sim::PipeSchedule s) {
+  switch (s) {
+    case sim::PipeSchedule::Naive:
+      return "(p-1)/p of the step: without microbatches one stage works at a time (the course's baseline)";
+    case sim::PipeSchedule::GPipe:
+      return "(p-1)/(m+p-1) of the step\nSource: Huang et al. 2019, GPipe, section 2.3 (bubble overhead "
+             "O((K-1)/(M+K-1)) for K partitions and M micro-batches)";
+    case sim::PipeSchedule::OneFOneB: return sim::formula_with_source("pipeline.1f1b");
+    case sim::PipeSchedule::Interleaved: return sim::formula_with_source("pipeline.interleaved");
+    case sim::PipeSchedule::ZbH1: return sim::formula_with_source("pipeline.zb-h1");
+    case sim::PipeSchedule::ZbH2: return sim::formula_with_source("pipeline.zb-h2");
+  }
+  return "";
+}
+
+// Where the warm-up counts come from: Megatron-LM's schedules for 1F1B (also ZB-H1's F/B
+// order) and interleaved, the paper's figure for ZB-H2; GPipe runs every forward first.
+std::string warmup_source(sim::PipeSchedule s) {
+  switch (s) {
+    case sim::PipeSchedule::Interleaved: return sim::formula_with_source("pipeline.interleaved");
+    case sim::PipeSchedule::ZbH2:
+      return "warm-up 2(p-1-r)+1 forwards on stage r, at most m\nSource: Qi et al. 2023, Zero Bubble Pipeline "
+             "Parallelism, section 2.2 and figure 3";
+    case sim::PipeSchedule::GPipe: return "every forward first: warm-up m on every stage";
+    case sim::PipeSchedule::Naive: return "one forward of the whole batch, then its backward";
+    default: return sim::formula_with_source("pipeline.1f1b");
+  }
+}
+
+// "3, 2, 1, 0" for a per-stage list.
+template <class T>
+std::string join(const std::vector<T>& v, std::string (*f)(T)) {
+  std::string o;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) o += ", ";
+    o += f(v[i]);
+  }
+  return o;
+}
+std::string int_text(int x) { return std::to_string(x); }
+std::string ms_text(double x) { return fmt("%.4g", x); }
 
 struct Cell {
   float x0, x1;  // px from the chart's left edge
@@ -110,6 +159,7 @@ class PipelineWidget : public Widget {
   std::vector<std::vector<Gap>> gaps_;  // idle stretches of each row
   std::vector<std::string> labels_;
   std::vector<float> label_w_;
+  std::string tip_shown_;  // the formula tooltip drawn this frame, for state_json
 };
 
 void PipelineWidget::rerun() {
@@ -219,6 +269,7 @@ bool PipelineWidget::draw(App& app, double dt) {
     return changed;
   }
   const bool animating = draw_player(app, player_, "pipeline", dt);
+  tip_shown_.clear();
   draw_chart(app);
   draw_figures(app);
   // A changed input was drawn after the chart of the old inputs: one more frame.
@@ -334,7 +385,7 @@ const sim::PipeOp* PipelineWidget::op_at(double t_ms, int stage, double* from, d
 const char* PipelineWidget::op_kind_words(const sim::PipeOp& op) const {
   return op.kind == sim::PipeOpKind::F                       ? "forward"
          : op.kind == sim::PipeOpKind::W                     ? "weight-gradient backward"
-         : result_.in.schedule == sim::PipeSchedule::ZbH1 ? "input-gradient backward"
+         : splits_w(result_.in.schedule)                  ? "input-gradient backward"
                                                              : "backward (b + w)";
 }
 
@@ -350,6 +401,13 @@ void PipelineWidget::tooltip(double t_ms, int stage) {
     ImGui::Text("stage %d: idle from %s to %s", stage, ms(from).c_str(), ms(to).c_str());
     ImGui::Text("idle in the whole step: %s", ms(result_.idle_ms[stage]).c_str());
   }
+  // The stage's counts, as Megatron-LM's schedules name them.
+  const sim::PipelineResult& r = result_;
+  if (static_cast<size_t>(stage) < r.warmup_forwards.size())
+    ImGui::Text("warm-up: %d %sforwards, then %d remaining", r.warmup_forwards[stage], r.chunks > 1 ? "chunk " : "",
+                r.remaining_forwards[stage]);
+  if (r.in.schedule == sim::PipeSchedule::ZbH2 && static_cast<size_t>(stage) < r.span_idle_ms.size())
+    ImGui::Text("idle inside its own span: %s", ms(r.span_idle_ms[stage]).c_str());
   ImGui::EndTooltip();
 }
 
@@ -359,7 +417,7 @@ void PipelineWidget::draw_figures(App& app) {
   ImGui::Spacing();
   // Legend: a swatch per kind and the hatched idle.
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const bool split = r.in.schedule == sim::PipeSchedule::ZbH1;
+  const bool split = splits_w(r.in.schedule);
   struct Key { ImU32 col; const char* text; };
   const Key keys[] = {{kColF, "F forward"},
                       {kColB, split ? "B input grad" : "B backward (b + w)"},
@@ -401,22 +459,53 @@ void PipelineWidget::draw_figures(App& app) {
                        static_cast<int>(least - r.idle_ms.begin()), ms(*most).c_str(),
                        static_cast<int>(most - r.idle_ms.begin()));
   const bool textbook = r.in.schedule == sim::PipeSchedule::GPipe || r.in.schedule == sim::PipeSchedule::OneFOneB;
+  const std::string bubble_tip = bubble_source(r.in.schedule);
+  auto tip = [&](const char* id, const std::string& text) {
+    if (figure_tip(app, id, text)) tip_shown_ = text;
+  };
   ImGui::PushFont(app.fonts.bold);
   ImGui::TextWrapped("Bubble: idle/total %s, idle/ideal %s", pct(r.bubble_total).c_str(), pct(r.bubble_ideal).c_str());
   ImGui::PopFont();
-  if (!textbook)
+  tip("pipeline-fig-bubble", bubble_tip);
+  if (!textbook) {
     ImGui::TextWrapped("This schedule's formula: %s = %s, %s = %s", formula_.total_text, pct(formula_.total).c_str(),
                        formula_.ideal_text, pct(formula_.ideal).c_str());
+    tip("pipeline-fig-formula", bubble_tip);
+  }
   ImGui::TextWrapped("GPipe / 1F1B formula: %s = %s, %s = %s", formula_1f1b_.total_text,
                      pct(formula_1f1b_.total).c_str(), formula_1f1b_.ideal_text, pct(formula_1f1b_.ideal).c_str());
+  tip("pipeline-fig-formula-1f1b", sim::formula_with_source("pipeline.1f1b"));
+  if (r.in.schedule == sim::PipeSchedule::Interleaved) {
+    if (r.group > 0)
+      ImGui::TextWrapped("Microbatch group G = %d%s: each chunk takes G microbatches before the next chunk (Megatron-LM's "
+                         "microbatch_group_size_per_vp_stage).",
+                         r.group, r.in.group > 0 ? "" : " (0 = p)");
+    else
+      ImGui::TextWrapped("v = 1: plain 1F1B, without chunks or microbatch groups.");
+    tip("pipeline-fig-group", sim::formula_with_source("pipeline.interleaved"));
+  }
+  if (r.in.schedule == sim::PipeSchedule::ZbH2 && !r.span_idle_ms.empty()) {
+    // The paper counts the idle inside a stage's own span (its steps run back to back without
+    // a sync); the whole-step idle above also holds the fill and drain offsets.
+    const double paper = std::max(0.0, (r.in.p - 1) * (r.in.f_ms + r.in.b_ms - 2 * r.in.w_ms));
+    ImGui::TextWrapped("Idle inside each stage's own span (ms, stage 0 first): %s; the paper's (p-1)(f+b-2w) = %s.",
+                       join(r.span_idle_ms, ms_text).c_str(), ms(paper).c_str());
+    tip("pipeline-fig-span-idle", sim::formula_with_source("pipeline.zb-h2"));
+  }
+  ImGui::TextWrapped("Warm-up %sforwards per stage (stage 0 first): %s; remaining: %s.", r.chunks > 1 ? "chunk " : "",
+                     join(r.warmup_forwards, int_text).c_str(), join(r.remaining_forwards, int_text).c_str());
+  tip("pipeline-fig-warmup", warmup_source(r.in.schedule));
   ImGui::TextWrapped("Peak activations on stage 0: %s microbatches (GPipe holds m = %d, 1F1B at most p = %d).",
                      fmt("%.3g", r.peak_activations[0]).c_str(), r.in.m, r.in.p);
   ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  if (r.in.schedule == sim::PipeSchedule::ZbH2)
+    ImGui::TextWrapped("ZB-H2 keeps up to 2p-1 microbatches in flight and drops the sync between optimizer steps, so "
+                       "its fill and drain overlap the next step's; the paper assumes m ≥ 2p-1, w ≤ f and w ≤ b.");
   if (r.in.schedule == sim::PipeSchedule::ZbH1 && std::fabs(r.bubble_ideal - formula_.ideal) > 1e-9)
     ImGui::TextWrapped("The paper's (p-1)(f+b-w) assumes m ≥ p, w ≤ f and w ≤ b; outside that the fixed ZB-H1 "
                        "order idles differently, as simulated here.");
-  ImGui::TextWrapped("Communication takes no time here. Hover a row for what a stage does; press the chart to move "
-                     "the cursor.");
+  ImGui::TextWrapped("Communication takes no time here. Hover a row for what a stage does, a formula for its source; "
+                     "press the chart to move the cursor.");
   ImGui::PopStyleColor();
 }
 
@@ -436,6 +525,17 @@ std::string PipelineWidget::describe() const {
   const sim::PipelineResult& r = result_;
   o += "Bubble: idle over total " + pct(r.bubble_total) + ", idle over ideal " + pct(r.bubble_ideal) + "; makespan " +
        ms(r.makespan_ms) + ". ";
+  // What hovering the figures shows: the formula and its source, the per-stage counts.
+  std::string formula = bubble_source(r.in.schedule);
+  for (char& c : formula)
+    if (c == '\n') c = ' ';
+  o += "Formula: " + formula + ". ";
+  if (r.group > 0) o += "Microbatch group G = " + std::to_string(r.group) + ". ";
+  if (r.in.schedule == sim::PipeSchedule::ZbH2)
+    o += "Idle inside each stage's own span: " + join(r.span_idle_ms, ms_text) + " ms; the paper's (p-1)(f+b-2w) = " +
+         ms(std::max(0.0, (r.in.p - 1) * (r.in.f_ms + r.in.b_ms - 2 * r.in.w_ms))) + ". ";
+  o += "Warm-up forwards per stage: " + join(r.warmup_forwards, int_text) + "; remaining: " +
+       join(r.remaining_forwards, int_text) + ". ";
   const double t = cursor_ms();
   o += "At " + ms(t) + ": ";
   // Every stage up to 16; beyond, the first and last eight (a reader gets the pattern).
@@ -465,12 +565,21 @@ std::string PipelineWidget::state_json() const {
                 cursor_ms(), result_.makespan_ms, result_.ideal_ms, result_.bubble_total, result_.bubble_ideal,
                 formula_.total, formula_.ideal, result_.peak_activations[0], result_.ops.size());
   o += buf;
-  o += ",\"idle_per_stage\":[";
-  for (size_t s = 0; s < result_.idle_ms.size(); ++s) {
-    std::snprintf(buf, sizeof buf, "%s%.10g", s ? "," : "", result_.idle_ms[s]);
-    o += buf;
-  }
-  return o + "]}";
+  auto list = [&](const char* name, const std::vector<double>& v) {
+    o += ",\"" + std::string(name) + "\":[";
+    for (size_t s = 0; s < v.size(); ++s) {
+      std::snprintf(buf, sizeof buf, "%s%.10g", s ? "," : "", v[s]);
+      o += buf;
+    }
+    o += "]";
+  };
+  list("idle_per_stage", result_.idle_ms);
+  list("span_idle_per_stage", result_.span_idle_ms);
+  o += ",\"warmup_per_stage\":[" + join(result_.warmup_forwards, int_text) + "]";
+  o += ",\"remaining_per_stage\":[" + join(result_.remaining_forwards, int_text) + "]";
+  o += ",\"group\":" + std::to_string(result_.group) + ",\"chunks\":" + std::to_string(result_.chunks);
+  o += ",\"tooltip\":" + json_str(tip_shown_);
+  return o + "}";
 }
 
 }  // namespace

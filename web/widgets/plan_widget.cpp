@@ -1,8 +1,12 @@
 // The training-plan explorer: grouped inputs, a stacked bar of memory per GPU against the
-// GPU's capacity, a table of traffic per parallel dimension, step time, MFU and warnings.
-// The plan is simulated once per change of inputs and cached; a frame only draws.
+// GPU's capacity (counted by the chosen convention: ZeRO paper, DeepSpeed or Megatron-LM),
+// host memory per node, a table of traffic per parallel dimension, step time, MFU and
+// warnings. Hovering a memory figure shows its formula and source. The plan is simulated
+// once per change of inputs and cached; a frame only draws.
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "app.h"
 #include "sim/plan.h"
@@ -35,6 +39,7 @@ struct PlanWidget : Widget {
   sim::WidgetValues values = sim::WidgetValues::defaults(sim::plan_widget_kind());
   sim::PlanInput in;
   sim::PlanResult r;
+  std::string tip_shown;  // the tooltip text drawn this frame, for state_json
 
   PlanWidget() { simulate(); }
 
@@ -51,12 +56,15 @@ struct PlanWidget : Widget {
 
   bool draw(App& app, double) override {
     bool changed = false;
+    tip_shown.clear();
     heading(app, "Model and cluster");
     changed |= draw_inputs(app, values, "model,gpu,nodes,gpus_per_node,seq");
     heading(app, "Parallelism");
     changed |= draw_inputs(app, values, "tp,pp,dp,cp,zero,sp");
     heading(app, "Batch and memory");
     changed |= draw_inputs(app, values, "mbs,microbatches,recompute,flash,stage,eff");
+    heading(app, "Memory convention");
+    changed |= draw_inputs(app, values, "convention,offload");
     ImGui::Spacing();
     if (ImGui::TreeNodeEx("Model overrides (0 = the preset's)###plan-overrides", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
       changed |= draw_inputs(app, values, "params_b,layers,hidden,heads,kv_heads,ffn,vocab");
@@ -76,14 +84,14 @@ struct PlanWidget : Widget {
     heading(app, "Communication per GPU per step");
     draw_traffic(app);
     heading(app, "Step time (an estimate)");
-    draw_time();
+    draw_time(app);
     if (!r.warnings.empty()) {
       heading(app, "Warnings");
       for (const auto& w : r.warnings) text_colored(color::kPartial, ("• " + w).c_str());
     }
     ImGui::Spacing();
     if (ImGui::TreeNodeEx("Assumptions behind the estimate###plan-assumptions", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
-      for (const char* a : sim::plan_assumptions()) wrapped_disabled(std::string("• ") + a);
+      for (const std::string& a : sim::plan_assumptions(in)) wrapped_disabled("• " + a);
       ImGui::TreePop();
     }
     return false;
@@ -104,8 +112,33 @@ struct PlanWidget : Widget {
     wrapped_disabled(format_number(r.tokens_per_step) + " tokens per step.");
   }
 
-  void draw_memory(App& app) const {
+  // The bar's segments: weights, gradients, optimizer and activations, or with DeepSpeed's
+  // lumped count the model states and activations. `bucket` is plan_memory_formula's.
+  struct Segment {
+    std::string name;
+    double bytes;
+    ImU32 col;
+    int bucket;
+    const char* id;
+  };
+  std::vector<Segment> segments() const {
+    const auto& b = palette().bucket;
+    if (!r.memory_split)
+      return {{"model states", r.model_states_bytes, b[0], 0, "plan-fig-states"},
+              {kBucketNames[3], r.activations_bytes, b[3], 3, "plan-fig-activations"}};
+    return {{kBucketNames[0], r.weights_bytes, b[0], 0, "plan-fig-weights"},
+            {kBucketNames[1], r.grads_bytes, b[1], 1, "plan-fig-gradients"},
+            {kBucketNames[2], r.optimizer_bytes, b[2], 2, "plan-fig-optimizer"},
+            {kBucketNames[3], r.activations_bytes, b[3], 3, "plan-fig-activations"}};
+  }
+
+  void tip(App& app, const char* id, int bucket) {
+    if (figure_tip(app, id, sim::plan_memory_formula(in, r, bucket))) tip_shown = sim::plan_memory_formula(in, r, bucket);
+  }
+
+  void draw_memory(App& app) {
     const float e = em(app);
+    const std::vector<Segment> segs = segments();
     const float w = std::max(ImGui::GetContentRegionAvail().x, 4 * e);
     const float bar_h = 1.6f * e, label_h = ImGui::GetTextLineHeight() + 0.3f * e;
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -113,17 +146,16 @@ struct PlanWidget : Widget {
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
 
-    const double bytes[4] = {r.weights_bytes, r.grads_bytes, r.optimizer_bytes, r.activations_bytes};
     const double full = std::max(r.total_bytes, r.capacity_bytes) * 1.06;
     const float to_px = static_cast<float>(w / full);
     dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + bar_h), color::kCodeBg);
     float x = p0.x;
-    int hovered_bucket = -1;
+    int hovered_seg = -1;
     const float mouse_x = ImGui::GetIO().MousePos.x;
-    for (int i = 0; i < 4; ++i) {
-      const float x1 = x + static_cast<float>(bytes[i]) * to_px;
-      if (x1 > x) dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x1, p0.y + bar_h), palette().bucket[i]);
-      if (hovered && mouse_x >= x && mouse_x < x1) hovered_bucket = i;
+    for (size_t i = 0; i < segs.size(); ++i) {
+      const float x1 = x + static_cast<float>(segs[i].bytes) * to_px;
+      if (x1 > x) dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x1, p0.y + bar_h), segs[i].col);
+      if (hovered && mouse_x >= x && mouse_x < x1) hovered_seg = static_cast<int>(i);
       x = x1;
     }
     const ImU32 cap_col = r.fits ? color::kText : color::kWrong;
@@ -133,21 +165,28 @@ struct PlanWidget : Widget {
     const float cap_w = ImGui::CalcTextSize(cap.c_str()).x;
     const float cap_lx = std::clamp(cap_x - cap_w / 2, p0.x, p0.x + w - cap_w);
     dl->AddText(ImVec2(cap_lx, p0.y + bar_h + 0.2f * e), cap_col, cap.c_str());
-    if (hovered_bucket >= 0) {
-      const double share = r.total_bytes > 0 ? bytes[hovered_bucket] / r.total_bytes : 0;
-      ImGui::SetTooltip("%s: %s (%s of the total)", kBucketNames[hovered_bucket], format_gb(bytes[hovered_bucket]).c_str(),
-                        format_percent(share).c_str());
+    if (hovered_seg >= 0) {
+      // The segment's size and share, then the formula behind it.
+      const Segment& sg = segs[static_cast<size_t>(hovered_seg)];
+      const double share = r.total_bytes > 0 ? sg.bytes / r.total_bytes : 0;
+      tip_shown = sg.name + ": " + format_gb(sg.bytes) + " (" + format_percent(share) + " of the total)\n" +
+                  sim::plan_memory_formula(in, r, sg.bucket);
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+      ImGui::TextUnformatted(tip_shown.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
     }
 
-    // Verdict, then a legend that wraps on a narrow column.
+    // Verdict, then a legend that wraps on a narrow column; each entry shows its formula.
     const std::string verdict = format_gb(r.total_bytes) + " of " + format_number(in.gpu.memory_gb) + " GB: " +
                                 (r.fits ? "fits, " + format_gb(r.capacity_bytes - r.total_bytes) + " free"
                                         : "over by " + format_gb(r.total_bytes - r.capacity_bytes));
     text_colored(r.fits ? color::kCorrect : color::kWrong, verdict.c_str());
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const float sq = 0.8f * e;
-    for (int i = 0; i < 4; ++i) {
-      const std::string label = std::string(kBucketNames[i]) + " " + format_gb(bytes[i]);
+    for (size_t i = 0; i < segs.size(); ++i) {
+      const std::string label = segs[i].name + " " + format_gb(segs[i].bytes);
       const float item_w = sq + 0.3f * e + ImGui::CalcTextSize(label.c_str()).x;
       if (i > 0) {
         ImGui::SameLine(0, 1.2f * e);
@@ -156,16 +195,40 @@ struct PlanWidget : Widget {
       ImGui::BeginGroup();
       const ImVec2 q = ImGui::GetCursorScreenPos();
       const float dy = (ImGui::GetTextLineHeight() - sq) / 2;
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + sq, q.y + dy + sq), palette().bucket[i]);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + sq, q.y + dy + sq), segs[i].col);
       ImGui::Dummy(ImVec2(sq, ImGui::GetTextLineHeight()));
       ImGui::SameLine(0, 0.3f * e);
       ImGui::TextUnformatted(label.c_str());
       ImGui::EndGroup();
+      tip(app, segs[i].id, segs[i].bucket);
     }
     char act[200];
     std::snprintf(act, sizeof act, "Activations: %s per layer per microbatch × %s layers × %d in flight.",
                   format_gb(r.activation_layer_bytes).c_str(), format_number(r.memory_layers).c_str(), r.in_flight);
     wrapped_disabled(act);
+    // The convention, its source, and host memory per node.
+    std::string conv = std::string("Model states counted as ") + convention_title() + " (ZeRO-" +
+                       std::to_string(r.memory_zero) + (r.offload != sim::Offload::None ? std::string(", ") + sim::offload_name(r.offload) + " offloaded" : "") +
+                       "); hover a figure for its formula and source.";
+    wrapped_disabled(conv);
+    if (!r.memory_split && r.largest_layer_bytes > 0)
+      wrapped_disabled("Of the model states, " + format_gb(r.largest_layer_bytes) +
+                       " is the largest layer, gathered whole (4 bytes per parameter of " +
+                       format_number(r.largest_layer_params) + ").");
+    const std::string host = r.cpu_modelled ? "Host memory per node: " + format_gb(r.cpu_bytes_per_node) + "."
+                                            : std::string("Host memory per node: not modelled by this convention.");
+    ImGui::TextUnformatted(host.c_str());
+    tip(app, "plan-fig-host", 4);
+  }
+
+  const char* convention_title() const {
+    switch (r.convention) {
+      case sim::MemorySource::ZeroPaper: return "in the ZeRO paper";
+      case sim::MemorySource::DeepSpeed: return "DeepSpeed's estimator does";
+      case sim::MemorySource::DeepSpeed2023: return "DeepSpeed's estimator did before June 2024";
+      case sim::MemorySource::Megatron: return "Megatron-LM's theoretical memory does";
+    }
+    return "";
   }
 
   void draw_traffic(App& app) const {
@@ -214,13 +277,15 @@ struct PlanWidget : Widget {
                           : "Bytes each GPU sends per step; IB = InfiniBand. Hover a dimension for its collectives.");
   }
 
-  void draw_time() const {
+  void draw_time(App& app) {
     double exposed = 0;
     for (const auto& row : r.comm) exposed += row.exposed_s;
     char buf[320];
     std::snprintf(buf, sizeof buf, "≈ %s per step, MFU ≈ %s, bubble %s", format_seconds(r.step_s).c_str(),
                   format_percent(r.mfu).c_str(), format_percent(r.bubble).c_str());
     ImGui::TextUnformatted(buf);
+    const std::string mfu = sim::formula_with_source("plan.mfu");
+    if (figure_tip(app, "plan-fig-mfu", mfu)) tip_shown = mfu;
     std::snprintf(buf, sizeof buf,
                   "Compute %s at %s of %s (dense BF16), stretched by the bubble, plus %s of exposed communication.",
                   format_seconds(r.compute_s).c_str(), format_percent(in.efficiency).c_str(),
@@ -233,12 +298,27 @@ struct PlanWidget : Widget {
                     std::to_string(in.tp) + ", PP " + std::to_string(in.pp) + ", DP " + std::to_string(in.dp) + ", CP " +
                     std::to_string(in.cp) + ", ZeRO stage " + std::to_string(in.zero) + ". ";
     if (!r.error.empty()) return o + r.error;
-    o += "Memory per GPU: weights " + format_bytes(r.weights_bytes) + ", gradients " + format_bytes(r.grads_bytes) +
-         ", optimizer " + format_bytes(r.optimizer_bytes) + ", activations " + format_bytes(r.activations_bytes) +
-         "; total " + format_bytes(r.total_bytes) + " of " + format_bytes(r.capacity_bytes) +
-         (r.fits ? ", it fits. " : ", it does not fit. ");
+    o += "Memory per GPU, model states counted as ";
+    o += convention_title();
+    if (r.memory_split)
+      o += ": weights " + format_bytes(r.weights_bytes) + ", gradients " + format_bytes(r.grads_bytes) + ", optimizer " +
+           format_bytes(r.optimizer_bytes);
+    else
+      o += ": model states " + format_bytes(r.model_states_bytes);
+    o += ", activations " + format_bytes(r.activations_bytes) + "; total " + format_bytes(r.total_bytes) + " of " +
+         format_bytes(r.capacity_bytes) + (r.fits ? ", it fits. " : ", it does not fit. ");
+    o += r.cpu_modelled ? "Host memory per node " + format_bytes(r.cpu_bytes_per_node) + ". " : std::string();
+    // The formulas a pointer finds by hovering, for a reader who cannot hover.
+    o += "Formulas: ";
+    if (r.memory_split)
+      for (int b = 0; b < 3; ++b) o += sim::plan_memory_formula(in, r, b) + ". ";
+    else
+      o += sim::plan_memory_formula(in, r, 0) + ". ";
+    if (r.cpu_modelled) o += sim::plan_memory_formula(in, r, 4) + ". ";
     o += "About " + format_seconds(r.step_s) + " per step, MFU " + format_percent(r.mfu) + ", bubble " + format_percent(r.bubble) + ".";
     for (const auto& w : r.warnings) o += " Warning: " + w;
+    // The formulas' line breaks (tooltip layout) are spaces in a sentence read aloud.
+    std::replace(o.begin(), o.end(), '\n', ' ');
     return o;
   }
 
@@ -254,8 +334,28 @@ struct PlanWidget : Widget {
     j += ",\"tp\":" + std::to_string(in.tp) + ",\"pp\":" + std::to_string(in.pp) + ",\"dp\":" + std::to_string(in.dp) +
          ",\"cp\":" + std::to_string(in.cp) + ",\"zero\":" + std::to_string(in.zero);
     if (!r.error.empty()) return j + ",\"error\":" + json_str(r.error) + "}";
-    j += ",\"memory_gb\":{\"weights\":" + num(r.weights_bytes / 1e9) + ",\"gradients\":" + num(r.grads_bytes / 1e9) +
-         ",\"optimizer\":" + num(r.optimizer_bytes / 1e9) + ",\"activations\":" + num(r.activations_bytes / 1e9) + "}";
+    auto split = [&](double bytes) { return r.memory_split ? num(bytes / 1e9) : std::string("null"); };
+    j += ",\"memory_gb\":{\"weights\":" + split(r.weights_bytes) + ",\"gradients\":" + split(r.grads_bytes) +
+         ",\"optimizer\":" + split(r.optimizer_bytes) + ",\"activations\":" + num(r.activations_bytes / 1e9) +
+         ",\"model_states\":" + num(r.model_states_bytes / 1e9) + "}";
+    // Exact figures for comparing with `dtx sim memory` (17 digits: a double read back is the same).
+    char exact[64];
+    std::snprintf(exact, sizeof exact, "%.17g", r.params);
+    j += ",\"params\":" + std::string(exact);
+    std::snprintf(exact, sizeof exact, "%.17g", r.gpu_params);
+    j += ",\"gpu_params\":" + std::string(exact);
+    std::snprintf(exact, sizeof exact, "%.17g", r.model_states_bytes);
+    j += ",\"model_states_bytes\":" + std::string(exact);
+    std::snprintf(exact, sizeof exact, "%.17g", r.largest_layer_params);
+    j += ",\"largest_layer_params\":" + std::string(exact);
+    std::snprintf(exact, sizeof exact, "%.17g", r.cpu_bytes_per_node);
+    j += ",\"cpu_bytes_per_node\":" + std::string(exact);
+    j += std::string(",\"cpu_modelled\":") + (r.cpu_modelled ? "true" : "false");
+    j += ",\"convention\":" + json_str(sim::memory_source_name(r.convention)) +
+         ",\"offload\":" + json_str(sim::offload_name(r.offload)) + ",\"memory_zero\":" + std::to_string(r.memory_zero) +
+         ",\"shard_group\":" + std::to_string(r.shard_group) + ",\"gpus_per_node\":" + std::to_string(in.gpus_per_node) +
+         ",\"nodes\":" + std::to_string(in.nodes) + ",\"memory_formula\":" + json_str(r.memory_formula_id);
+    j += ",\"tooltip\":" + json_str(tip_shown);
     j += std::string(",\"stage\":") + (in.first_stage ? "\"first\"" : "\"even\"");
     j += ",\"total_gb\":" + num(r.total_bytes / 1e9) + ",\"capacity_gb\":" + num(r.capacity_bytes / 1e9);
     j += std::string(",\"fits\":") + (r.fits ? "true" : "false");

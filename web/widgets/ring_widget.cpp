@@ -3,6 +3,8 @@
 // (or across it, for the naive and tree algorithms), and the figures of engine/sim/ring.
 // The simulation runs when the inputs change; moving to another step applies that step to
 // a cached state (or replays from the start when going back), so a frame only draws.
+// Below the figures, every collective's bus-bandwidth factor at this N (nccl-tests' and the
+// in-network AllReduce's, engine/sim/sources.h), with its formula and source on hover.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -13,6 +15,7 @@
 
 #include "app.h"
 #include "sim/ring.h"
+#include "sim/sources.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -24,6 +27,61 @@ constexpr float kPi = 3.14159265358979f;
 constexpr int kCellsMaxRanks = 16;
 // Above this many ranks sends are drawn as packets only, without their arrows.
 constexpr int kArrowsMaxRanks = 128;
+
+// One row of the bus-bandwidth table: a collective, and for AllReduce also in the network.
+struct BusRow {
+  sim::Collective op;
+  bool in_network;
+};
+
+const std::vector<BusRow>& bus_rows() {
+  static const std::vector<BusRow> rows = [] {
+    std::vector<BusRow> r;
+    for (sim::Collective c : sim::all_collectives()) r.push_back({c, false});
+    r.push_back({sim::Collective::AllReduce, true});
+    return r;
+  }();
+  return rows;
+}
+
+// The factor as the source writes it, short enough for a table cell.
+const char* factor_formula(const BusRow& b) {
+  if (b.in_network) return "1";
+  switch (b.op) {
+    case sim::Collective::AllReduce: return "2(n-1)/n";
+    case sim::Collective::ReduceScatter:
+    case sim::Collective::AllGather:
+    case sim::Collective::AllToAll: return "(n-1)/n";
+    default: return "1";
+  }
+}
+
+std::string factor_text(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", x);
+  return b;
+}
+
+// "2(n-1)/n = 1.75" at n = 8; a constant factor is just "1".
+std::string factor_cell(const BusRow& b, int n) {
+  const std::string formula = factor_formula(b);
+  return formula == "1" ? formula : formula + " = " + factor_text(sim::busbw_factor(b.op, n, b.in_network));
+}
+
+std::string bus_label(const BusRow& b) {
+  return std::string(sim::collective_op_label(b.op)) + (b.in_network ? " in-network" : "");
+}
+
+std::string bus_key(const BusRow& b) {
+  return std::string(sim::collective_op_name(b.op)) + (b.in_network ? "-in-network" : "");
+}
+
+// The collective the ring animates, as sources.h names it.
+sim::Collective animated_collective(sim::CollectiveKind k) {
+  return k == sim::CollectiveKind::ReduceScatter ? sim::Collective::ReduceScatter
+         : k == sim::CollectiveKind::AllGather   ? sim::Collective::AllGather
+                                                 : sim::Collective::AllReduce;
+}
 
 // Hues spread round the wheel; neighbouring chunks stay distinguishable at small N.
 ImU32 chunk_color(int chunk, int n, float alpha = 1) { return series_color(chunk, n, alpha); }
@@ -68,6 +126,7 @@ class RingWidget : public Widget {
   void draw_picture(App& app, float width);
   void draw_figures(App& app);
   void draw_comparison(App& app);
+  void draw_busbw(App& app);
   void tooltip_for(int rank);
 
   sim::WidgetValues values_;
@@ -85,6 +144,7 @@ class RingWidget : public Widget {
   std::vector<int> old_counts_;   // step_forward's scratch
   int full_total_ = 0;
   uint64_t max_sent_so_far_ = 0;
+  std::string tip_shown_;  // the formula tooltip drawn this frame, for state_json
 };
 
 void RingWidget::rerun(bool rewind) {
@@ -199,6 +259,7 @@ bool RingWidget::draw(App& app, double dt) {
   ImGui::Spacing();
   bool animating = draw_player(app, player_, "ring", dt);
   sync_state();
+  tip_shown_.clear();
 
   if (!error_.empty() || !sim_) {
     text_colored(color::kWrong, ("Cannot simulate these inputs: " + error_).c_str());
@@ -218,6 +279,7 @@ bool RingWidget::draw(App& app, double dt) {
   draw_figures(app);
   draw_comparison(app);
   if (beside) ImGui::EndGroup();
+  draw_busbw(app);
   return animating;
 }
 
@@ -474,6 +536,54 @@ void RingWidget::draw_comparison(App& app) {
   }
 }
 
+// Every collective's busBw factor at this N, and the busBw nccl-tests would print for each at
+// the algBw simulated here (busBw = algBw × factor); the animated collective's row is marked.
+void RingWidget::draw_busbw(App& app) {
+  const int n = sim_->in.ranks;
+  const sim::Collective mine = animated_collective(sim_->in.collective);
+  const double algbw = sim_->algbw_gbs;
+  ImGui::Spacing();
+  if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
+  ImGui::TextUnformatted("Bus bandwidth of every collective");
+  if (app.fonts.bold) ImGui::PopFont();
+  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::TextWrapped("busBw = algBw × factor, at n = %d ranks and the algBw simulated above (%s). nccl-tests prints "
+                     "busBw so that results compare across n; hover a factor for its formula and source.",
+                     n, format_si(algbw * 1e9, "B/s").c_str());
+  ImGui::PopStyleColor();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("ring-busbw", 3, flags)) return;
+  ImGui::TableSetupColumn("collective");
+  ImGui::TableSetupColumn("factor at n");
+  ImGui::TableSetupColumn("busBw");
+  ImGui::TableHeadersRow();
+  for (const BusRow& b : bus_rows()) {
+    const bool animated = !b.in_network && b.op == mine;
+    const double f = sim::busbw_factor(b.op, n, b.in_network);
+    const std::string key = bus_key(b);
+    const std::string tip = sim::formula_with_source(sim::collective_formula_id(b.op, b.in_network));
+    ImGui::TableNextRow();
+    if (animated) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, (color::kAccent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x38));
+    ImGui::TableSetColumnIndex(0);
+    const std::string name = (animated ? "▶ " : "") + bus_label(b);
+    if (animated) text_colored(color::kText, name.c_str());
+    else ImGui::TextUnformatted(name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    const std::string ft = factor_cell(b, n);
+    ImGui::TextUnformatted(ft.c_str());
+    if (figure_tip(app, ("ring-fig-busbw-" + key).c_str(), tip)) tip_shown_ = tip;
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextUnformatted(format_si(algbw * f * 1e9, "B/s").c_str());
+    if (figure_tip(app, ("ring-fig-busbw-" + key + "-bw").c_str(), tip)) tip_shown_ = tip;
+  }
+  ImGui::EndTable();
+  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::TextWrapped("▶ marks the collective animated above. In-network AllReduce (SHARP, NVLS): in the ideal model "
+                     "each rank's link carries its buffer once each way, so 1 whatever n; nccl-tests still prints "
+                     "2(n-1)/n for it.");
+  ImGui::PopStyleColor();
+}
+
 std::string RingWidget::describe() const {
   const sim::RingInputs in = sim::ring_inputs_from(values_);
   std::string o = std::string(sim::collective_name(in.collective)) + " of " + format_bytes(static_cast<double>(in.bytes)) +
@@ -488,6 +598,14 @@ std::string RingWidget::describe() const {
   o += std::to_string(full_total_) + " of " + std::to_string(in.ranks * in.ranks) + " chunks are fully summed. ";
   o += "Whole collective: " + format_bytes(static_cast<double>(sim_->max_bytes_sent)) + " sent per rank, " +
        format_seconds(sim_->time_s) + ".";
+  // The table below the figures, with each factor's formula (what hovering shows).
+  o += " Bus bandwidth factors at n = " + std::to_string(in.ranks) + ", busBw = algBw × factor (nccl-tests "
+       "doc/PERFORMANCE.md; in-network AllReduce: nccl-tests issue #366): ";
+  for (size_t i = 0; i < bus_rows().size(); ++i) {
+    const BusRow& b = bus_rows()[i];
+    o += bus_label(b) + " " + factor_cell(b, in.ranks);
+    o += i + 1 < bus_rows().size() ? ", " : ".";
+  }
   if (!state_.error.empty()) o += " " + state_.error;
   return o;
 }
@@ -519,6 +637,20 @@ std::string RingWidget::state_json() const {
   o += buf;
   const char* phase = state_.steps_done < player_.steps ? sim::phase_name(sim_->steps[state_.steps_done].phase) : "done";
   o += ",\"phase\":" + json_str(phase);
+  // The bus-bandwidth table as drawn: factor at N and busBw at the simulated algBw.
+  o += ",\"busbw_rows\":[";
+  const sim::Collective mine = animated_collective(in.collective);
+  for (size_t i = 0; i < bus_rows().size(); ++i) {
+    const BusRow& b = bus_rows()[i];
+    const double f = sim::busbw_factor(b.op, in.ranks, b.in_network);
+    char row[320];
+    std::snprintf(row, sizeof row, "%s{\"op\":%s,\"in_network\":%s,\"factor\":%.17g,\"busbw_gbs\":%.17g,\"animated\":%s",
+                  i ? "," : "", json_str(sim::collective_op_name(b.op)).c_str(), b.in_network ? "true" : "false", f,
+                  sim_->algbw_gbs * f, !b.in_network && b.op == mine ? "true" : "false");
+    o += row;
+    o += ",\"label\":" + json_str(bus_label(b)) + ",\"formula\":" + json_str(sim::collective_formula_id(b.op, b.in_network)) + "}";
+  }
+  o += "],\"tooltip\":" + json_str(tip_shown_);
   if (!state_.error.empty()) o += ",\"error\":" + json_str(state_.error);
   return o + "}";
 }

@@ -66,6 +66,13 @@ bool draw_player(App& app, Player& p, const char* kind, double dt);
 // changed.
 bool draw_inputs(App& app, sim::WidgetValues& v, const char* only = "");
 
+// Makes the item just drawn (a figure's text, a row, a bar) a hover target that shows `tip`,
+// the formula behind the figure with its source, in a tooltip. With a mouse it is listed for
+// the tests as "<id>"; it is never a keyboard stop, so widgets also put the formulas in
+// describe() for screen readers (and with a finger, where nothing hovers, the same text is in
+// the text layer that way). Returns true while the tooltip shows.
+bool figure_tip(App& app, const char* id, const std::string& tip);
+
 // JSON string escaping for state_json.
 std::string json_str(std::string_view s);
 
