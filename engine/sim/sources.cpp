@@ -69,6 +69,10 @@ const std::vector<SourcedFormula>& sourced_formulas() {
        "nccl-tests issue #366 (maintainer's answer: busBw keeps the ring formula for comparison)",
        "https://github.com/NVIDIA/nccl-tests/issues/366"},
       // Pipeline
+      {"pipeline.naive", "bubble without microbatching", "(p-1)/p of the step: one stage works at a time",
+       "Huang et al. 2019, GPipe, section 2.3 (the unpipelined baseline of its figure 2)", "https://arxiv.org/abs/1811.06965"},
+      {"pipeline.gpipe", "GPipe bubble", "(p-1)/(m+p-1) of the step; all m forwards before any backward",
+       "Huang et al. 2019, GPipe, section 2.3", "https://arxiv.org/abs/1811.06965"},
       {"pipeline.1f1b", "1F1B bubble and warm-up", "bubble (p-1)/(m+p-1) of the step; warm-up min(p-r-1, m)",
        "Megatron-LM megatron/core/pipeline_parallel/schedules.py, get_pp_rank_microbatches (non-interleaved)",
        "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/pipeline_parallel/schedules.py"},
