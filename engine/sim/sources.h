@@ -110,7 +110,7 @@ const char* collective_formula_id(Collective c, bool in_network);
 // Checkpoint interval for a checkpoint that costs C seconds on a job whose mean time between
 // failures is M seconds.
 double young_interval_s(double cost_s, double mtbf_s);  // Young 1974: sqrt(2·C·M)
-// Daly 2006, eq. 37: sqrt(2CM)·[1 + (1/3)·sqrt(C/(2M)) + (1/9)·(C/(2M))] - C for C < 2M,
+// Daly 2006, the higher-order estimate: sqrt(2CM)·[1 + (1/3)·sqrt(C/(2M)) + (1/9)·(C/(2M))] - C for C < 2M,
 // else M.
 double daly_interval_s(double cost_s, double mtbf_s);
 
