@@ -64,15 +64,12 @@ std::string pct(double fraction) { return format_percent(fraction, 4); }  // as 
 
 bool splits_w(sim::PipeSchedule s) { return s == sim::PipeSchedule::ZbH1 || s == sim::PipeSchedule::ZbH2; }
 
-// The formula behind the schedule's bubble with its source, for the hover text. Naive and
-// GPipe have no entry in sources.h: the course's own line (naive), the GPipe paper (GPipe).
+// The formula behind the schedule's bubble with its source, for the hover text: every
+// schedule's entry in sim::sourced_formulas(), the table docs/formulas.md lists.
 std::string bubble_source(sim::PipeSchedule s) {
   switch (s) {
-    case sim::PipeSchedule::Naive:
-      return "(p-1)/p of the step: without microbatches one stage works at a time (the course's baseline)";
-    case sim::PipeSchedule::GPipe:
-      return "(p-1)/(m+p-1) of the step\nSource: Huang et al. 2019, GPipe, section 2.3 (bubble overhead "
-             "O((K-1)/(M+K-1)) for K partitions and M micro-batches)";
+    case sim::PipeSchedule::Naive: return sim::formula_with_source("pipeline.naive");
+    case sim::PipeSchedule::GPipe: return sim::formula_with_source("pipeline.gpipe");
     case sim::PipeSchedule::OneFOneB: return sim::formula_with_source("pipeline.1f1b");
     case sim::PipeSchedule::Interleaved: return sim::formula_with_source("pipeline.interleaved");
     case sim::PipeSchedule::ZbH1: return sim::formula_with_source("pipeline.zb-h1");
