@@ -61,7 +61,9 @@ test: native wasm-engine dist
 lint: native
 	@$(NATIVE_DIR)/dtx lint --seeds 200 exercises/
 
+# dtx_web_names: the page linked with function names kept, for the wasm size breakdown.
 bench: native wasm-engine dist
+	@cmake --build --preset wasm --target dtx_web_names
 	@scripts/bench.sh
 
 clean:

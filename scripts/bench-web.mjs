@@ -2,7 +2,7 @@
 //
 //   node scripts/bench-web.mjs [DIST_DIR] [--runs N] [--idle-ms MS]     defaults: dist/, 5, 5000
 //
-// 1. transfer size of dist/ per file, raw and gzip -9 (node's zlib), and totals;
+// 1. transfer size of dist/ per file, raw, gzip -9 and brotli -11 (node's zlib), and totals;
 // 2. in headless Chromium, one fresh browser context (cold cache) per run: time from
 //    navigation start to the first paint (the loading line), the first drawn frame, the first
 //    complete frame (fonts and pack index ready, the loading text hidden), the course map
@@ -88,16 +88,22 @@ function listFiles(dir) {
 }
 
 function transferSizes() {
-  console.log(`== transfer size of ${path.relative(ROOT, distDir) || distDir}/ (gzip -9 by node's zlib) ==`);
+  console.log(`== transfer size of ${path.relative(ROOT, distDir) || distDir}/ (gzip -9 and brotli -11 by node's zlib) ==`);
   const files = listFiles(distDir).map((f) => {
     const buf = fs.readFileSync(f);
-    return { name: path.relative(distDir, f).split(path.sep).join('/'), raw: buf.length, gz: zlib.gzipSync(buf, { level: 9 }).length };
+    return {
+      name: path.relative(distDir, f).split(path.sep).join('/'),
+      raw: buf.length,
+      gz: zlib.gzipSync(buf, { level: 9 }).length,
+      br: zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    };
   }).sort((a, b) => b.raw - a.raw || a.name.localeCompare(b.name));
-  const rows = files.map((f) => [f.name, f.raw, kb(f.raw), f.gz, kb(f.gz), (f.gz / f.raw * 100).toFixed(0) + '%']);
-  const raw = files.reduce((s, f) => s + f.raw, 0), gz = files.reduce((s, f) => s + f.gz, 0);
-  rows.push(null, [`total (${files.length} files)`, raw, kb(raw), gz, kb(gz), (gz / raw * 100).toFixed(0) + '%']);
+  const rows = files.map((f) => [f.name, f.raw, kb(f.raw), f.gz, kb(f.gz), (f.gz / f.raw * 100).toFixed(0) + '%', f.br, kb(f.br)]);
+  const sum = (k) => files.reduce((s, f) => s + f[k], 0);
+  const raw = sum('raw'), gz = sum('gz'), br = sum('br');
+  rows.push(null, [`total (${files.length} files)`, raw, kb(raw), gz, kb(gz), (gz / raw * 100).toFixed(0) + '%', br, kb(br)]);
   // What the first visit downloads: the page, its scripts, the wasm, the fonts and every pack.
-  table(['file', 'raw (B)', 'raw (KiB)', 'gzip (B)', 'gzip (KiB)', 'gz/raw'], rows);
+  table(['file', 'raw (B)', 'raw (KiB)', 'gzip (B)', 'gzip (KiB)', 'gz/raw', 'brotli (B)', 'brotli (KiB)'], rows);
   console.log();
   return files;
 }

@@ -7,6 +7,8 @@
 # 2. build/native/dtx_bench_plain      the same workloads timed with std::chrono (medians)
 # 3. build/wasm/dtx_bench_plain.js     the same program compiled by em++, under node
 # then a table of the two medians per operation and their ratio wasm/native.
+#    scripts/wasm-size.mjs             dtx.wasm's code by source area (engine, ImGui, md4c,
+#                                      JSON library, views, simulations), from a names build
 # 4. scripts/bench-web.mjs             the web build (dist/): transfer size, page load in
 #                                      headless Chromium, idle frames, wasm heap
 #    scripts/bench-limits.mjs          hostile ?pack= errors shown, a 64 KB prompt opened
@@ -79,6 +81,14 @@ for (const [name, get] of rows) {
   line(name, fmt(n), fmt(w), ratio);
 }
 EOF
+echo
+
+echo "== wasm code by source area =="
+if [[ -f $wasm_dir/dtx-names.wasm ]]; then
+  node scripts/wasm-size.mjs "$wasm_dir/dtx-names.wasm" "$wasm_dir/dtx.wasm"
+else
+  echo "bench.sh: $wasm_dir/dtx-names.wasm is missing (make bench builds it: target dtx_web_names); skipping" >&2
+fi
 echo
 
 echo "== web build (dist/) =="
