@@ -118,13 +118,9 @@ void print_list(const sim::PipelineResult& r) {
   }
 }
 
-// The sourced_formulas() entry each schedule follows.
+// The source each schedule's figures follow.
 const char* formula_source(sim::PipeSchedule s) {
-  const char* id = s == sim::PipeSchedule::Interleaved ? "pipeline.interleaved"
-                   : s == sim::PipeSchedule::ZbH1      ? "pipeline.zb-h1"
-                   : s == sim::PipeSchedule::ZbH2      ? "pipeline.zb-h2"
-                                                       : "pipeline.1f1b";
-  const sim::SourcedFormula* f = sim::find_formula(id);
+  const sim::SourcedFormula* f = sim::find_formula(sim::pipe_schedule_formula_id(s));
   return f ? f->source : "";
 }
 

@@ -40,6 +40,18 @@ const char* pipe_schedule_name(PipeSchedule s) {
   return "?";
 }
 
+const char* pipe_schedule_formula_id(PipeSchedule s) {
+  switch (s) {
+    case PipeSchedule::Naive: return "pipeline.naive";
+    case PipeSchedule::GPipe: return "pipeline.gpipe";
+    case PipeSchedule::OneFOneB: return "pipeline.1f1b";
+    case PipeSchedule::Interleaved: return "pipeline.interleaved";
+    case PipeSchedule::ZbH1: return "pipeline.zb-h1";
+    case PipeSchedule::ZbH2: return "pipeline.zb-h2";
+  }
+  return "";
+}
+
 const char* pipe_op_kind_name(PipeOpKind k) {
   return k == PipeOpKind::F ? "F" : k == PipeOpKind::B ? "B" : "W";
 }

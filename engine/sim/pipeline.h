@@ -137,6 +137,8 @@ PipelineFormula pipeline_formula(const PipelineInputs& in);
 PipelineFormula pipeline_formula_1f1b(int p, int m);
 
 const char* pipe_schedule_name(PipeSchedule s);  // "1f1b": the flag and JSON value
+// The sourced_formulas() entry (sim/sources.h) behind the schedule's bubble: "pipeline.gpipe".
+const char* pipe_schedule_formula_id(PipeSchedule s);
 const char* pipe_op_kind_name(PipeOpKind k);     // "F", "B", "W"
 // "F3", "B12", "W1"; interleaved ops add the stage's chunk from 1 ("F3c2"); naive ops name
 // the whole batch ("F1-8").

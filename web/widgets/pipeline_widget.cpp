@@ -64,19 +64,8 @@ std::string pct(double fraction) { return format_percent(fraction, 4); }  // as 
 
 bool splits_w(sim::PipeSchedule s) { return s == sim::PipeSchedule::ZbH1 || s == sim::PipeSchedule::ZbH2; }
 
-// The formula behind the schedule's bubble with its source, for the hover text: every
-// schedule's entry in sim::sourced_formulas(), the table docs/formulas.md lists.
-std::string bubble_source(sim::PipeSchedule s) {
-  switch (s) {
-    case sim::PipeSchedule::Naive: return sim::formula_with_source("pipeline.naive");
-    case sim::PipeSchedule::GPipe: return sim::formula_with_source("pipeline.gpipe");
-    case sim::PipeSchedule::OneFOneB: return sim::formula_with_source("pipeline.1f1b");
-    case sim::PipeSchedule::Interleaved: return sim::formula_with_source("pipeline.interleaved");
-    case sim::PipeSchedule::ZbH1: return sim::formula_with_source("pipeline.zb-h1");
-    case sim::PipeSchedule::ZbH2: return sim::formula_with_source("pipeline.zb-h2");
-  }
-  return "";
-}
+// The formula behind the schedule's bubble with its source, for the hover text.
+std::string bubble_source(sim::PipeSchedule s) { return sim::formula_with_source(sim::pipe_schedule_formula_id(s)); }
 
 // Where the warm-up counts come from: Megatron-LM's schedules for 1F1B (also ZB-H1's F/B
 // order) and interleaved, the paper's figure for ZB-H2; GPipe runs every forward first.
