@@ -45,7 +45,7 @@ wasm-engine: deps-wasm $(WASM_DIR)/build.ninja
 
 # The page: dtx.js + dtx.wasm from web/, then the static site in dist/.
 web: deps-wasm deps-browser $(WASM_DIR)/build.ninja
-	@cmake --build --preset wasm --target dtx_web
+	@cmake --build --preset wasm --target dtx_web dtx_outline
 
 dist: web
 	@scripts/build-dist.sh $(WASM_DIR) dist

@@ -46,7 +46,7 @@ std::vector<PackSource> collect_packs(const std::vector<std::string>& paths, std
           continue;
         }
         if (it->is_regular_file() && it->path().extension() == ".json" &&
-            it->path().filename() != "index.json")
+            it->path().filename() != "index.json" && it->path().filename() != "outline.json")
           found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());

@@ -9,7 +9,8 @@
 namespace dtx {
 
 // Files are taken as given; folders are searched recursively for *.json, skipping
-// index.json (the site's list of packs) and schema/ (the JSON Schema). Unreadable paths
+// index.json (the site's list of packs), outline.json (its outline, written by `make dist`)
+// and schema/ (the JSON Schema). Unreadable paths
 // become diagnostics. Assignment files ({"format": "dtx-assignment/1"}) are not packs: they
 // go to `assignments` when it is given and are skipped otherwise.
 std::vector<PackSource> collect_packs(const std::vector<std::string>& paths, std::vector<Diagnostic>* problems,

@@ -23,6 +23,7 @@
 #include "model.h"
 #include "new.h"
 #include "preview.h"
+#include "outline_cmd.h"
 #include "report_cmd.h"
 #include "sandbox_runner.h"
 #include "sim.h"
@@ -47,6 +48,7 @@ const char* kMainHelp =
     "  new KIND ID [-o FILE]     print or write a commented starting exercise of KIND (an\n"
     "                            exercise type, see `dtx new --help`) that passes lint\n"
     "  list [PATH]               list the exercises (default PATH: exercises/)\n"
+    "  outline [DIR]             the course outline the page's map starts from (JSON)\n"
     "  types [--json]            the exercise types and the fields each adds to an exercise\n"
     "  codes [CODE] [--json]     what lint's codes mean (E012, unknown-field): all, or one\n"
     "  show ID [--seed S]        show an exercise instance as a student sees it\n"
@@ -64,15 +66,16 @@ const char* kLintHelp =
     "                [--course DIR] PATH...\n"
     "\n"
     "Checks every pack file (PATH may be files or folders, searched for *.json, skipping\n"
-    "index.json and schema/). Reports JSON and shape errors (unknown fields, wrong types,\n"
-    "duplicate ids) and semantic errors: answers that fail to evaluate at the default\n"
-    "parameters or at a corner of the ranges, known mistakes equal to the answer, buggy\n"
-    "lines out of range, duplicated ordering items, choices with no correct option, code\n"
-    "exercises whose reference fails its own cases or whose listed wrong implementations\n"
-    "pass them (needs node; --no-run skips running code). Code from a pack runs in the\n"
-    "same QuickJS sandbox as student code (no network, files or processes, time and memory\n"
-    "limits), so linting a pack from elsewhere is safe. Messages say what was expected\n"
-    "and, for a near miss, suggest the fix (did you mean \"tolerance\"? declared: N, M).\n"
+    "index.json, outline.json and schema/). Reports JSON and shape errors (unknown\n"
+    "fields, wrong types, duplicate ids) and semantic errors: answers that fail to\n"
+    "evaluate at the default parameters or at a corner of the ranges, known mistakes equal\n"
+    "to the answer, buggy lines out of range, duplicated ordering items, choices with no\n"
+    "correct option, code exercises whose reference fails its own cases or whose listed\n"
+    "wrong implementations pass them (needs node; --no-run skips running code). Code from\n"
+    "a pack runs in the same QuickJS sandbox as student code (no network, files or\n"
+    "processes, time and memory limits), so linting a pack from elsewhere is safe.\n"
+    "Messages say what was expected and, for a near miss, suggest the fix (did you mean\n"
+    "\"tolerance\"? declared: N, M).\n"
     "\n"
     "--warn adds style warnings: an exercise with no hints or no explanation, a numeric part\n"
     "with no known mistakes, an answer that is negative or absurdly large (over 1e18 bytes,\n"
@@ -720,6 +723,8 @@ int main(int argc, char** argv) {
   if (cmd == "new") return dtx::cli::cmd_new(std::vector<std::string>(argv + 2, argv + argc));
   // `report` reads assignment and submission files (cli/report_cmd.cpp).
   if (cmd == "report") return dtx::cli::cmd_report(std::vector<std::string>(argv + 2, argv + argc));
+  // `outline` is also built alone for node (cli/outline_cmd.cpp), for `make dist`.
+  if (cmd == "outline") return dtx::cli::cmd_outline(std::vector<std::string>(argv + 2, argv + argc));
   Args a = parse_args(argc, argv, 2);
   if (!a.error.empty()) {
     std::cerr << "dtx " << cmd << ": " << a.error << "\n";

@@ -82,7 +82,7 @@ function listFiles(dir) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...listFiles(p));
-    else if (e.isFile()) out.push(p);
+    else if (e.isFile() && !/\.(gz|br)$/.test(e.name)) out.push(p);  // the precompressed copies are the same files
   }
   return out;
 }

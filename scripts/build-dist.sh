@@ -4,8 +4,10 @@
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
 # OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js, text-layer.js,
-# code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm,
-# fonts/, exercises/index.json and the packs listed in it, and the pictures the packs show
+# code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm, sw.js
+# (the service worker), manifest.webmanifest and icons/,
+# fonts/, exercises/index.json, the packs listed in it and their outline (exercises/outline.json),
+# and the pictures the packs show
 # (every PNG, JPEG and SVG under exercises/, in the same sub-folders).
 # Every URL in it is relative, so the folder works from any static server at any sub-path.
 set -euo pipefail
@@ -29,14 +31,12 @@ node -e '
   for (const f of index.packs) {
     if (!fs.existsSync(path.join(src, f))) { console.error(`build-dist: exercises/index.json lists ${f}, which does not exist`); process.exit(1); }
     fs.copyFileSync(path.join(src, f), path.join(dst, f));
-  }
-  // The page asks for these packs before it has read the index (web/shell/glue.js).
-  const page = path.join(dst, "..", "index.html");
-  const names = index.packs.filter((f) => /^[\w.-]+\.json$/.test(f)).join(" ");
-  const html = fs.readFileSync(page, "utf8");
-  if (!html.includes(`<meta name="dtx-packs" content="">`)) { console.error("build-dist: index.html has no dtx-packs meta"); process.exit(1); }
-  fs.writeFileSync(page, html.replace(`<meta name="dtx-packs" content="">`, `<meta name="dtx-packs" content="${names}">`));' "$repo_root/exercises" "$out/exercises"
-if [[ -d $repo_root/exercises/schema ]]; then cp -r "$repo_root/exercises/schema" "$out/exercises/"; fi
+  }' "$repo_root/exercises" "$out/exercises"
+# The course outline the map is drawn from before the packs are in (engine/outline.h), by the
+# engine itself (build/wasm/dtx-outline.js, node): the same loader as the page.
+node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json"
+# The JSON Schema is for authors' editors (in the repository); the page never reads it.
+rm -rf "$out/exercises/schema"
 # Pictures in pack texts (![alt](img/ring.svg)) are read next to their pack: copy every image
 # file under exercises/, keeping its folder, and drop the ones a previous build copied.
 image_files=(-type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.svg' \))
@@ -48,3 +48,11 @@ done
 # Assignments (docs/AUTHORING.md, "Running a course"): opened with ?assign=exercises/assignments/NAME.json.
 rm -rf "$out/exercises/assignments"
 if [[ -d $repo_root/exercises/assignments ]]; then cp -r "$repo_root/exercises/assignments" "$out/exercises/"; fi
+# Installable: the web app manifest and its icons (drawn from favicon.svg at build time).
+cp "$repo_root/web/shell/manifest.webmanifest" "$out/"
+"$repo_root/scripts/build-icons.sh" "$out"
+# The version (a hash of every file) into index.html and the service worker (sw.js), once
+# every other file is in place; then .gz and .br copies beside each file for servers that
+# serve them (docs/self-hosting.md).
+echo "build-dist: version $(node "$repo_root/scripts/stamp-version.mjs" "$out")"
+node "$repo_root/scripts/precompress.mjs" "$out"

@@ -5,7 +5,8 @@
 #
 #   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
-#   browser  chromium, the fonts we subset, fonttools, and the npm packages in build/node/:
+#   browser  chromium, the fonts we subset, fonttools, rsvg-convert (librsvg2-bin, the app
+#            icons), and the npm packages in build/node/:
 #            playwright-core (browser tests), ajv (the pack schema test) and axe-core
 #            (the accessibility audit)
 # Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
@@ -26,7 +27,7 @@ native_pkgs=(cmake g++ make pkg-config nlohmann-json3-dev libgtest-dev googletes
              libbenchmark-dev libmd4c-dev libimgui-dev nodejs)
 # googletest ships its source in /usr/src/googletest: the wasm build compiles gtest with em++.
 wasm_pkgs=("${native_pkgs[@]}" emscripten googletest)
-browser_pkgs=(chromium fonts-inter fonts-jetbrains-mono fonttools)
+browser_pkgs=(chromium fonts-inter fonts-jetbrains-mono fonttools librsvg2-bin)
 
 want_browser=0
 case "$1" in

@@ -58,6 +58,7 @@ const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8', '.otf': 'font/otf', '.ttf': 'font/ttf',
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
 
 // ---- --watch: who listens, and what changed
@@ -97,6 +98,23 @@ const server = http.createServer((req, res) => {
   }
   let rel = url.slice(base.length);
   if (watchDir && rel === '__dtx/events') { sendEvents(req, res); return; }
+  // With --watch nothing may come from a cache: a service worker this origin registered
+  // before (a `make dist` site served here) is replaced by one that removes itself.
+  if (watchDir && rel === 'sw.js') {
+    const body = "'use strict';\n// make serve --watch: no offline copy; this removes the worker a built site registered here.\n" +
+      "self.addEventListener('install', () => self.skipWaiting());\n" +
+      "self.addEventListener('activate', (e) => e.waitUntil(self.registration.unregister().then(() => caches.keys())" +
+      ".then((names) => Promise.all(names.filter((n) => n.startsWith('dtx-')).map((n) => caches.delete(n))))));\n";
+    res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store', ...DEV }).end(body);
+    return;
+  }
+  // With --watch the built outline (dist/exercises/outline.json) would lag behind the packs
+  // being edited: the page is told there is none it may use, and reads every pack as saved.
+  if (watchDir && rel === 'exercises/outline.json') {
+    const body = JSON.stringify({ dtx_outline: 0, note: 'make serve --watch: no outline, every pack is read as saved' });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...DEV }).end(body);
+    return;
+  }
   if (rel === '' || rel.endsWith('/')) rel += 'index.html';
   // With --watch, exercises/ comes from the folder being edited.
   const from = watchDir && rel.startsWith('exercises/') ? watchDir : root;

@@ -29,6 +29,38 @@ void request(App& app, const std::string& url, std::map<int, std::string>& into,
   app.platform->fetch(id, url);
 }
 
+// ---- the outline and lazy loading (engine/outline.h)
+
+bool lazy(const App& app) { return app.outline_ok && app.previews.empty() && !app.course; }
+
+// The outline's pack file for an exercise id, or for a chapter ("" when it does not say).
+std::string outline_file_of(const App& app, const std::string& id) {
+  for (const auto& op : app.outline.packs)
+    for (const auto& e : op.pack.exercises)
+      if (e.id == id) return op.file;
+  return "";
+}
+std::string outline_file_of_chapter(const App& app, int chapter) {
+  for (const auto& op : app.outline.packs)
+    if (op.error.empty() && op.pack.chapter == chapter) return op.file;
+  return "";
+}
+
+bool listed(const App& app, const std::string& file) {
+  return std::find(app.index_files.begin(), app.index_files.end(), file) != app.index_files.end();
+}
+
+// First load: each pack is asked for once (a reload asks again through app_pack_changed).
+void request_pack(App& app, const std::string& file) {
+  if (file.empty() || app.library_ready || !listed(app, file) || !app.requested.insert(file).second) return;
+  request(app, app.base_url + file, app.pending, file);
+}
+
+bool all_requested(const App& app) {
+  return std::all_of(app.index_files.begin(), app.index_files.end(),
+                     [&](const std::string& f) { return app.requested.count(f) > 0; });
+}
+
 // One backup of each kind, under a fixed key: a newer one replaces the older, so backups
 // can never fill the storage (they used to be copied again, under a new key, at every load).
 constexpr const char* kUnreadableKey = "dtx.progress.unreadable";
@@ -257,6 +289,80 @@ static void note_glyphs(App& app, const std::string& text) {
   if (note_text_glyphs(text) && app.font_files.complete()) app.fonts_dirty = true;
 }
 
+// Once the index and the outline (or its failure) are in: the packs asked for now. Lazy: the
+// packs the outline does not cover (new since the build, or broken then: their messages show),
+// the pack of a linked exercise or chapter; the map is drawn from the outline at once. Not
+// lazy: every pack.
+static void request_pack_of(App& app, const std::string& id);
+static void plan_pack_requests(App& app) {
+  if (!app.index_loaded || !app.outline_done || app.library_ready) return;
+  if (!lazy(app)) {
+    for (const auto& f : app.index_files) request_pack(app, f);
+    return;
+  }
+  std::set<std::string> covered;
+  for (const auto& op : app.outline.packs)
+    if (op.error.empty()) covered.insert(op.file);
+  for (const auto& f : app.index_files)
+    if (!covered.count(f)) request_pack(app, f);
+  if (app.route_pending) {
+    const Route& r = *app.route_pending;
+    if (r.kind == Route::Exercise) request_pack_of(app, r.id);
+    if (r.kind == Route::Course && r.chapter >= 0) request_pack(app, outline_file_of_chapter(app, r.chapter));
+  }
+  bool exercise_pending = app.route_pending && app.route_pending->kind == Route::Exercise;
+  if (app.screen == Screen::Loading && !exercise_pending) {
+    app.screen = Screen::CourseMap;
+    if (app.route_pending) {
+      Route r = std::move(*app.route_pending);
+      app.route_pending.reset();
+      apply_route(app, r);
+    }
+  }
+}
+
+// The pack that holds exercise `id`, asked for now; an id the outline does not know may be in
+// any pack (or none): every pack is asked for, so that the link opens or says "not found".
+static void request_pack_of(App& app, const std::string& id) {
+  std::string f = outline_file_of(app, id);
+  if (f.empty()) app_prefetch_packs(app);
+  else request_pack(app, f);
+}
+
+void app_request_pack(App& app, const std::string& file) {
+  if (lazy(app)) request_pack(app, file);
+}
+
+void app_prefetch_packs(App& app) {
+  if (app.prefetch_started || !app.index_loaded || !app.outline_done) return;
+  app.prefetch_started = true;
+  for (const auto& f : app.index_files) request_pack(app, f);
+}
+
+std::vector<MapPack> map_packs(const App& app) {
+  std::vector<MapPack> out;
+  for (const auto& p : app.lib.packs) out.push_back({&p, true});
+  if (!app.library_ready && lazy(app)) {
+    for (const auto& op : app.outline.packs) {
+      // An entry stands for its pack until the pack is in; a pack that arrived and did not
+      // load has its messages shown instead.
+      if (!op.error.empty() || !listed(app, op.file) || app.admitted.count(op.file)) continue;
+      out.push_back({&op.pack, false});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const MapPack& a, const MapPack& b) { return a.pack->chapter < b.pack->chapter; });
+  }
+  return out;
+}
+
+std::string map_exercise_title(const App& app, const std::string& id) {
+  if (const Exercise* ex = find_exercise(app, id)) return ex->title;
+  if (!lazy(app) || app.library_ready) return "";
+  for (const auto& op : app.outline.packs)
+    for (const auto& e : op.pack.exercises)
+      if (e.id == id) return e.title;
+  return "";
+}
+
 bool app_load_arrived_packs(App& app, double budget_ms) {
   if (app.library_ready || !app.index_loaded) return false;
   const double start = app.platform->now_ms();
@@ -271,7 +377,7 @@ bool app_load_arrived_packs(App& app, double budget_ms) {
     if (!next) {
       // Nothing arrived that is not in; with nothing on its way either (an empty or broken
       // index), the loading is over.
-      if (app.pending.empty() && !built) {
+      if (app.pending.empty() && all_requested(app) && !built) {
         build_library(app, true);
         built = true;
       }
@@ -318,6 +424,8 @@ void app_init(App& app, Platform* platform) {
   load_stored_progress(app);
   for (const char* f : kFontFiles) request(app, f, app.font_requests, f);
   request(app, app.base_url + "index.json", app.pending, "index.json");
+  app.outline_request = app.next_request++;
+  app.platform->fetch(app.outline_request, app.base_url + "outline.json");
 }
 
 bool app_busy(const App& app) {
@@ -330,6 +438,21 @@ static bool repoint_after_preview(App& app, Preview& p);
 
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
   if (assignment_on_fetched(app, id, ok, status, body)) return;
+  if (id == app.outline_request) {
+    app.outline_request = 0;
+    app.outline_done = true;
+    if (!ok) {
+      app.outline_error = "exercises/outline.json could not be fetched (" + fetch_failure(status, body) + ")";
+    } else if (parse_outline(body, app.outline, app.outline_error)) {
+      app.outline_ok = true;
+      // Titles the map draws before their packs are in may need glyphs beyond the atlas's core.
+      note_glyphs(app, body);
+    } else {
+      app.outline_error = "exercises/outline.json: " + app.outline_error;
+    }
+    plan_pack_requests(app);
+    return;
+  }
   if (auto f = app.font_requests.find(id); f != app.font_requests.end()) {
     std::string name = f->second;
     app.font_requests.erase(f);
@@ -392,10 +515,12 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
           }
           std::string f = p.get<std::string>();
           app.index_files.push_back(f);
-          request(app, app.base_url + f, app.pending, f);
+          // A reload (make serve) reads every pack again; the first load asks as planned.
+          if (app.library_ready) request(app, app.base_url + f, app.pending, f);
         }
       }
     }
+    plan_pack_requests(app);
   } else if (ok) {
     app.pack_texts[file] = std::move(body);
     note_glyphs(app, app.pack_texts[file]);
@@ -506,6 +631,16 @@ bool save_progress(App& app) {
 
 void open_exercise(App& app, const std::string& id, uint64_t seed) {
   const Exercise* ex = find_exercise(app, id);
+  if (!ex && lazy(app) && !app.library_ready && !outline_file_of(app, id).empty()) {
+    // Listed by the outline, its pack not in yet: it opens when the pack arrives.
+    Route r;
+    r.kind = Route::Exercise;
+    r.id = id;
+    r.seed = seed;
+    app.route_pending = r;
+    request_pack_of(app, id);
+    return;
+  }
   if (!ex) return;
   ExerciseState st;
   st.id = id;
@@ -602,6 +737,7 @@ void apply_route(App& app, const Route& r) {
     case Route::Course:
       app.screen = Screen::CourseMap;
       app.course_chapter = r.chapter;
+      if (lazy(app) && r.chapter >= 0) request_pack(app, outline_file_of_chapter(app, r.chapter));
       // Back/Forward restore the scroll instead; a link or a reload shows the chapter.
       app.focus_chapter = app.scroll_restore ? -1 : r.chapter;
       app.focus_frames = 0;
@@ -614,6 +750,7 @@ void apply_route(App& app, const Route& r) {
       // has arrived, one not found yet may still come.
       if (!find_exercise(app, r.id) && (!app.library_ready || !app.preview_requests.empty())) {
         app.route_pending = r;
+        if (lazy(app)) request_pack_of(app, r.id);
         return;
       }
       if (!find_exercise(app, r.id)) {
@@ -1064,10 +1201,16 @@ void app_after_frame(App& app) {
       if (it.id == f) focus = it.key;
   j["focus"] = focus;
   j["packs"] = app.lib.packs.size();
-  nlohmann::json loading = nlohmann::json::array();  // packs still on their way
+  // Packs not in yet: on their way, or (lazy loading) not asked for yet.
+  nlohmann::json loading = nlohmann::json::array();
   for (const auto& [id, file] : app.pending)
     if (file != "index.json") loading.push_back(file);
+  if (!app.library_ready)
+    for (const auto& f : app.index_files)
+      if (!app.requested.count(f)) loading.push_back(f);
   j["loading"] = loading;
+  j["outline"] = {{"used", lazy(app)}, {"error", app.outline_error}, {"packs", app.outline.packs.size()},
+                  {"requested", app.requested.size()}, {"prefetch", app.prefetch_started}};
   j["reloads"] = app.reloads;
   nlohmann::json previews = nlohmann::json::array();
   for (const auto& p : app.previews) {

@@ -12,6 +12,7 @@
 #include "assignment.h"
 #include "grade/code.h"
 #include "model.h"
+#include "outline.h"
 #include "preview.h"
 #include "platform/platform.h"
 #include "progress.h"
@@ -106,6 +107,18 @@ struct App {
   std::set<std::string> admitted;  // first load: packs already in the library
   bool library_ready = false; // every listed pack has arrived or failed
   int next_request = 1;
+  // The course outline (exercises/outline.json, engine/outline.h): with it the map is drawn
+  // before any pack is in, a pack is fetched when its chapter or an exercise of it opens, and
+  // the others once the first screen is up. Without it (missing, unreadable, a ?pack= preview
+  // or an ?assign= course open) every pack is fetched at once, as before.
+  int outline_request = 0;           // in flight
+  bool outline_done = false;         // arrived or failed
+  bool outline_ok = false;           // read, and lazy loading is on
+  std::string outline_error;         // why it was not used (the test hook shows it)
+  Outline outline;
+  std::set<std::string> requested;   // first load: pack files asked for
+  bool prefetch_started = false;     // the rest asked for (after the first screen)
+  bool first_screen_shown = false;   // set by the platform loop after the first complete frame
 
   // pictures in pack texts (ui/images.h)
   PackImages images;
@@ -212,6 +225,20 @@ void app_preview_url(App& app, const std::string& url);
 void app_preview_text(App& app, const std::string& name, const std::string& text);
 // A file under exercises/ changed (make serve): re-read it, the index, or a preview of it.
 void app_pack_changed(App& app, const std::string& file);
+// The first screen is up: the packs not asked for yet are asked for now (the outline's lazy
+// loading; the platform loop calls it once after the first complete frame).
+void app_prefetch_packs(App& app);
+// A chapter was opened on the map: its pack is asked for now if it is not in yet.
+void app_request_pack(App& app, const std::string& file);
+// A pack of the course as the map shows it: the loaded pack, or its outline entry until then
+// (an entry's exercises carry ids, titles and types only: open them with open_exercise).
+struct MapPack {
+  const Pack* pack = nullptr;
+  bool loaded = false;
+};
+std::vector<MapPack> map_packs(const App& app);
+// The title of an exercise of the course or its outline ("" when unknown).
+std::string map_exercise_title(const App& app, const std::string& id);
 // The exercise with this id, in a preview first, then in the course; and its preview if any.
 const Exercise* find_exercise(const App& app, const std::string& id);
 const Preview* preview_of(const App& app, const Exercise* ex);

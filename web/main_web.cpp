@@ -298,8 +298,11 @@ uint64_t draw_data_hash(const ImDrawData* dd, int fw, int fh, ImU32 clear) {
 
 // Start milestones for `make bench` (performance marks, read back by scripts/bench-web.mjs).
 EM_JS(void, web_mark, (const char* name), { performance.mark(UTF8ToString(name)); });
+EM_JS(void, web_measure, (const char* name, double start, double end), {
+  try { performance.measure(UTF8ToString(name), { start: start, end: end }); } catch (e) { /* old browser */ }
+});
 struct StartMarks {
-  bool fonts = false, index = false, pack = false, screen = false;
+  bool fonts = false, index = false, outline = false, pack = false, screen = false;
 } g_marks;
 
 // The loading line gives way once the course map (or a linked exercise) can be drawn with its
@@ -320,9 +323,17 @@ void draw_frame() {
     if (first) web_mark("dtx:fonts-built"), g_marks.fonts = true;
   }
   if (!g_marks.index && g_app.index_loaded) web_mark("dtx:index-in"), g_marks.index = true;
+  if (!g_marks.outline && g_app.outline_done) web_mark("dtx:outline-in"), g_marks.outline = true;
   // Packs that arrived go in a frame's worth at a time (one or two at ~30 ms each): the map is
   // drawn with the first chapters while the others load.
-  if (app_load_arrived_packs(g_app, 20.0) && !g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
+  {
+    const double t = emscripten_get_now();
+    if (app_load_arrived_packs(g_app, 20.0)) {
+      // each stretch of pack parsing, for the bench's start breakdown
+      web_measure("dtx:packs-parsed", t, emscripten_get_now());
+      if (!g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
+    }
+  }
   // Until the first screen can be shown (its fonts and its pack in), the loading line covers
   // the canvas: a frame would draw nothing anyone sees, and its GL work (software GL builds its
   // pipelines at the first draw, ~100 ms) held the main thread while the packs' bytes waited to
@@ -349,7 +360,7 @@ void draw_frame() {
   double ui_end = emscripten_get_now();
   // The first frame that shows a screen with a pack in: when its layout is done, and when its
   // GL work is handed over (the browser waits for software GL there, in the first frame).
-  const bool mark_screen = !g_marks.screen && g_marks.pack && g_app.screen != Screen::Loading;
+  const bool mark_screen = !g_marks.screen && g_app.screen != Screen::Loading && first_screen_ready();
   if (mark_screen) web_mark("dtx:first-screen-laid-out");
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(g_window, &fw, &fh);
@@ -420,7 +431,12 @@ void draw_frame() {
   }
   if (!g_first_frame_sent && first_screen_ready()) {
     g_first_frame_sent = true;
+    g_app.first_screen_shown = true;
     web_first_frame();
+  } else if (g_first_frame_sent && !g_app.prefetch_started) {
+    // The frame after the first screen: the packs the outline stood in for are asked for now
+    // (each goes in within a frame's budget as it arrives; opening one of them asks first).
+    app_prefetch_packs(g_app);
   }
   if (!g_release_now.empty() || g_touch.active) g_wake = std::max(g_wake, 1);
   g_app.frame_cpu_ms = emscripten_get_now() - frame_start;

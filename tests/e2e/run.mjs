@@ -30,7 +30,9 @@ let server, browser;
 let pagesOfTest = [];  // every page a test opened: the runner checks their CSP violations
 
 async function newPage(opts = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
+  // No service worker unless a test asks for one (tests/e2e/offline.mjs): a page it controls
+  // would be served from its copies, past page.route() and a test's changed files.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', ...opts });
   const page = await context.newPage();
   page.errors = [];
   // Whatever the Content-Security-Policy (index.html, scripts/serve.mjs) refuses is a page
@@ -971,7 +973,7 @@ test('a widget with "reveal": "after-attempt" opens after the first counted atte
 
 // ---------------------------------------------------------------- the page's own policy
 
-const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
+const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; manifest-src 'self'; " +
   "style-src 'self'; font-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 test('security: the Content-Security-Policy is in the page and the headers; it refuses inline code and other origins', async () => {
@@ -2233,6 +2235,7 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
 // Course mode: an assignment solved by three students and graded by `dtx report`.
 (await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
+(await import(path.join(ROOT, 'tests/e2e/offline.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
 
 // ---------------------------------------------------------------- runner
 

@@ -2,6 +2,7 @@
 // left off, and any pack that failed to load with its errors.
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "load_ctx.h"
 #include "screens/screens.h"
@@ -37,7 +38,8 @@ static void message_lines(App& app, const std::vector<std::string>& lines) {
 }
 
 // One row per exercise: progress mark, title (opens it), type and tries on the right.
-static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
+// `pack` may be an outline entry (web/app.h, map_packs): ids, titles and types only.
+static void exercise_rows(App& app, const Pack& pack, const std::string& last_id) {
   const float e = em(app);
   for (const auto& ex : pack.exercises) {
     auto it = app.progress.exercises.find(ex.id);
@@ -56,7 +58,7 @@ static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
     bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
     ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
     ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0, 0.5f));
-    if (ImGui::Selectable(label.c_str(), last == &ex, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
+    if (ImGui::Selectable(label.c_str(), last_id == ex.id, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
     {
       Access a;
       a.role = Role::Link;
@@ -71,7 +73,7 @@ static void exercise_rows(App& app, const Pack& pack, const Exercise* last) {
 
 // Packs opened for preview, above the course: marked as such, with the same messages
 // `dtx lint` gives for what is wrong, and every exercise that passed playable.
-static void preview_section(App& app, const Exercise* last) {
+static void preview_section(App& app, const std::string& last_id) {
   const float e = em(app);
   for (size_t i = 0; i < app.previews.size(); ++i) {
     const Preview& pv = *app.previews[i];
@@ -107,7 +109,7 @@ static void preview_section(App& app, const Exercise* last) {
           message_lines(app, lines);
           ImGui::PopStyleColor();
         }
-        if (r.pack) exercise_rows(app, *r.pack, last);
+        if (r.pack) exercise_rows(app, *r.pack, last_id);
       }
       if (small_button(app, "Close this preview##preview-close")) {
         if (preview_of(app, app.ex.exercise) == &pv) app.ex = ExerciseState{};
@@ -142,8 +144,9 @@ void draw_course_map(App& app) {
 
   // totals and streak
   int total = 0, solved = 0, attempted = 0;
-  for (const auto& p : app.lib.packs) {
-    ChapterProgress cp = chapter_progress(app.progress, p);
+  const std::vector<MapPack> course = map_packs(app);
+  for (const auto& mp : course) {
+    ChapterProgress cp = chapter_progress(app.progress, *mp.pack);
     total += cp.total;
     solved += cp.solved;
     attempted += cp.attempted;
@@ -166,12 +169,15 @@ void draw_course_map(App& app) {
                   "best score on each, where an exercise you have not tried counts as 0 and partial credit counts "
                   "in part; the bar under each chapter shows it.");
 
-  // Chapters still on their way (a slow network): said at the top, with their files, until they
-  // arrive (the totals above count the chapters that are in).
+  // Chapters still on their way (a slow network) that the outline does not show: said at the
+  // top, with their files, until they arrive (the totals above count the chapters listed).
   if (!app.library_ready) {
+    std::set<std::string> shown;
+    for (const auto& mp : course)
+      if (!mp.loaded) shown.insert(mp.pack->file);
     std::vector<std::string> waiting;
     for (const auto& [id, file] : app.pending)
-      if (file != "index.json") waiting.push_back(file);
+      if (file != "index.json" && !shown.count(file)) waiting.push_back(file);
     std::sort(waiting.begin(), waiting.end());
     if (!waiting.empty()) {
       std::string line = "Loading " + std::to_string(waiting.size()) + (waiting.size() == 1 ? " more chapter: " : " more chapters: ");
@@ -180,12 +186,16 @@ void draw_course_map(App& app) {
     }
   }
 
-  preview_section(app, find_exercise(app, app.progress.last_exercise));
+  preview_section(app, app.progress.last_exercise);
 
-  if (const Exercise* last = find_exercise(app, app.progress.last_exercise)) {
-    std::string label = "Continue where you left off: " + last->title + "##continue";
-    if (button(label.c_str(), true)) open_exercise(app, last->id, 0);
+  // (from the outline when its pack is not in yet: the button opens it once it is)
+  if (std::string t = map_exercise_title(app, app.progress.last_exercise); !t.empty()) {
+    std::string label = "Continue where you left off: " + t + "##continue";
+    if (button(label.c_str(), true)) open_exercise(app, app.progress.last_exercise, 0);
   }
+  // An exercise opened from the outline whose pack is still on its way.
+  if (app.screen == Screen::CourseMap && app.route_pending && app.route_pending->kind == Route::Exercise)
+    notice_box(app, color::kMuted, "Opening " + map_exercise_title(app, app.route_pending->id) + ": its chapter is loading…");
 
   if (!app.index_error.empty()) notice_box(app, color::kWrong, app.index_error);
   for (const auto& pr : app.problems) {
@@ -196,15 +206,19 @@ void draw_course_map(App& app) {
   ImGui::Spacing();
 
   std::vector<const Pack*> packs;
-  for (const auto& p : app.lib.packs) packs.push_back(&p);
+  for (const auto& mp : course) packs.push_back(mp.pack);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
-  const Exercise* last = find_exercise(app, app.progress.last_exercise);
+  const std::string& last_id = app.progress.last_exercise;
+  std::string last_pack;  // the pack of the exercise last opened: its chapter starts open
+  for (const Pack* p : packs)
+    for (const auto& ex : p->exercises)
+      if (ex.id == last_id) last_pack = p->id;
   bool focus_seen = false;
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
     std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
                        "/" + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
-    bool open_default = last ? last->pack_id == p->id : p == packs.front();
+    bool open_default = !last_pack.empty() ? last_pack == p->id : p == packs.front();
     // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
     bool focus = app.focus_chapter == p->chapter;
     focus_seen |= focus;
@@ -221,6 +235,8 @@ void draw_course_map(App& app) {
       access_item(std::move(a));
     }
     if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
+    // An open chapter drawn from the outline: its pack (with "About this chapter") comes first.
+    if (open) app_request_pack(app, p->file);
     if (focus) {
       ImGui::SetScrollHereY(0.0f);
       // ImGui clamps the target to the last frame's height: hold it until the header is up.
@@ -241,12 +257,12 @@ void draw_course_map(App& app) {
     }
     std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
     ImGui::TextDisabled("%s", buf);
-    exercise_rows(app, *p, last);
+    exercise_rows(app, *p, last_id);
     ImGui::PopID();
     ImGui::Spacing();
   }
   if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
-  if (app.lib.packs.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
+  if (course.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::kMuted,
              "Writing exercises? Drop a pack file (.json) on this page, or add ?pack=URL to its address, to preview it "

@@ -40,7 +40,7 @@ const Exercise* neighbour(App& app, const std::string& id, int dir) {
   std::vector<const Pack*> packs;
   if (const Preview* pv = preview_of(app, app.ex.exercise)) packs.push_back(&*pv->result.pack);
   else
-    for (const auto& p : app.lib.packs) packs.push_back(&p);
+    for (const auto& mp : map_packs(app)) packs.push_back(mp.pack);  // outline entries too: they open by id
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
   for (const Pack* p : packs)
     for (const auto& e : p->exercises) all.push_back(&e);

@@ -104,24 +104,37 @@
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
   if (!window.dtxNoEarlyFetch) {
-    // The index first (a few hundred bytes): the packs it lists are asked for as soon as it
-    // is read, before the engine's start and first frames keep this thread busy.
+    // The index and the outline (exercises/outline.json, a few KB): the course map is drawn
+    // from the outline, and a pack is asked for only when it is needed (web/app.cpp,
+    // plan_pack_requests). Here, before the engine runs, the packs it will ask for at once:
+    // those the outline does not cover, and a linked exercise's or chapter's. A ?pack= preview
+    // or an ?assign= course reads every pack, and so does a site without an outline.
     const askPack = (n) => { if (!early.has('exercises/' + n)) fetchEarly('exercises/' + n, 'pack'); };
-    fetchEarly('exercises/index.json', 'index').then((r) => {
-      if (!r.ok) return;
-      let index = null;
-      try { index = JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return; }
+    const readJson = (r) => {
+      if (!r.ok) return null;
+      try { return JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return null; }
+    };
+    const params = new URLSearchParams(location.search);
+    const everyPack = params.has('pack') || params.has('assign');
+    Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
+      fetchEarly('exercises/outline.json', 'outline').then(readJson, () => null)]).then(([index, outline]) => {
       const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
-      names.slice(0, MAX_EARLY_PACKS).forEach(askPack);
-    }, () => {});
+      const entries = outline && outline.dtx_outline === 1 && Array.isArray(outline.packs) ? outline.packs : null;
+      if (!entries || everyPack) { names.slice(0, MAX_EARLY_PACKS).forEach(askPack); return; }
+      const covered = new Map();
+      for (const e of entries) if (e && typeof e.file === 'string' && !e.error) covered.set(e.file, e);
+      names.filter((n) => !covered.has(n)).slice(0, MAX_EARLY_PACKS).forEach(askPack);
+      const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
+      const ch = /^#\/chapter\/(\d+)/.exec(location.hash);
+      let exId = null;
+      try { exId = ex && decodeURIComponent(ex[1]); } catch (e) { /* the engine says what is wrong with it */ }
+      for (const [file, e] of covered) {
+        if (!names.includes(file)) continue;
+        if (exId && Array.isArray(e.exercises) && e.exercises.some((x) => x && x.id === exId)) askPack(file);
+        if (ch && e.chapter === Number(ch[1])) askPack(file);
+      }
+    });
     for (const f of FONT_FILES) fetchEarly(f, 'font');
-    // The packs the site was built with (scripts/build-dist.sh writes their names into the
-    // page) are asked for now, a round trip before the index could name them. The index stays
-    // the truth: a pack it adds is asked for when it is read, and one it no longer lists is
-    // never given to the engine.
-    const built = document.querySelector('meta[name="dtx-packs"]');
-    const hinted = built ? built.content.split(/\s+/).filter((n) => /^[\w.-]+\.json$/.test(n)) : [];
-    hinted.slice(0, MAX_EARLY_PACKS).forEach(askPack);
   }
 
   // The WebGL context is made now, while the engine downloads: creating it costs 80 ms with
@@ -161,6 +174,31 @@
     });
     return {};
   }
+  // ---- offline and updates (web/shell/sw.js): the service worker keeps the whole site, one
+  // version at a time; this page says so when it runs a version other than the last visit's.
+  let devServer = false;  // `make serve --watch` (X-Dtx-Dev): never cached, never a worker
+  const versionMeta = document.querySelector('meta[name="dtx-version"]');
+  const builtVersion = versionMeta ? versionMeta.content : '';
+  function noteUpdate() {
+    if (!builtVersion) return;
+    let last = null;
+    try { last = localStorage.getItem('dtx.version'); localStorage.setItem('dtx.version', builtVersion); } catch (e) { return; }
+    if (!last || last === builtVersion) return;
+    // Quiet: a line at the foot of the page, gone after a few seconds or at a click.
+    const note = document.getElementById('dtx-note');
+    if (!note) return;
+    note.textContent = 'dtx was updated since your last visit.';
+    note.hidden = false;
+    const hide = () => { note.hidden = true; };
+    note.addEventListener('click', hide, { once: true });
+    setTimeout(hide, 8000);
+    window.dtx.updatedFrom = last;
+  }
+  function startServiceWorker() {
+    if (devServer || window.dtxNoServiceWorker || !('serviceWorker' in navigator)) return;
+    navigator.serviceWorker.register('sw.js').catch(() => { /* no offline copy: the site works as before */ });
+  }
+
   function M() { return window.Module; }
   function call(name, ...args) { if (ready && M()[name]) return M()[name](...args); }
   function wake() { call('_dtx_wake'); }
@@ -490,6 +528,7 @@
       early.delete(url);
       got.then(async (r) => {
         // `make serve` marks its answers: then listen for changed packs (never on a plain host).
+        if (r.headers.get('X-Dtx-Dev')) devServer = true;
         if (r.headers.get('X-Dtx-Dev') && /index\.json$/.test(url)) listenForChanges();
         let buf = r.buf;
         if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
@@ -590,6 +629,9 @@
     firstFrame() {
       loading.style.display = 'none';
       window.dtx.firstFrameMs = performance.now() - t0;
+      noteUpdate();
+      // Offline copies are made once the first screen is up, so they never compete with it.
+      setTimeout(startServiceWorker, 1000);
     },
     publishState(json) {
       latest = JSON.parse(json);
@@ -610,6 +652,7 @@
   // ---- the test hook: read-only view of the last drawn frame
   window.dtx = {
     get state() { return latest; },
+    version: builtVersion,  // the build this page runs (scripts/stamp-version.mjs)
     get frame() { return latest ? latest.frame : 0; },
     item(id) { return latest ? latest.items.find((i) => i.id === id) || null : null; },
     items(prefix) { return latest ? latest.items.filter((i) => i.id.startsWith(prefix)) : []; },

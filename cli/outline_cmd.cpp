@@ -1,0 +1,87 @@
+#include "outline_cmd.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "files.h"
+#include "outline.h"
+
+namespace dtx::cli {
+
+namespace {
+
+const char* kOutlineHelp =
+    "usage: dtx outline [DIR] [-o FILE]\n"
+    "\n"
+    "Prints the course outline of DIR (default: exercises/): for each pack listed in\n"
+    "DIR/index.json, in its order, the chapter, its title and each exercise's id, title,\n"
+    "type and difficulty. The page draws its course map from it before any pack is in\n"
+    "(`make dist` writes it to dist/exercises/outline.json). A listed pack that does not load\n"
+    "is kept with its first error, and the page fetches it at once to show all of them.\n"
+    "With -o, writes FILE instead. Exit status 1 when index.json cannot be read.\n";
+
+}  // namespace
+
+int cmd_outline(const std::vector<std::string>& args) {
+  std::string dir = "exercises", out_file;
+  bool dir_set = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << kOutlineHelp;
+      return 0;
+    }
+    if (args[i] == "-o" && i + 1 < args.size()) {
+      out_file = args[++i];
+    } else if (!args[i].empty() && args[i][0] != '-' && !dir_set) {
+      dir = args[i];
+      dir_set = true;
+    } else {
+      std::cerr << "dtx outline: unexpected argument '" << args[i] << "'\n\n" << kOutlineHelp;
+      return 2;
+    }
+  }
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  const std::string index_path = dir + "/index.json";
+  std::string index_text;
+  if (!read_file(index_path, &index_text)) {
+    std::cerr << index_path << ": cannot be read\n";
+    return 1;
+  }
+  auto index = nlohmann::json::parse(index_text, nullptr, false);
+  if (index.is_discarded() || !index.is_object() || !index.contains("packs") || !index["packs"].is_array()) {
+    std::cerr << index_path << ": expected an object with a \"packs\" list of file names\n";
+    return 1;
+  }
+  std::vector<PackSource> sources;
+  std::map<std::string, std::string> unreadable;
+  for (const auto& f : index["packs"]) {
+    if (!f.is_string()) {
+      std::cerr << index_path << ": every entry of \"packs\" must be a file name (a string)\n";
+      return 1;
+    }
+    PackSource s;
+    s.file = f.get<std::string>();
+    if (!read_file(dir + "/" + s.file, &s.text)) unreadable[s.file] = "cannot be read";
+    sources.push_back(std::move(s));
+  }
+  std::string text = outline_json(sources, unreadable);
+  if (out_file.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  FILE* f = std::fopen(out_file.c_str(), "wb");
+  if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0) {
+    std::cerr << out_file << ": cannot be written\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace dtx::cli
+
+#ifdef DTX_OUTLINE_TOOL
+int main(int argc, char** argv) { return dtx::cli::cmd_outline(std::vector<std::string>(argv + 1, argv + argc)); }
+#endif

@@ -1,0 +1,192 @@
+// Issue 19 in the page: the course outline, lazy packs, offline and updates.
+// - the outline (exercises/outline.json, written by the build from the engine's own loader)
+//   lists every exercise of every pack, as `dtx list --json` does;
+// - a chapter whose pack does not load shows its messages, also when the outline listed it;
+// - after one visit the service worker (sw.js) has the whole site: with the network off a
+//   reload opens the course map and an exercise is graded;
+// - a new build is taken whole: after a reload every file comes from the new version (none
+//   from the old), and the page says it was updated.
+// Each test serves its own copy of dist/ where it changes files (never dist/ itself).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ROOT, serve, state, waitFor, ready, openExercise, typeInto, submit, engineAnswer, shot } from './lib.mjs';
+
+const DTX = path.join(ROOT, 'build/native/dtx');
+
+function copyDist(dist, name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dtx-${name}-`));
+  fs.cpSync(dist, dir, { recursive: true });
+  return dir;
+}
+// After changing files of a copy: its outline, version and service worker as `make dist` makes them.
+function restamp(dir) {
+  execFileSync(process.execPath, [path.join(ROOT, 'build/wasm/dtx-outline.js'), path.join(dir, 'exercises'), '-o',
+    path.join(dir, 'exercises/outline.json')]);
+  return execFileSync(process.execPath, [path.join(ROOT, 'scripts/stamp-version.mjs'), dir], { encoding: 'utf8' }).trim();
+}
+
+// The service worker controls the page and has installed this page's version.
+async function offlineReady(page) {
+  return page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const deadline = Date.now() + 30000;
+    while (!navigator.serviceWorker.controller && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (!navigator.serviceWorker.controller) throw new Error('no service worker controls the page');
+    return reg.active.scriptURL;
+  });
+}
+
+// The version the service worker serves this page (its pin) and its newest.
+function swVersion(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('the service worker did not answer')), 5000);
+    navigator.serviceWorker.addEventListener('message', (e) => { if (e.data && 'dtxVersion' in e.data) { clearTimeout(t); resolve(e.data); } }, { once: true });
+    navigator.serviceWorker.controller.postMessage('dtx-version');
+  }));
+}
+
+export default function register({ test, newPage, assert, eq, server, dist }) {
+  test('outline: every exercise of every pack, as dtx list --json has them', async () => {
+        const outline = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
+    const listed = JSON.parse(execFileSync(DTX, ['list', '--json', path.join(dist, 'exercises')], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    const fromOutline = outline.packs.flatMap((p) => (p.exercises || []).map((e) => ({ id: e.id, title: e.title, type: e.type, chapter: p.chapter, pack: p.id })));
+    const key = (e) => `${e.id}|${e.title}|${e.type}|${e.chapter}|${e.pack}`;
+    eq(fromOutline.map(key).sort().join('\n'), listed.map(key).sort().join('\n'), 'outline against dtx list --json');
+    assert(outline.packs.every((p) => !p.error), 'a shipped pack has an error in the outline');
+    // The page draws the map from it before any pack is in: a link to the last chapter's first
+    // exercise asks for that pack only, and the map's rows come before the other packs.
+    const page = await newPage();
+    await page.goto(server().url);
+    let s = await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id.startsWith('ex-'))", 20000);
+    assert(s.outline && s.outline.used, 'the outline was not used: ' + JSON.stringify(s.outline));
+    s = await ready(page);  // then every pack arrives (idle prefetch)
+    eq(s.packs, outline.packs.length, 'packs in after the prefetch');
+    const rows = s.items.filter((i) => i.id.startsWith('ex-')).map((i) => i.id.slice(3));
+    const first = outline.packs.slice().sort((a, b) => a.chapter - b.chapter)[0];
+    assert(rows.length >= first.exercises.length && first.exercises.every((e) => rows.includes(e.id)), 'first chapter rows: ' + rows.join(' '));
+    await page.context().close();
+  });
+
+  test('outline: a chapter whose pack fails still shows its error', async () => {
+    const dir = copyDist(dist, 'broken');
+    let srv;
+    try {
+      // The outline is built while the pack is fine; then the pack breaks on the server.
+      const file = '05-pipeline.json';
+      const outline = JSON.parse(fs.readFileSync(path.join(dir, 'exercises/outline.json'), 'utf8'));
+      assert(outline.packs.some((p) => p.file === file && p.exercises.length), 'the outline lists ' + file);
+      fs.writeFileSync(path.join(dir, 'exercises', file), '{"format": 1, "exercises": [ oops ]}\n');
+      execFileSync(process.execPath, [path.join(ROOT, 'scripts/stamp-version.mjs'), dir]);
+      srv = await serve(dir);
+      const page = await newPage();
+      await page.goto(srv.url);
+      const s = await ready(page);
+      const pr = s.problems.find((p) => p.file === file);
+      assert(pr && pr.messages.some((m) => m.includes(file) && /error/.test(m)), 'problems: ' + JSON.stringify(s.problems));
+      assert(!s.items.some((i) => i.id === 'ex-pipe.bubble-basic'), 'the broken chapter still lists its exercises from the outline');
+      eq(s.packs, outline.packs.length - 1, 'the other packs load');
+      await shot(page, 'outline-broken-pack');
+      // And a pack broken already when the outline was written: an error entry, fetched at once.
+      restamp(dir);
+      const again = JSON.parse(fs.readFileSync(path.join(dir, 'exercises/outline.json'), 'utf8'));
+      assert(again.packs.find((p) => p.file === file).error, 'the outline keeps the error: ' + JSON.stringify(again.packs.find((p) => p.file === file)));
+      await page.reload();
+      const s2 = await waitFor(page, `s.screen === 'course' && s.problems.some((p) => p.file === ${JSON.stringify(file)})`, 20000);
+      assert(s2.items.some((i) => i.id.startsWith('ex-')), 'the map is drawn beside the error');
+      await page.context().close();
+    } finally {
+      if (srv) srv.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('offline: after one visit a reload with the network off opens the map and grades', async () => {
+    const dir = copyDist(dist, 'offline');
+    let srv;
+    try {
+      srv = await serve(dir);
+      const page = await newPage({ serviceWorkers: 'allow' });
+      await page.goto(srv.url);
+      await ready(page);
+      await offlineReady(page);
+      const v = await swVersion(page);
+      eq(v.current, await page.evaluate(() => window.dtx.version), 'the worker installed this build');
+      await page.context().setOffline(true);
+      srv.stop();  // and the server is gone too
+      srv = null;
+      await page.reload();
+      let s = await ready(page);
+      eq(s.problems.length, 0, 'problems offline: ' + JSON.stringify(s.problems));
+      // a chapter that was never opened: its pack comes from the worker's copy
+      await openExercise(page, 'tp.column-shard');
+      await openExercise(page, 'ring.volume');
+      const ans = engineAnswer('ring.volume');
+      await typeInto(page, 'part-phase', String(ans.parts[0].value));
+      await typeInto(page, 'part-total', String(ans.parts[1].value));
+      s = await submit(page);
+      eq(s.verdict, 'correct', 'graded offline');
+      const prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
+      assert(prog.exercises['ring.volume'], 'progress saved offline');
+      await shot(page, 'offline-graded');
+      await page.context().close();
+    } finally {
+      if (srv) srv.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('update: a new build is served whole after a reload, with a quiet note', async () => {
+    const dir = copyDist(dist, 'update');
+    let srv;
+    try {
+      srv = await serve(dir);
+      const page = await newPage({ serviceWorkers: 'allow' });
+      const seen = [];  // every response: its URL and the version the worker served it from
+      page.on('response', (r) => seen.push({ url: r.url(), version: r.headers()['x-dtx-version'] || null, sw: r.fromServiceWorker() }));
+      await page.goto(srv.url);
+      await ready(page);
+      await offlineReady(page);
+      const v1 = await page.evaluate(() => window.dtx.version);
+      // A new deployment: a chapter renamed, its outline and version with it.
+      const file = path.join(dir, 'exercises/00-ring-allreduce.json');
+      const pack = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const title = pack.title + ' (new edition)';
+      pack.title = title;
+      fs.writeFileSync(file, JSON.stringify(pack, null, 2) + '\n');
+      const v2 = restamp(dir);
+      assert(v2 !== v1, 'the version changes with a file');
+      // This visit finds the new worker (the browser compares sw.js at each navigation); it
+      // installs in the background while the page keeps its version.
+      await page.reload();
+      await ready(page);
+      eq(await page.evaluate(() => window.dtx.version), v1, 'the visit that finds the update still runs the old build');
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        const v = await swVersion(page).catch(() => ({}));
+        if (v.current === v2) break;
+        if (Date.now() > deadline) throw new Error(`the new version was not installed: ${JSON.stringify(v)}`);
+        await page.waitForTimeout(300);
+      }
+      // The next visit runs the new build, every file of it.
+      seen.length = 0;
+      await page.reload();
+      let s = await ready(page);
+      eq(await page.evaluate(() => window.dtx.version), v2, 'the page runs the new build');
+      assert(s.items.some((i) => i.label && i.label.includes('(new edition)')) || JSON.stringify(s.items).includes('new edition'),
+        'the renamed chapter is shown');
+      const fromSw = seen.filter((r) => r.sw);
+      assert(fromSw.length >= 5, 'responses from the worker: ' + fromSw.length);
+      const mixed = fromSw.filter((r) => r.version !== v2 && !r.url.endsWith('/') && !r.url.includes('?'));
+      eq(mixed.map((r) => `${r.url} ${r.version}`).join(', '), '', 'files of another version');
+      const note = await page.evaluate(() => { const n = document.getElementById('dtx-note'); return n && !n.hidden ? n.textContent : ''; });
+      assert(/updated/.test(note), 'the quiet "updated" note: ' + JSON.stringify(note));
+      await shot(page, 'offline-updated-note');
+      await page.context().close();
+    } finally {
+      if (srv) srv.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
