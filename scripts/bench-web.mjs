@@ -109,9 +109,9 @@ function transferSizes() {
 }
 
 // ---- the server
-function startServer() {
+function startServer(dir = distDir) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), distDir, '--port', '0', '--quiet'],
+    const p = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), dir, '--port', '0', '--quiet'],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let done = false;
@@ -206,7 +206,11 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
       return { ...window.__dtxBench, glueFirstFrameMs: window.dtx.firstFrameMs, firstPaint: fcp ? fcp.startTime : null,
         engineDownloaded: mark('dtx:engine-downloaded'), engineCompiled: mark('dtx:engine-compiled'), engineRunning: mark('dtx:engine-running'),
         fontsIn: mark('dtx:fonts-in'), fontsBuilt: mark('dtx:fonts-built'), indexIn: mark('dtx:index-in'), firstPackIn: mark('dtx:first-pack-in'),
-        screenLaidOut: mark('dtx:first-screen-laid-out'), screenDrawn: mark('dtx:first-screen-drawn') };
+        screenLaidOut: mark('dtx:first-screen-laid-out'), screenDrawn: mark('dtx:first-screen-drawn'),
+        outlineIn: mark('dtx:outline-in'),
+        // every file and when it was in; the stretches of pack parsing (web/main_web.cpp)
+        resources: performance.getEntriesByType('resource').map((e) => ({ name: e.name, end: e.responseEnd })),
+        parses: performance.getEntriesByName('dtx:packs-parsed').map((e) => ({ start: e.startTime, ms: e.duration })) };
     });
     if (idle) {
       // Nothing touches the page from here: page.evaluate reads dtx.state without waking it.
@@ -236,15 +240,76 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
   }
 }
 
+// The plain reference page (tests/bench/plain.html): its first contentful paint, cold.
+async function plainRun(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+    const fcp = await page.waitForFunction(() => {
+      const e = performance.getEntriesByType('paint').find((x) => x.name === 'first-contentful-paint');
+      return e ? e.startTime : null;
+    }, null, { timeout: LOAD_TIMEOUT_MS, polling: 20 });
+    return fcp.jsonValue();
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// A second visit: one visit in a context (the service worker installs the site), then the
+// same address opened again in it, timed like a first visit.
+async function secondVisit(browser, url) {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, serviceWorkers: 'allow' });
+  try {
+    await context.addInitScript(pageProbe);
+    const first = await context.newPage();
+    await first.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await first.waitForFunction(async () => {
+      const B = window.__dtxBench;
+      if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
+      const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
+      return !!hit && (await hit.text()) === window.dtx.version;
+    }, null, { timeout: 60000, polling: 200 });
+    await first.close();
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await page.waitForFunction(() => window.__dtxBench && window.__dtxBench.usable != null, null, { timeout: LOAD_TIMEOUT_MS, polling: 20 });
+    return page.evaluate(() => ({ usable: window.__dtxBench.usable, fromWorker: !!navigator.serviceWorker.controller }));
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// Bytes a gzip server sends before `until` (ms from navigation start): each file whose answer
+// was complete by then, at its gzip -9 size from the transfer table.
+function gzipBefore(r, until, sizes, origin) {
+  let total = sizes.get('index.html') || 0;
+  const names = ['index.html'];
+  for (const e of r.resources || []) {
+    if (e.end > until || !e.name.startsWith(origin)) continue;
+    const rel = decodeURIComponent(new URL(e.name).pathname.slice(1)) || 'index.html';
+    if (!sizes.has(rel) || names.includes(rel)) continue;
+    names.push(rel);
+    total += sizes.get(rel);
+  }
+  return { total, names };
+}
+
 async function main() {
-  transferSizes();
+  const sizeTable = transferSizes();
+  const gzSize = new Map(sizeTable.map((f) => [f.name, f.gz]));
 
   let packCount = 0;
   try { packCount = JSON.parse(fs.readFileSync(path.join(distDir, 'exercises/index.json'), 'utf8')).packs.length; } catch { /* unknown */ }
 
-  let server;
-  try { server = await startServer(); } catch (e) { fail(`cannot start scripts/serve.mjs: ${e.message}`); }
-  const stopServer = () => { if (server && server.proc.exitCode == null) server.proc.kill(); };
+  let server, plainServer;
+  try {
+    server = await startServer();
+    plainServer = await startServer(path.join(ROOT, 'tests/bench'));
+  } catch (e) { fail(`cannot start scripts/serve.mjs: ${e.message}`); }
+  const stopServer = () => {
+    for (const s of [server, plainServer]) if (s && s.proc.exitCode == null) s.proc.kill();
+  };
   process.on('exit', stopServer);
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { stopServer(); process.exit(130); });
 
@@ -261,8 +326,11 @@ async function main() {
 
     const results = [];
     const failures = [];
+    const plain = [];
     for (let i = 0; i < runs; i++) {
       const last = i === runs - 1;
+      // the plain page just before each dtx run, so both see the same machine
+      try { plain.push(await plainRun(browser, plainServer.url + 'plain.html')); } catch (e) { console.log(`plain page run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`); }
       try {
         const r = await oneRun(browser, server.url, packCount, last);
         results.push(r);
@@ -294,9 +362,20 @@ async function main() {
         }
       }
     }
+    const second = [];
+    for (let i = 0; i < runs; i++) {
+      try {
+        const r = await secondVisit(browser, server.url);
+        second.push(r);
+        console.log(`second visit, run ${i + 1}: course map usable ${ms(r.usable)} ms${r.fromWorker ? ' (from the service worker)' : ' (NOT from the service worker)'}`);
+      } catch (e) {
+        console.log(`second visit run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
+      }
+    }
     console.log();
 
     const rows = [
+      ['plain reference page: first contentful paint', (r) => r, plain],
       ['first paint (the loading line)', (r) => r.firstPaint],
       ['  engine downloaded (dtx.wasm)', (r) => r.engineDownloaded],
       ['  engine compiled', (r) => r.engineCompiled],
@@ -313,6 +392,7 @@ async function main() {
       ['every pack in', (r) => r.allPacks],
       ['  dtx.firstFrameMs (from glue.js start)', (r) => r.glueFirstFrameMs],
       [`exercise usable from a deep link (#/ex/${deepId || '-'})`, (r) => r.exerciseUsable, deep],
+      ['second visit: course map usable', (r) => r.usable, second],
     ].map(([name, get, from = results]) => {
       const xs = from.map(get).filter((v) => typeof v === 'number');
       if (!xs.length) return [name, '-', '-', '-'];
@@ -320,6 +400,48 @@ async function main() {
     });
     console.log(`time from navigation start (ms), ${results.length} of ${runs} runs:`);
     table(['milestone', 'median', 'min', 'max'], rows);
+    console.log();
+
+    // What the start is made of (medians): each phase as the span between its milestones.
+    const med = (get, from = results) => {
+      const xs = from.map(get).filter((v) => typeof v === 'number');
+      return xs.length ? median(xs) : null;
+    };
+    const parseBefore = (r) => (r.parses || []).filter((p) => p.start < r.usable).reduce((a, p) => a + p.ms, 0);
+    const phases = [
+      ['fetch: navigation to dtx.wasm downloaded', (r) => r.engineDownloaded],
+      ['wasm compile (streamed; after the last byte)', (r) => r.engineCompiled - r.engineDownloaded],
+      ['engine start (main)', (r) => r.engineRunning - r.engineCompiled],
+      ['font atlas build', (r) => r.fontsBuilt - r.fontsIn],
+      ['pack parse before the map is usable', parseBefore],
+      ['pack parse, all packs', (r) => (r.parses || []).reduce((a, p) => a + p.ms, 0)],
+      ['first layout (ImGui)', (r) => r.screenLaidOut - r.fontsBuilt],
+      ['first draw (GL)', (r) => r.screenDrawn - r.screenLaidOut],
+    ].map(([n, get]) => [n, ms(med(get))]);
+    console.log('the start in phases (median ms):');
+    table(['phase', 'ms'], phases);
+    console.log();
+
+    // The targets of issue 19, against the plain page measured in the same runs.
+    const p = med((x) => x, plain);
+    const origin = new URL(server.url).origin;
+    const gz = results.map((r) => gzipBefore(r, r.usable, gzSize, origin));
+    const gzMed = med((g) => g.total, gz);
+    const usable = med((r) => r.usable), deepMed = med((r) => r.exerciseUsable, deep), secondMed = med((r) => r.usable, second);
+    const ratio = (v) => (v != null && p ? (v / p).toFixed(2) + 'x' : '-');
+    const verdict = (ok) => (ok == null ? '-' : ok ? 'met' : 'NOT met');
+    console.log(`targets (medians; the plain page's first contentful paint: ${ms(p)} ms):`);
+    table(['target', 'measured', 'limit', ''], [
+      ['course map usable <= 3 x plain page', `${ms(usable)} ms = ${ratio(usable)}`, p ? `${ms(3 * p)} ms` : '-', verdict(usable != null && p ? usable <= 3 * p : null)],
+      ['gzip transferred before the map is usable', `${kb(gzMed || 0)} KiB`, '400.0 KiB', verdict(gzMed != null ? gzMed <= 400 * 1024 : null)],
+      ['deep link to an exercise usable <= 3.5 x plain', `${ms(deepMed)} ms = ${ratio(deepMed)}`, p ? `${ms(3.5 * p)} ms` : '-', verdict(deepMed != null && p ? deepMed <= 3.5 * p : null)],
+      ['second visit usable <= 1.5 x plain', `${ms(secondMed)} ms = ${ratio(secondMed)}`, p ? `${ms(1.5 * p)} ms` : '-', verdict(secondMed != null && p ? secondMed <= 1.5 * p : null)],
+    ]);
+    if (gz.length) {
+      const g = gz[gz.length - 1];
+      console.log(`files in before the map was usable (last run, gzip -9 KiB): ` +
+        g.names.map((n) => `${n} ${kb(gzSize.get(n))}`).join(', '));
+    }
     console.log();
 
     const r = results[results.length - 1];

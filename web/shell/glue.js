@@ -30,6 +30,7 @@
   // Every byte received is counted for the loading line.
   const files = new Map();    // url -> {kind, got, total, done}
   const early = new Map();    // url -> promise of {ok, status, headers, buf}
+  const engineAsked = new Set();  // urls the engine has fetched
   const FONT_FILES = ['fonts/Inter-Regular.otf', 'fonts/Inter-SemiBold.otf', 'fonts/Inter-Italic.otf',
     'fonts/JetBrainsMono-Regular.ttf'];
   const MAX_EARLY_PACKS = 200;
@@ -109,7 +110,9 @@
     // plan_pack_requests). Here, before the engine runs, the packs it will ask for at once:
     // those the outline does not cover, and a linked exercise's or chapter's. A ?pack= preview
     // or an ?assign= course reads every pack, and so does a site without an outline.
-    const askPack = (n) => { if (!early.has('exercises/' + n)) fetchEarly('exercises/' + n, 'pack'); };
+    // Not a pack the engine has asked for itself already: an early answer nobody takes would be
+    // handed to a later request for the same file (a pack re-read after `make serve` saw it change).
+    const askPack = (n) => { const u = 'exercises/' + n; if (!early.has(u) && !engineAsked.has(u)) fetchEarly(u, 'pack'); };
     const readJson = (r) => {
       if (!r.ok) return null;
       try { return JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return null; }
@@ -524,6 +527,7 @@
     fetch(id, url) {
       // Asked for at start (above), or now. no-cache: revalidate, so a pack an instructor just
       // edited is picked up.
+      engineAsked.add(url);
       const got = early.get(url) || fetchCounted(url, /^exercises\//.test(url) ? 'pack' : 'file', PACK_LIMIT);
       early.delete(url);
       got.then(async (r) => {
