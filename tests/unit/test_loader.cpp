@@ -83,16 +83,24 @@ TEST(Loader, PacksAreOrderedByChapter) {
   EXPECT_EQ(lib.packs[0].id, "one");
 }
 
+// The wasm build has no exceptions (CMakeLists.txt): there a throw aborts the whole run, which
+// fails it just the same.
+#if defined(__cpp_exceptions)
+#define DTX_EXPECT_RETURNS(statement) EXPECT_NO_THROW(statement)
+#else
+#define DTX_EXPECT_RETURNS(statement) (void)(statement)
+#endif
+
 TEST(Loader, NeverThrowsOnGarbage) {
   // Truncations and byte flips of a valid pack: loading must return, not throw or crash.
   std::string base = pack_with(kNumeric);
   for (size_t cut = 0; cut < base.size(); cut += 3) {
-    EXPECT_NO_THROW(load_pack(base.substr(0, cut), "cut.json"));
+    DTX_EXPECT_RETURNS(load_pack(base.substr(0, cut), "cut.json"));
   }
   for (size_t i = 0; i < base.size(); i += 2) {
     std::string s = base;
     s[i] = static_cast<char>(s[i] ^ 0x5A);
-    EXPECT_NO_THROW(load_pack(s, "flip.json"));
+    DTX_EXPECT_RETURNS(load_pack(s, "flip.json"));
   }
   EXPECT_FALSE(load_pack("", "empty.json").ok());
   EXPECT_FALSE(load_pack("[]", "arr.json").ok());
