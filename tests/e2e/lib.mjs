@@ -99,10 +99,19 @@ export async function findItem(page, id, { scroll = true } = {}) {
 // (typing, another click) reaches the page in a later frame, as a person's would.
 export async function click(page, id) {
   const it = await findItem(page, id);
-  const x = it.x + Math.min(it.w / 2, 40), y = it.y + it.h / 2;
+  let x = it.x + Math.min(it.w / 2, 40), y = it.y + it.h / 2;
   let f = (await state(page)).frame;
   await page.mouse.move(x, y);  // the pointer arrives before it presses
-  await waitFor(page, `s.frame > ${f}`);
+  const s = await waitFor(page, `s.frame > ${f}`);
+  // The item may have moved in that frame (a chapter parsed above it): press where it is now.
+  const now = (s.items || []).find((i) => i.id === id);
+  if (now && (now.x !== it.x || now.y !== it.y)) {
+    x = now.x + Math.min(now.w / 2, 40);
+    y = now.y + now.h / 2;
+    await page.mouse.move(x, y);
+    f = (await state(page)).frame;
+    await waitFor(page, `s.frame > ${f}`);
+  }
   await page.mouse.click(x, y);
   f = (await state(page)).frame;
   await waitFor(page, `s.frame > ${f}`);

@@ -1649,7 +1649,8 @@ test('limits: an exercise with the longest title and a 64 KB prompt opens and sc
     fs.writeFileSync(path.join(dir, 'long.json'), longPromptPack());
     const page = await newPage();
     await page.goto(srv.url + '?pack=exercises/long.json');
-    let s = await waitFor(page, "s.screen === 'course' && s.previews.length === 1 && !s.previews[0].loading", 20000);
+    // (the course's packs too: while they are parsed a few a frame, the rows below them move)
+    let s = await waitFor(page, "s.screen === 'course' && s.previews.length === 1 && !s.previews[0].loading && s.loading.length === 0 && !s.busy", 20000);
     eq(s.previews[0].errors.join('\n'), '', 'the longest allowed texts load');
     const t0 = Date.now();
     await click(page, 'ex-l.long');
