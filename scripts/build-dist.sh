@@ -4,7 +4,8 @@
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
 # OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js, text-layer.js,
-# code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm, sw.js
+# code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm and
+# dtx.deferred.wasm (the engine, in two parts), sw.js
 # (the service worker), manifest.webmanifest and icons/,
 # fonts/, exercises/index.json, the packs listed in it and their outline (exercises/outline.json),
 # and the pictures the packs show
@@ -51,6 +52,9 @@ if [[ -d $repo_root/exercises/assignments ]]; then cp -r "$repo_root/exercises/a
 # Installable: the web app manifest and its icons (drawn from favicon.svg at build time).
 cp "$repo_root/web/shell/manifest.webmanifest" "$out/"
 "$repo_root/scripts/build-icons.sh" "$out"
+# The engine in two parts: what the course map's start runs, and the rest, fetched after the
+# first screen (profiled in headless Chromium on the instrumented dtx.wasm; split-wasm.mjs).
+node "$repo_root/scripts/split-wasm.mjs" "$wasm_dir" "$out"
 # The version (a hash of every file) into index.html and the service worker (sw.js), once
 # every other file is in place; then .gz and .br copies beside each file for servers that
 # serve them (docs/self-hosting.md).

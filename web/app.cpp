@@ -365,6 +365,12 @@ std::string map_exercise_title(const App& app, const std::string& id) {
 
 bool app_load_arrived_packs(App& app, double budget_ms) {
   if (app.library_ready || !app.index_loaded) return false;
+  // Packs are parsed by the engine's second part: asked for when the first pack is here (the
+  // page asks for it after the first screen anyway), parsed when it is in.
+  if (!app.platform->late_code_ready()) {
+    if (!app.pack_texts.empty() || !app.fetch_failed.empty()) app.platform->want_late_code();
+    return false;
+  }
   const double start = app.platform->now_ms();
   bool built = false;
   do {

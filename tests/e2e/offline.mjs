@@ -6,6 +6,7 @@
 //   reload opens the course map and an exercise is graded;
 // - a new build is taken whole: after a reload every file comes from the new version (none
 //   from the old), and the page says it was updated.
+// - the engine comes in two parts: the map starts on the first alone.
 // Each test serves its own copy of dist/ where it changes files (never dist/ itself).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,6 +101,64 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       if (srv) srv.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  // The engine in two parts (scripts/split-wasm.mjs): the map starts on dtx.wasm alone, the
+  // rest is asked for after the first screen and comes in without a blocking load; a link to
+  // an exercise starts with both; a second part that cannot be had is said, not hung on.
+  test('split engine: the map starts on dtx.wasm alone, the rest comes after the first screen', async () => {
+    const whole = fs.statSync(path.join(ROOT, 'build/wasm/dtx.wasm.orig')).size;
+    const first = fs.statSync(path.join(dist, 'dtx.wasm')).size;
+    assert(fs.existsSync(path.join(dist, 'dtx.deferred.wasm')) && first < whole * 0.6,
+      `dtx.wasm is ${first} bytes of the whole ${whole}: not split`);
+    let page = await newPage();
+    await page.goto(server().url);
+    let s = await ready(page);
+    let late = await page.evaluate(() => window.dtx.lateCode());
+    eq(JSON.stringify([late.split, late.state, late.why, late.how]), JSON.stringify([true, 'ready', 'after the first screen', 'ahead']), 'the second part');
+    const order = await page.evaluate(() => {
+      const at = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime : null; };
+      const req = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/dtx.deferred.wasm'));
+      return { screen: at('dtx:first-screen-drawn'), asked: req ? req.startTime : null };
+    });
+    assert(order.screen !== null && order.asked !== null && order.asked > order.screen,
+      `dtx.deferred.wasm asked for at ${order.asked} ms, the first screen drawn at ${order.screen} ms`);
+    await openExercise(page, 'ring.volume');
+    const ans = engineAnswer('ring.volume');
+    await typeInto(page, 'part-phase', String(ans.parts[0].value));
+    await typeInto(page, 'part-total', String(ans.parts[1].value));
+    s = await submit(page);
+    eq(s.verdict, 'correct', 'graded by the second part');
+    await page.context().close();
+
+    // a link to an exercise: both parts before the engine runs
+    page = await newPage();
+    await page.goto(server().url + '#/ex/pipe.bubble-basic');
+    s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'pipe.bubble-basic'", 20000);
+    late = await page.evaluate(() => window.dtx.lateCode());
+    eq(JSON.stringify([late.state, late.why, late.how]), JSON.stringify(['ready', 'the address #/ex/pipe.bubble-basic', 'ahead']), 'a deep link');
+    await page.context().close();
+
+    // the second part missing (a half-copied site): the page says which file and what to do
+    page = await newPage();
+    await page.route(/\/dtx\.deferred\.wasm$/, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(server().url);
+    await page.waitForFunction(() => document.getElementById('loading').className === 'error', null, { timeout: 20000 });
+    const text = await page.evaluate(() => document.getElementById('loading').textContent);
+    assert(/dtx\.deferred\.wasm.*HTTP 404.*Reloading the page may help; your progress is saved/.test(text), 'error line: ' + text);
+    await shot(page, 'split-missing-second-part');
+    await page.context().close();
+
+    // a second part from another build (its pair id, the file's last 16 bytes, differs): refused
+    const other = fs.readFileSync(path.join(dist, 'dtx.deferred.wasm'));
+    other.fill('0'.charCodeAt(0), other.length - 16);
+    page = await newPage();
+    await page.route(/\/dtx\.deferred\.wasm$/, (r) => r.fulfill({ status: 200, body: other, contentType: 'application/wasm' }));
+    await page.goto(server().url + '#/ex/ring.volume');
+    await page.waitForFunction(() => document.getElementById('loading').className === 'error', null, { timeout: 20000 });
+    const other_text = await page.evaluate(() => document.getElementById('loading').textContent);
+    assert(/dtx\.deferred\.wasm\): it is from another build than dtx\.wasm/.test(other_text), 'error line: ' + other_text);
+    await page.context().close();
   });
 
   test('offline: after one visit a reload with the network off opens the map and grades', async () => {

@@ -57,6 +57,15 @@ class Platform {
   virtual void free_texture(unsigned texture) {}
   virtual void forget_image(int request_id) {}
 
+  // The page's engine comes in two parts (scripts/split-wasm.mjs): dtx.wasm runs the course
+  // map's start; dtx.deferred.wasm has the rest, packs' parsing and grading among it.
+  // late_code_ready: the second part is in (true where there is one part, as in the native
+  // test). want_late_code: it is needed now (a pack arrived); it is fetched and compiled without
+  // blocking, and the page wakes when it is in. Calling into it before only costs a blocking
+  // load (web/shell/glue.js, loadSplitModule), so these keep that off the main path.
+  virtual bool late_code_ready() { return true; }
+  virtual void want_late_code() {}
+
   // The test hook: the state of the frame just drawn (JSON), for window.dtx.
   virtual void publish_state(const std::string& json) = 0;
 

@@ -76,6 +76,8 @@ EM_JS(void, js_free_texture, (unsigned name), {
 EM_JS(void, js_clipboard_set, (const char* text), { dtxGlue.clipboardSet(UTF8ToString(text)); });
 EM_JS(void, js_text_focus, (int on), { dtxGlue.textFocus(!!on); });
 EM_JS(void, js_first_frame, (), { dtxGlue.firstFrame(); });
+EM_JS(int, js_late_code_ready, (), { return dtxGlue.lateCodeReady() ? 1 : 0; });
+EM_JS(void, js_want_late_code, (), { dtxGlue.loadLateCode('a pack arrived'); });
 EM_JS(void, js_text_layer, (const char* json, float scroll), { dtxGlue.textLayer(UTF8ToString(json), scroll); });
 EM_JS(void, js_layer_scroll, (float scroll), { dtxGlue.layerScroll(scroll); });
 
@@ -104,6 +106,8 @@ void WebPlatform::set_address(const std::string& fragment, const std::string& ti
 }
 std::string WebPlatform::link_to(const std::string& fragment) { return take(js_link_to(fragment.c_str())).value_or(fragment); }
 void WebPlatform::publish_state(const std::string& json) { js_publish_state(json.c_str()); }
+bool WebPlatform::late_code_ready() { return js_late_code_ready() != 0; }
+void WebPlatform::want_late_code() { js_want_late_code(); }
 std::string WebPlatform::resolve_url(const std::string& base, const std::string& source) {
   return take(js_resolve_url(base.c_str(), source.c_str())).value_or("");
 }

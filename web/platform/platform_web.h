@@ -19,6 +19,8 @@ class WebPlatform : public Platform {
   void set_address(const std::string& fragment, const std::string& title, bool push) override;
   std::string link_to(const std::string& fragment) override;
   void publish_state(const std::string& json) override;
+  bool late_code_ready() override;
+  void want_late_code() override;
   std::string resolve_url(const std::string& base, const std::string& source) override;
   void load_image(int request_id, const std::string& url) override;
   unsigned raster_image(int request_id, int w, int h) override;

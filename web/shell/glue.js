@@ -98,10 +98,112 @@
     early.set(url, p);
     return p;
   }
+  // ---- the engine's second part (scripts/split-wasm.mjs). dtx.wasm holds what the course map's
+  // start runs; dtx.deferred.wasm the rest (packs' parsing, grading, the exercise views, the
+  // widgets). It is fetched once the first screen is up, or at once for an address that needs
+  // it (an exercise, the Lab, a preview, a course), compiled and instantiated without blocking;
+  // the engine parses no pack before it is in (late_code_ready in platform.h). Should the engine
+  // call into it before all the same (a path the profile did not run), Emscripten's placeholder
+  // asks loadSplitModule below, which loads it synchronously: a pause, never a failure.
+  const late = { split: false, state: 'idle', module: null, bytes: null, how: '', why: '', error: '', promise: null };
+  const LATE_FILE = 'dtx.deferred.wasm';
+  function lateFailed(e) {
+    late.state = 'failed';
+    late.error = String(e && e.message || e);
+    loading.style.display = 'flex';
+    loading.className = 'error';
+    loading.textContent = 'dtx could not load the rest of its engine (' + LATE_FILE + '): ' + late.error +
+      '. Reloading the page may help; your progress is saved.';
+  }
+  let primaryExports = null;  // dtx.wasm's exports, which the second part imports
+  let lateFetch = null;
+  function fetchLate() {
+    if (!lateFetch) {
+      lateFetch = fetch(LATE_FILE).then((r) => {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.arrayBuffer();
+      });
+      lateFetch.catch(() => {});  // reported by loadLateCode
+    }
+    return lateFetch;
+  }
+  // Resolves once the second part is in (or failed, which the loading line says).
+  function loadLateCode(why) {
+    if (late.promise) return late.promise;
+    if (!late.split || late.state !== 'idle') return Promise.resolve();  // loaded synchronously, or failed
+    late.state = 'loading';
+    late.why = why;
+    performance.mark('dtx:late-code-asked');
+    late.promise = fetchLate().then((buf) => {
+      late.bytes = buf;
+      return WebAssembly.compile(buf);
+    }).then((m) => {
+      if (late.state === 'ready') return null;  // loaded synchronously meanwhile
+      checkPair(m);
+      late.module = m;
+      return WebAssembly.instantiate(m, { primary: primaryExports });
+    }).then((inst) => {
+      if (!inst || late.state === 'ready') return;
+      late.state = 'ready';
+      late.how = 'ahead';
+      late.bytes = null;
+      performance.mark('dtx:late-code-in');
+      wake();
+    }).catch((e) => { if (late.state !== 'ready') lateFailed(e); });
+    return late.promise;
+  }
+  // Both parts of one build carry the same id (scripts/split-wasm.mjs): a second part from
+  // another build (a half-updated server or cache) is refused, never linked.
+  let primaryModule = null;
+  function checkPair(m) {
+    const id = (mod) => {
+      const s = mod ? WebAssembly.Module.customSections(mod, 'dtx-pair') : [];
+      return s.length ? new TextDecoder().decode(s[0]) : '';
+    };
+    const a = id(primaryModule), b = id(m);
+    if (!a || a !== b) throw new Error('it is from another build than dtx.wasm');
+  }
+  // Emscripten's hook (SPLIT_MODULE): returns [instance, module] for the second part, at once.
+  function loadSplitModule(file, imports, placeholder) {
+    if (late.state === 'failed') throw new Error('the rest of the engine is missing: ' + late.error);
+    let m = late.module, bytes = late.bytes;
+    if (!m && !bytes) {
+      // Not here yet: a synchronous request (an asynchronous one cannot be waited for here).
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', file, false);
+      xhr.overrideMimeType('text/plain; charset=x-user-defined');
+      xhr.send();
+      if (xhr.status !== 200) {
+        const e = new Error('HTTP ' + xhr.status);
+        lateFailed(e);
+        throw e;
+      }
+      const t = xhr.responseText;
+      bytes = new Uint8Array(t.length);
+      for (let i = 0; i < t.length; i++) bytes[i] = t.charCodeAt(i) & 0xff;
+    }
+    if (!m) m = new WebAssembly.Module(bytes);
+    try { checkPair(m); } catch (e) { lateFailed(e); throw e; }
+    const inst = new WebAssembly.Instance(m, imports);
+    late.module = m;
+    late.state = 'ready';
+    late.how = 'blocking, for placeholder ' + placeholder;
+    late.bytes = null;
+    return [inst, m];
+  }
+
   // The engine comes first: nothing runs until it is compiled, and a browser opens only six
   // connections to an HTTP/1.1 host, so fifteen packs asked for ahead of it queued it
   // (dtx.wasm was asked for 370 ms after navigation start, behind the packs; now at 130 ms).
   const engineResponse = fetch('dtx.wasm', { priority: 'high' });
+  // The engine's second part, at once for an address that opens more than the course map: an
+  // exercise, the Lab, a preview (?pack=) or a course (?assign=).
+  const lateAtStart = (() => {
+    const params = new URLSearchParams(location.search);
+    if (params.has('pack') || params.has('assign')) return 'a preview or a course';
+    return /^(#\/?)?(chapter\/\d+\/?)?$/.test(location.hash) ? '' : 'the address ' + location.hash;
+  })();
+  if (lateAtStart) fetchLate();
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
   if (!window.dtxNoEarlyFetch) {
@@ -171,7 +273,19 @@
         },
       });
       return WebAssembly.instantiateStreaming(new Response(counted, { status: r.status, headers: { 'Content-Type': 'application/wasm' } }), imports);
-    }).then((res) => { performance.mark('dtx:engine-compiled'); receive(res.instance, res.module); }, (e) => {
+    }).then((res) => {
+      performance.mark('dtx:engine-compiled');
+      primaryExports = res.instance.exports;
+      primaryModule = res.module;
+      // The instrumented build split-wasm.mjs profiles (it exports __write_profile) waits for a
+      // second part too, which never comes there: its profile holds no pack parsing.
+      late.split = WebAssembly.Module.imports(res.module).some((i) => i.module === 'placeholder') ||
+        WebAssembly.Module.exports(res.module).some((e) => e.name === '__write_profile');
+      // An address that opens more than the map: the engine starts with both parts (the second
+      // was fetched beside the first), so its first screen never waits in the middle of a frame.
+      if (late.split && lateAtStart) return loadLateCode(lateAtStart).then(() => receive(res.instance, res.module));
+      receive(res.instance, res.module);
+    }, (e) => {
       loading.className = 'error';
       loading.textContent = 'dtx could not load its engine (dtx.wasm): ' + e.message;
     });
@@ -630,7 +744,11 @@
       if (on) ta.focus({ preventScroll: true });
       else if (document.activeElement === ta) ta.blur();
     },
+    lateCodeReady() { return !late.split || late.state === 'ready'; },
+    loadLateCode,
     firstFrame() {
+      // The rest of the engine now, while the map is read: a pack or an exercise needs it.
+      setTimeout(() => loadLateCode('after the first screen'), 0);
       loading.style.display = 'none';
       window.dtx.firstFrameMs = performance.now() - t0;
       noteUpdate();
@@ -689,14 +807,18 @@
       try { return JSON.parse(M().UTF8ToString(p)); } finally { M()._free(p); }
     },
     firstFrameMs: null,
+    // The engine's second part: split or not, its state, why it was asked for and how it came in.
+    lateCode() { return { split: late.split, state: late.state, why: late.why, how: late.how, error: late.error }; },
   };
 
   window.Module = {
     canvas,
     instantiateWasm,
+    loadSplitModule,
     print: (s) => console.log(s),
     printErr: (s) => console.warn(s),
     onAbort: (what) => {
+      if (late.state === 'failed') return;  // the loading line already says why (lateFailed)
       loading.style.display = 'flex';
       loading.className = 'error';
       loading.textContent = 'dtx stopped: ' + what + '. Reloading the page may help; your progress is saved.';
