@@ -240,7 +240,7 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
   }
 }
 
-// The plain reference page (tests/bench/plain.html): its first contentful paint, cold.
+// The plain reference page (tests/bench/plain/index.html; scripts/serve.mjs serves a folder with an index.html): its first contentful paint, cold.
 async function plainRun(browser, url) {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   try {
@@ -264,12 +264,18 @@ async function secondVisit(browser, url) {
     await context.addInitScript(pageProbe);
     const first = await context.newPage();
     await first.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    await first.waitForFunction(async () => {
+    // (polled from here: waitForFunction takes an async predicate's promise for a true answer)
+    const installed = () => first.evaluate(async () => {
       const B = window.__dtxBench;
       if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
       const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
       return !!hit && (await hit.text()) === window.dtx.version;
-    }, null, { timeout: 60000, polling: 200 });
+    });
+    const deadline = Date.now() + 60000;
+    while (!(await installed())) {
+      if (Date.now() > deadline) throw new Error('the service worker did not install this build within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await first.close();
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
@@ -305,7 +311,7 @@ async function main() {
   let server, plainServer;
   try {
     server = await startServer();
-    plainServer = await startServer(path.join(ROOT, 'tests/bench'));
+    plainServer = await startServer(path.join(ROOT, 'tests/bench/plain'));
   } catch (e) { fail(`cannot start scripts/serve.mjs: ${e.message}`); }
   const stopServer = () => {
     for (const s of [server, plainServer]) if (s && s.proc.exitCode == null) s.proc.kill();
@@ -330,7 +336,7 @@ async function main() {
     for (let i = 0; i < runs; i++) {
       const last = i === runs - 1;
       // the plain page just before each dtx run, so both see the same machine
-      try { plain.push(await plainRun(browser, plainServer.url + 'plain.html')); } catch (e) { console.log(`plain page run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`); }
+      try { plain.push(await plainRun(browser, plainServer.url)); } catch (e) { console.log(`plain page run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`); }
       try {
         const r = await oneRun(browser, server.url, packCount, last);
         results.push(r);
