@@ -14,7 +14,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const namesPath = process.argv[2] || path.join(ROOT, 'build/wasm/dtx-names.wasm');
-const shippedPath = process.argv[3] || path.join(ROOT, 'build/wasm/dtx.wasm');
+// The whole engine: dtx.wasm.orig where the page is linked with SPLIT_MODULE (build/wasm/dtx.wasm
+// is then the instrumented module the split is profiled on; scripts/split-wasm.mjs).
+const origPath = path.join(ROOT, 'build/wasm/dtx.wasm.orig');
+const shippedPath = process.argv[3] || (fs.existsSync(origPath) ? origPath : path.join(ROOT, 'build/wasm/dtx.wasm'));
 const buf = fs.readFileSync(namesPath);
 
 let pos = 8;  // magic + version
@@ -146,6 +149,11 @@ const kib = (n) => (n / 1024).toFixed(1).padStart(8) + ' KiB';
 const codeBytes = code.end - code.start;
 console.log(`wasm size by source area: ${path.relative(ROOT, namesPath)} (names kept), ${bodies.length} functions`);
 console.log(`shipped ${path.relative(ROOT, shippedPath)}: ${kib(fs.statSync(shippedPath).size)}; this file without its name section: ${kib(buf.length - (nameSec ? nameSec.end - nameSec.start + 6 : 0))}`);
+for (const [f, what] of [['dist/dtx.wasm', 'before the course map'], ['dist/dtx.deferred.wasm', 'after the first screen']]) {
+  const p = path.join(ROOT, f);
+  if (f.endsWith('deferred.wasm') && !fs.existsSync(p)) break;
+  if (fs.existsSync(p)) console.log(`split: ${f.padEnd(24)} ${kib(fs.statSync(p).size)}  (${what})`);
+}
 console.log('');
 console.log('area                                            functions        code   share of code');
 const rows = [...totals.entries(), ['other (unnamed or unmatched)', other]].sort((a, b) => b[1].bytes - a[1].bytes);
