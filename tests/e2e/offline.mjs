@@ -48,6 +48,15 @@ function swVersion(page) {
   }));
 }
 
+// Opens ring.volume, enters the engine's own answer and submits: the state after grading.
+async function solveRingVolume(page) {
+  await openExercise(page, 'ring.volume');
+  const ans = engineAnswer('ring.volume');
+  await typeInto(page, 'part-phase', String(ans.parts[0].value));
+  await typeInto(page, 'part-total', String(ans.parts[1].value));
+  return submit(page);
+}
+
 export default function register({ test, newPage, assert, eq, server, dist }) {
   test('outline: every exercise of every pack, as dtx list --json has them', async () => {
         const outline = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
@@ -123,11 +132,7 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     });
     assert(order.screen !== null && order.asked !== null && order.asked > order.screen,
       `dtx.deferred.wasm asked for at ${order.asked} ms, the first screen drawn at ${order.screen} ms`);
-    await openExercise(page, 'ring.volume');
-    const ans = engineAnswer('ring.volume');
-    await typeInto(page, 'part-phase', String(ans.parts[0].value));
-    await typeInto(page, 'part-total', String(ans.parts[1].value));
-    s = await submit(page);
+    s = await solveRingVolume(page);
     eq(s.verdict, 'correct', 'graded by the second part');
     await page.context().close();
 
@@ -180,11 +185,7 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       eq(s.problems.length, 0, 'problems offline: ' + JSON.stringify(s.problems));
       // a chapter that was never opened: its pack comes from the worker's copy
       await openExercise(page, 'tp.column-shard');
-      await openExercise(page, 'ring.volume');
-      const ans = engineAnswer('ring.volume');
-      await typeInto(page, 'part-phase', String(ans.parts[0].value));
-      await typeInto(page, 'part-total', String(ans.parts[1].value));
-      s = await submit(page);
+      s = await solveRingVolume(page);
       eq(s.verdict, 'correct', 'graded offline');
       const prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
       assert(prog.exercises['ring.volume'], 'progress saved offline');
