@@ -4,9 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "load_ctx.h"
+
 namespace dtx {
 
-using Json = nlohmann::json;
+// Keys sorted (nlohmann::json), not in insertion order as load_ctx.h's Json: the outline's bytes stay as they were.
+using SortedJson = nlohmann::json;
 
 std::string outline_json(const std::vector<PackSource>& sources, const std::map<std::string, std::string>& unreadable) {
   Library lib = load_library(sources);
@@ -15,7 +18,7 @@ std::string outline_json(const std::vector<PackSource>& sources, const std::map<
   std::map<std::string, std::string> first_error;
   for (const auto& d : lib.diagnostics)
     if (d.severity == Severity::Error && !first_error.count(d.file)) first_error[d.file] = format_diagnostic(d);
-  Json packs = Json::array();
+  SortedJson packs = SortedJson::array();
   for (const auto& s : sources) {
     if (auto u = unreadable.find(s.file); u != unreadable.end()) {
       packs.push_back({{"file", s.file}, {"error", s.file + ": " + u->second}});
@@ -28,7 +31,7 @@ std::string outline_json(const std::vector<PackSource>& sources, const std::map<
       continue;
     }
     const Pack& p = *it->second;
-    Json exercises = Json::array();
+    SortedJson exercises = SortedJson::array();
     for (const auto& ex : p.exercises)
       exercises.push_back({{"id", ex.id}, {"title", ex.title}, {"type", ex.type}, {"difficulty", ex.difficulty}});
     // No introduction: it is two thirds of the text, and shown only when a chapter is opened,
@@ -36,13 +39,18 @@ std::string outline_json(const std::vector<PackSource>& sources, const std::map<
     packs.push_back({{"file", s.file}, {"id", p.id}, {"chapter", p.chapter}, {"title", p.title},
                      {"exercises", std::move(exercises)}});
   }
-  Json out = {{"dtx_outline", kOutlineVersion}, {"packs", std::move(packs)}};
-  return out.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  // What each type asks of the student ("derive", "choose"), as the map labels a row: the
+  // page's first screen (scripts/first-screen.mjs) is drawn from this file before the engine
+  // runs, with the engine's own words.
+  SortedJson verbs = SortedJson::object();
+  for (const auto& t : exercise_types()) verbs[t.name] = t.verb;
+  SortedJson out = {{"dtx_outline", kOutlineVersion}, {"packs", std::move(packs)}, {"verbs", std::move(verbs)}};
+  return out.dump(-1, ' ', false, SortedJson::error_handler_t::replace) + "\n";
 }
 
 namespace {
 
-bool string_field(const Json& j, const char* key, size_t max, std::string& into, bool required = true) {
+bool string_field(const SortedJson& j, const char* key, size_t max, std::string& into, bool required = true) {
   auto it = j.find(key);
   if (it == j.end()) return !required;
   if (!it->is_string()) return false;
@@ -52,7 +60,7 @@ bool string_field(const Json& j, const char* key, size_t max, std::string& into,
   return true;
 }
 
-bool int_field(const Json& j, const char* key, int lo, int hi, int& into) {
+bool int_field(const SortedJson& j, const char* key, int lo, int hi, int& into) {
   auto it = j.find(key);
   if (it == j.end()) return true;
   if (!it->is_number_integer()) return false;
@@ -70,7 +78,7 @@ bool parse_outline(const std::string& text, Outline& out, std::string& error) {
     error = "larger than " + std::to_string(kMaxOutlineBytes / (1024 * 1024)) + " MB";
     return false;
   }
-  Json j = Json::parse(text, nullptr, false);
+  SortedJson j = SortedJson::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     error = "not a JSON object";
     return false;
@@ -86,7 +94,7 @@ bool parse_outline(const std::string& text, Outline& out, std::string& error) {
     return false;
   }
   for (size_t i = 0; i < packs->size(); ++i) {
-    const Json& pj = (*packs)[i];
+    const SortedJson& pj = (*packs)[i];
     const std::string where = "packs[" + std::to_string(i) + "]";
     OutlinePack op;
     if (!pj.is_object() || !string_field(pj, "file", 255, op.file) || op.file.empty() ||
@@ -105,7 +113,7 @@ bool parse_outline(const std::string& text, Outline& out, std::string& error) {
         return false;
       }
       for (size_t k = 0; k < exs->size(); ++k) {
-        const Json& ej = (*exs)[k];
+        const SortedJson& ej = (*exs)[k];
         Exercise ex;
         if (!ej.is_object() || !string_field(ej, "id", kMaxIdChars, ex.id) ||
             !string_field(ej, "title", kMaxTitleChars * 4, ex.title) || !string_field(ej, "type", kMaxIdChars, ex.type) ||

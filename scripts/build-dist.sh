@@ -17,7 +17,7 @@ out=${2:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out/exercises" "$out/fonts"
 cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
-cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/text-layer.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/favicon.svg" "$out/"
+cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/text-layer.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/first-screen.js" "$repo_root/web/shell/favicon.svg" "$out/"
 # The code sandbox: sandbox-worker.js (bundled from web/sandbox/) and quickjs.wasm.
 node "$repo_root/scripts/build-sandbox.mjs" "$out" worker
 "$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"
@@ -36,6 +36,8 @@ node -e '
 # The course outline the map is drawn from before the packs are in (engine/outline.h), by the
 # engine itself (build/wasm/dtx-outline.js, node): the same loader as the page.
 node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json"
+# The course map as HTML in index.html, from the outline: what the page shows before the engine runs.
+node "$repo_root/scripts/first-screen.mjs" "$out"
 # The JSON Schema is for authors' editors (in the repository); the page never reads it.
 rm -rf "$out/exercises/schema"
 # Pictures in pack texts (![alt](img/ring.svg)) are read next to their pack: copy every image

@@ -198,11 +198,10 @@
   const engineResponse = fetch('dtx.wasm', { priority: 'high' });
   // The engine's second part, at once for an address that opens more than the course map: an
   // exercise, the Lab, a preview (?pack=) or a course (?assign=).
-  const lateAtStart = (() => {
-    const params = new URLSearchParams(location.search);
-    if (params.has('pack') || params.has('assign')) return 'a preview or a course';
-    return /^(#\/?)?(chapter\/\d+\/?)?$/.test(location.hash) ? '' : 'the address ' + location.hash;
-  })();
+  const startQuery = new URLSearchParams(location.search);
+  const everyPack = startQuery.has('pack') || startQuery.has('assign');
+  const onMap = (hash) => /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
+  const lateAtStart = everyPack ? 'a preview or a course' : onMap(location.hash) ? '' : 'the address ' + location.hash;
   if (lateAtStart) fetchLate();
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
@@ -219,18 +218,13 @@
       if (!r.ok) return null;
       try { return JSON.parse(new TextDecoder().decode(r.buf)); } catch (e) { return null; }
     };
-    const params = new URLSearchParams(location.search);
-    const everyPack = params.has('pack') || params.has('assign');
-    Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
-      fetchEarly('exercises/outline.json', 'outline').then(readJson, () => null)]).then(([index, outline]) => {
-      const names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
-      const entries = outline && outline.dtx_outline === 1 && Array.isArray(outline.packs) ? outline.packs : null;
-      if (!entries || everyPack) { names.slice(0, MAX_EARLY_PACKS).forEach(askPack); return; }
-      const covered = new Map();
-      for (const e of entries) if (e && typeof e.file === 'string' && !e.error) covered.set(e.file, e);
-      names.filter((n) => !covered.has(n)).slice(0, MAX_EARLY_PACKS).forEach(askPack);
-      const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
-      const ch = /^#\/chapter\/(\d+)/.exec(location.hash);
+    let covered = null, names = [];
+    // The pack of the exercise or chapter an address names (at start, and for a link followed
+    // on the HTML map before the engine runs).
+    const packsFor = (hash) => {
+      if (!covered) return;
+      const ex = /^#\/ex\/([^/?]+)/.exec(hash);
+      const ch = /^#\/chapter\/(\d+)/.exec(hash);
       let exId = null;
       try { exId = ex && decodeURIComponent(ex[1]); } catch (e) { /* the engine says what is wrong with it */ }
       for (const [file, e] of covered) {
@@ -238,6 +232,21 @@
         if (exId && Array.isArray(e.exercises) && e.exercises.some((x) => x && x.id === exId)) askPack(file);
         if (ch && e.chapter === Number(ch[1])) askPack(file);
       }
+    };
+    window.addEventListener('hashchange', () => {
+      if (ready) return;  // the engine's own requests from here
+      packsFor(location.hash);
+      if (!onMap(location.hash)) fetchLate();
+    });
+    Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
+      fetchEarly('exercises/outline.json', 'outline').then(readJson, () => null)]).then(([index, outline]) => {
+      names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
+      const entries = outline && outline.dtx_outline === 1 && Array.isArray(outline.packs) ? outline.packs : null;
+      if (!entries || everyPack) { names.slice(0, MAX_EARLY_PACKS).forEach(askPack); return; }
+      covered = new Map();
+      for (const e of entries) if (e && typeof e.file === 'string' && !e.error) covered.set(e.file, e);
+      names.filter((n) => !covered.has(n)).slice(0, MAX_EARLY_PACKS).forEach(askPack);
+      packsFor(location.hash);
     });
     for (const f of FONT_FILES) fetchEarly(f, 'font');
   }
@@ -367,6 +376,9 @@
   window.addEventListener('keydown', (e) => {
     wake();
     if (e.keyCode === 229 || e.isComposing) return;  // IME or phone keyboard: the textarea handles it
+    // The HTML map (first-screen.js) until the engine draws: an ordinary page, whose Tab,
+    // arrows and Space are the browser's.
+    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) return;
     const mod = e.ctrlKey || e.metaKey;
     if (mod && (e.key === 'v' || e.key === 'V')) pasteByShortcut = performance.now();
     if (e.target === ta) {
@@ -750,6 +762,8 @@
       // The rest of the engine now, while the map is read: a pack or an exercise needs it.
       setTimeout(() => loadLateCode('after the first screen'), 0);
       loading.style.display = 'none';
+      // The HTML map (first-screen.js) gives way to the canvas's.
+      if (window.dtxFirstScreen) window.dtxFirstScreen.close();
       window.dtx.firstFrameMs = performance.now() - t0;
       noteUpdate();
       // Offline copies are made once the first screen is up, so they never compete with it.

@@ -1,0 +1,160 @@
+// The course map in HTML (scripts/first-screen.mjs, web/shell/first-screen.js): what the page
+// shows from its first paint until the engine's first frame.
+// - it lists every exercise of the outline as a link to its address, with the stored progress
+//   marked as the engine's map marks it, in the theme chosen in Settings;
+// - a link followed before the engine runs opens that exercise once it does;
+// - an address other than the map never shows it; the engine's first frame removes it;
+// - without JavaScript it is a readable outline of the course.
+import fs from 'node:fs';
+import path from 'node:path';
+import { waitFor, shot } from './lib.mjs';
+
+// A record as the engine writes it (engine/progress.cpp write_progress): ring.volume solved in
+// two tries, ring.latency tried once, the last exercise ring.latency (chapter 0).
+const PROGRESS = {
+  format: 'dtx-progress', version: 2,
+  exercises: {
+    'ring.volume': { attempts: 2, by_writer: { '1700000000-aaaa': 2 }, best: 1, solved_at: 1700000100, last_at: 1700000100 },
+    'ring.latency': { attempts: 1, by_writer: { '1700000000-aaaa': 1 }, best: 0.5, solved_at: 0, last_at: 1700000200 },
+    'zero.stages': { attempts: 3, by_writer: { '1700000000-aaaa': 3 }, best: 1, solved_at: 1700000050, last_at: 1700000050 },
+  },
+  streak: { current: 0, best: 1, last_day: '2020-01-01' },
+  last_exercise: 'ring.latency', last_exercise_at: 1700000200,
+};
+
+// Holds dtx.wasm until release(): the page stays on what it shows before the engine runs.
+async function holdEngine(page) {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await page.route('**/dtx.wasm', async (route) => { await gate; await route.continue(); });
+  return release;
+}
+
+// What the HTML map shows: visible or not, its rows (id, mark, type label), chapter counts.
+function readFirstScreen(page) {
+  return page.evaluate(() => {
+    const root = document.getElementById('first-screen');
+    if (!root) return null;
+    const visible = getComputedStyle(root).display !== 'none';
+    const rows = [...root.querySelectorAll('li[data-ex]')].map((li) => ({
+      id: li.getAttribute('data-ex'), mark: li.querySelector('.fs-mark').textContent,
+      href: li.querySelector('a').getAttribute('href'), title: li.querySelector('a').textContent,
+      right: li.querySelector('.fs-type').textContent,
+    }));
+    const chapters = [...root.querySelectorAll('.fs-chapter')].map((d) => ({
+      chapter: Number(d.dataset.chapter), open: d.open, count: d.querySelector('.fs-count').textContent }));
+    return { visible, rows, chapters, stats: document.getElementById('fs-stats').textContent,
+      continueText: document.getElementById('fs-continue').hidden ? null : document.getElementById('fs-continue').textContent,
+      theme: document.documentElement.getAttribute('data-theme'), background: getComputedStyle(root).backgroundColor,
+      loadingShown: getComputedStyle(document.getElementById('loading')).display !== 'none' };
+  });
+}
+
+export default function register({ test, newPage, assert, eq, server, dist }) {
+  const outline = () => JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
+
+  test('first screen: the course map in HTML before the engine runs, with progress, theme and working links', async () => {
+    const page = await newPage();
+    const release = await holdEngine(page);
+    await page.addInitScript((p) => {
+      if (sessionStorage.getItem('seeded')) return;  // once: the engine writes the record after
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('dtx.progress', p);
+      localStorage.setItem('dtx.theme', 'dark');
+    }, JSON.stringify(PROGRESS));
+    await page.goto(server().url);
+    await page.waitForSelector('#first-screen li[data-ex]');
+    const fs0 = await readFirstScreen(page);
+    assert(fs0 && fs0.visible, 'the HTML map is not shown on #/');
+    assert(!fs0.loadingShown, 'the loading line shows over the HTML map');
+    // every exercise of the outline, in the engine's chapter order, each a link to its address
+    const o = outline();
+    const want = o.packs.slice().sort((a, b) => a.chapter - b.chapter).flatMap((p) => p.exercises.map((e) => e.id));
+    eq(fs0.rows.map((r) => r.id).join(' '), want.join(' '), 'rows of the HTML map against the outline');
+    assert(fs0.rows.every((r) => r.href === '#/ex/' + encodeURIComponent(r.id).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())),
+      'a row links elsewhere than its exercise: ' + JSON.stringify(fs0.rows.find((r) => !r.href.startsWith('#/ex/'))));
+    const row = (id) => fs0.rows.find((r) => r.id === id);
+    eq(row('ring.volume').mark, '✓', 'ring.volume (solved)');
+    eq(row('ring.latency').mark, '●', 'ring.latency (tried)');
+    eq(row('ring.crossover').mark, '○', 'ring.crossover (not tried)');
+    eq(row('ring.volume').right, `${o.verbs.numeric} · 2 tries`, 'ring.volume type and tries');
+    eq(row('ring.latency').right, `${o.verbs.numeric} · 1 try`, 'ring.latency type and tries');
+    const total = want.length;
+    eq(fs0.stats, `Solved 2 of ${total} · attempted 3`, 'totals');
+    const ch0 = fs0.chapters.find((c) => c.chapter === 0);
+    eq(ch0.count, `1/${o.packs.find((p) => p.chapter === 0).exercises.length} solved`, 'chapter 0 count');
+    assert(ch0.open && fs0.chapters.filter((c) => c.open).length === 1, 'the last exercise\'s chapter alone is open: ' + JSON.stringify(fs0.chapters));
+    assert(/Continue where you left off: Latency term/.test(fs0.continueText || ''), 'continue link: ' + fs0.continueText);
+    eq(fs0.theme, 'dark', 'theme from Settings');
+    eq(fs0.background, 'rgb(21, 24, 29)', 'dark page colour');
+    await shot(page, 'first-screen-dark');
+
+    // The keyboard reaches the links: Tab from the top lands on one, then on the next.
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement && document.activeElement.closest('#first-screen') ? document.activeElement.textContent : null);
+    assert(focused, 'Tab did not reach the HTML map');
+
+    // A link followed before the engine runs: the loading line names it, and the engine,
+    // once in, opens that exercise (a chapter the HTML map opened: chapter 1's first).
+    const target = o.packs.find((p) => p.chapter === 1).exercises[0];
+    await page.click('#fs-chapter-1 summary');
+    await page.click(`#first-screen li[data-ex="${target.id}"] a`);
+    const hidden = await readFirstScreen(page);
+    assert(hidden && !hidden.visible && hidden.loadingShown, 'after a link: the HTML map should give way to the loading line');
+    const what = await page.textContent('#loading-what');
+    assert(what.includes(target.title), 'the loading line should name the exercise: ' + what);
+    release();
+    await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(target.id)}`, 30000);
+    eq(await page.evaluate(() => !!document.getElementById('first-screen')), false, 'the HTML map is removed once the engine draws');
+    // Back: the engine's map, which agrees with what the HTML map said.
+    await page.goBack();
+    await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'chapter-0')", 20000);
+    const layerText = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+    assert(layerText.includes(`Solved 2 of ${total}`) && layerText.includes('attempted 3'), 'the engine\'s totals differ from the HTML map\'s: ' + layerText.slice(0, 300));
+    await page.context().close();
+  });
+
+  test('first screen: other addresses keep the loading line; without JavaScript the outline reads as a page', async () => {
+    // a deep link: never the map, not even for a frame the test can see
+    const page = await newPage();
+    const release = await holdEngine(page);
+    await page.goto(server().url + '#/ex/ring.volume');
+    await page.waitForSelector('#loading');
+    let f = await readFirstScreen(page);
+    assert(f && !f.visible && f.loadingShown, 'a deep link showed the HTML map: ' + JSON.stringify(f && { visible: f.visible, loading: f.loadingShown }));
+    release();
+    await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume'", 30000);
+    await page.context().close();
+
+    // #/chapter/N: the map, that chapter open
+    const p2 = await newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+    const release2 = await holdEngine(p2);
+    await p2.goto(server().url + '#/chapter/5');
+    await p2.waitForSelector('#first-screen li[data-ex]');
+    f = await readFirstScreen(p2);
+    assert(f.visible && f.chapters.find((c) => c.chapter === 5).open, 'chapter 5 open on #/chapter/5');
+    eq(f.background, 'rgb(21, 24, 29)', 'dark page colour from the system');
+    const inView = await p2.evaluate(() => {
+      // below the top bar, which stays
+      const r = document.querySelector('#fs-chapter-5 summary').getBoundingClientRect();
+      const bar = document.querySelector('.fs-top').getBoundingClientRect();
+      return r.top >= bar.bottom - 1 && r.bottom <= innerHeight;
+    });
+    assert(inView, 'chapter 5 is not scrolled into view');
+    // no sideways scrolling on a phone
+    const wide = await p2.evaluate(() => document.getElementById('first-screen').scrollWidth - innerWidth);
+    assert(wide <= 0, `the HTML map is ${wide} px wider than the phone's screen`);
+    await shot(p2, 'first-screen-phone-dark');
+    release2();
+    await waitFor(p2, "s.screen === 'course'", 30000);
+    await p2.context().close();
+
+    // no JavaScript: the outline, readable, no loading line
+    const p3 = await newPage({ javaScriptEnabled: false });
+    await p3.goto(server().url);
+    f = await readFirstScreen(p3);
+    assert(f && f.visible && !f.loadingShown, 'without JavaScript the HTML map should show, and no loading line');
+    eq(f.rows.length, outline().packs.reduce((n, p) => n + p.exercises.length, 0), 'rows without JavaScript');
+    await p3.context().close();
+  });
+}

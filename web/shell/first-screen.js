@@ -1,0 +1,121 @@
+// The course map in HTML (#first-screen, written into index.html at build time by
+// scripts/first-screen.mjs) until the engine draws its first frame. Runs right after that
+// markup, before the page paints, and:
+//  - shows it only on an address of the map (#/, #/chapter/N) without ?pack= or ?assign=;
+//    any other address keeps the loading line, as the engine will open something else;
+//  - applies the theme and the text size chosen in Settings (dtx.theme, dtx.text-scale);
+//  - marks the student's progress from the stored record (dtx.progress), as the canvas map
+//    does: ✓ solved, ● tried, ○ not tried, the tries, each chapter's count, the totals, and
+//    "Continue where you left off". A record it cannot read is left alone: the engine reads it
+//    (and keeps a corrupt one aside); this only draws less until then;
+//  - opens the chapter of the last exercise, or the one the address names;
+//  - when a link leaves the map before the engine runs, shows the loading line with the
+//    exercise's title (the engine opens the address when it starts).
+// glue.js calls window.dtxFirstScreen.close() once the engine's first frame is on screen: the
+// markup is removed, so find in page and screen readers meet one map, never two.
+'use strict';
+(function () {
+  const root = document.getElementById('first-screen');
+  const html = document.documentElement;
+  const get = (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } };
+
+  // Theme and size first: the first paint is already in the student's colours.
+  const theme = get('dtx.theme');
+  if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
+  const scale = Number(get('dtx.text-scale'));
+  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (15 * scale).toFixed(2) + 'px';
+
+  const query = new URLSearchParams(location.search);
+  const onMap = (hash) => !query.has('pack') && !query.has('assign') && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
+  let closed = !root;
+  // html.fs-off: the loading line instead (dtx.css). Without this script (no JavaScript) the
+  // HTML map stays: a readable course outline.
+  function hide(why) {
+    if (closed) return;
+    html.classList.add('fs-off');
+    const what = document.getElementById('loading-what');
+    if (what && why) what.textContent = why;
+  }
+  function show() { if (!closed) html.classList.remove('fs-off'); }
+
+  // ---- progress
+  const titles = new Map();  // exercise id -> title, from the rows
+  function mark() {
+    let rec = null;
+    try { rec = JSON.parse(get('dtx.progress') || 'null'); } catch (e) { rec = null; }
+    const exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
+      ? rec.exercises : {};
+    const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
+    let solved = 0, attempted = 0, lastChapter = null;
+    const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
+    for (const ch of root.querySelectorAll('.fs-chapter')) {
+      let chSolved = 0, n = 0;
+      for (const li of ch.querySelectorAll('li[data-ex]')) {
+        n++;
+        const id = li.getAttribute('data-ex');
+        const a = li.querySelector('a');
+        titles.set(id, a.textContent);
+        const e = Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
+        const tries = e ? Math.floor(num(e.attempts)) : 0;
+        const done = e && num(e.solved_at) > 0;
+        if (done) { solved++; chSolved++; }
+        if (tries > 0) attempted++;
+        const m = li.querySelector('.fs-mark');
+        m.textContent = !e ? '○' : done ? '✓' : '●';
+        m.className = 'fs-mark' + (!e ? '' : done ? ' fs-solved' : ' fs-tried');
+        a.setAttribute('aria-description', (!e ? 'not tried' : done ? 'solved' : 'tried, not solved yet') + ', ' +
+          li.querySelector('.fs-type').textContent.split(' · ')[0]);
+        if (e) li.querySelector('.fs-type').textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+        if (id === last) { lastChapter = ch; li.classList.add('fs-last'); }
+      }
+      ch.querySelector('.fs-count').textContent = `${chSolved}/${n} solved`;
+    }
+    const stats = document.getElementById('fs-stats');
+    if (stats) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
+    if (lastChapter) {
+      for (const ch of root.querySelectorAll('.fs-chapter')) ch.open = ch === lastChapter;
+      const c = document.getElementById('fs-continue');
+      const a = c.querySelector('a');
+      a.href = '#/ex/' + encodeURIComponent(last);
+      a.textContent = 'Continue where you left off: ' + titles.get(last);
+      c.hidden = false;
+    }
+  }
+
+  // #/chapter/N: that chapter open, at the top.
+  function toChapter(hash) {
+    const m = /^#\/chapter\/(\d+)/.exec(hash);
+    const ch = m && document.getElementById('fs-chapter-' + Number(m[1]));
+    if (!ch) return;
+    ch.open = true;
+    ch.scrollIntoView({ block: 'start' });
+  }
+
+  function follow() {
+    if (closed) return;
+    if (onMap(location.hash)) { show(); toChapter(location.hash); return; }
+    const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
+    let id = '';
+    try { id = ex ? decodeURIComponent(ex[1]) : ''; } catch (e) { id = ''; }
+    hide(titles.has(id) ? `Opening “${titles.get(id)}”…` : 'Loading dtx…');
+  }
+
+  if (root) {
+    mark();
+    if (onMap(location.hash)) toChapter(location.hash);
+    else html.classList.add('fs-off');  // #loading-what is not parsed yet; glue.js says what loads
+    window.addEventListener('hashchange', follow);
+  }
+
+  window.dtxFirstScreen = {
+    // True while the HTML map is what the student sees.
+    get shown() { return !closed && !html.classList.contains('fs-off'); },
+    close() {
+      if (closed) return;
+      closed = true;
+      window.removeEventListener('hashchange', follow);
+      html.classList.remove('fs-off');
+      root.remove();
+    },
+  };
+})();
