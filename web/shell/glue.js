@@ -256,12 +256,27 @@
   // (a canvas has one context; the attributes are GLFW's defaults for our hints).
   // The canvas gets its size first (what main() will ask for), so the drawing buffer is not
   // made at 300 x 150 and made again (a 30 ms wait on the GPU process) when the engine starts.
-  try {
-    const [w, h] = cssSize(), dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.max(Math.round(w * dpr), 1);
-    canvas.height = Math.max(Math.round(h * dpr), 1);
-    canvas.getContext('webgl2', { alpha: true, depth: true, stencil: true, antialias: false });
-  } catch (e) { /* reported by the engine */ }
+  // Not before the page's first paint: those 80 ms on this thread held back the HTML map
+  // (first-screen.js) or the loading line, whichever the page shows (make bench). Made once the
+  // first frame is out, or when the engine is in, whichever is first; this also tells whether
+  // the browser has WebGL 2 at all (one context: a second, for a test, cost as much again).
+  let glMade = false;
+  function makeContext() {
+    if (glMade) return;
+    glMade = true;
+    let gl = null;
+    try {
+      const [w, h] = cssSize(), dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.max(Math.round(w * dpr), 1);
+      canvas.height = Math.max(Math.round(h * dpr), 1);
+      gl = canvas.getContext('webgl2', { alpha: true, depth: true, stencil: true, antialias: false });
+    } catch (e) { gl = null; }
+    if (!gl) {
+      loading.className = 'error';
+      loading.textContent = 'dtx needs WebGL 2, which this browser does not provide.';
+    }
+  }
+  requestAnimationFrame(() => setTimeout(makeContext, 0));
   // The engine's download, counted: Emscripten calls this instead of fetching dtx.wasm itself,
   // and compiling still streams (the counted bytes are handed on as they arrive).
   function instantiateWasm(imports, receive) {
@@ -284,6 +299,7 @@
       return WebAssembly.instantiateStreaming(new Response(counted, { status: r.status, headers: { 'Content-Type': 'application/wasm' } }), imports);
     }).then((res) => {
       performance.mark('dtx:engine-compiled');
+      makeContext();  // (made already, unless the engine came before the first paint's frame)
       primaryExports = res.instance.exports;
       primaryModule = res.module;
       // The instrumented build split-wasm.mjs profiles (it exports __write_profile) waits for a
@@ -838,8 +854,4 @@
       loading.textContent = 'dtx stopped: ' + what + '. Reloading the page may help; your progress is saved.';
     },
   };
-  if (!document.createElement('canvas').getContext('webgl2')) {
-    loading.className = 'error';
-    loading.textContent = 'dtx needs WebGL 2, which this browser does not provide.';
-  }
 })();
