@@ -50,11 +50,12 @@ function readFirstScreen(page) {
   });
 }
 
-export default function register({ test, newPage, assert, eq, server, dist }) {
+export default function register({ test, newPage, assert, eq, server, dist, axeAudit }) {
   const outline = () => JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
 
-  test('first screen: the course map in HTML before the engine runs, with progress, theme and working links', async () => {
-    const page = await newPage();
+  test('first screen: the course map in HTML before the engine runs, with progress, theme and working links; axe finds nothing serious', async () => {
+    // (bypassCSP: axe is injected with eval; the other test's pages run under the policy)
+    const page = await newPage({ bypassCSP: true });
     const release = await holdEngine(page);
     await page.addInitScript((p) => {
       if (sessionStorage.getItem('seeded')) return;  // once: the engine writes the record after
@@ -88,6 +89,7 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     eq(fs0.theme, 'dark', 'theme from Settings');
     eq(fs0.background, 'rgb(21, 24, 29)', 'dark page colour');
     await shot(page, 'first-screen-dark');
+    await axeAudit(page, 'the HTML map (dark)');
 
     // The keyboard reaches the links: Tab from the top lands on one, then on the next.
     await page.keyboard.press('Tab');
@@ -148,6 +150,31 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     release2();
     await waitFor(p2, "s.screen === 'course'", 30000);
     await p2.context().close();
+
+    // the light theme, for axe and a look
+    const p4 = await newPage({ bypassCSP: true });
+    const release4 = await holdEngine(p4);
+    await p4.goto(server().url);
+    await p4.waitForSelector('#first-screen li[data-ex]');
+    eq((await readFirstScreen(p4)).background, 'rgb(247, 248, 250)', 'light page colour');
+    await shot(p4, 'first-screen-light');
+    await axeAudit(p4, 'the HTML map (light)');
+    release4();
+    await p4.context().close();
+
+    // the engine cannot be loaded: its error shows over the HTML map, not behind it
+    const p5 = await newPage();
+    await p5.route('**/dtx.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    p5.errors.length = 0;
+    await p5.goto(server().url);
+    await p5.waitForSelector('#loading.error');
+    const top = await p5.evaluate(() => {
+      const el = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+      return el && el.closest('#loading') ? document.getElementById('loading').textContent : null;
+    });
+    assert(top && /could not load its engine/.test(top), 'the engine\'s error is not on top of the HTML map: ' + top);
+    p5.errors = p5.errors.filter((e) => !/dtx\.wasm/.test(e));  // the 404 itself is the point
+    await p5.context().close();
 
     // no JavaScript: the outline, readable, no loading line
     const p3 = await newPage({ javaScriptEnabled: false });

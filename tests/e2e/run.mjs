@@ -2242,7 +2242,7 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
 (await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/offline.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
-(await import(path.join(ROOT, 'tests/e2e/first-screen.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
+(await import(path.join(ROOT, 'tests/e2e/first-screen.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist, axeAudit });
 
 // ---------------------------------------------------------------- runner
 
