@@ -23,7 +23,7 @@
   const theme = get('dtx.theme');
   if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
   const scale = Number(get('dtx.text-scale'));
-  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (15 * scale).toFixed(2) + 'px';
+  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (16 * scale).toFixed(2) + 'px';
 
   const query = new URLSearchParams(location.search);
   const onMap = (hash) => !query.has('pack') && !query.has('assign') && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
