@@ -53,7 +53,9 @@ function build(outline) {
   out.push('<p>Derive the numbers behind ring AllReduce, ZeRO, pipeline bubbles, tensor parallelism and 405B-scale plans. ' +
     'Every answer is checked at once; progress stays in this browser.</p>');
   out.push(`<p class="fs-muted" id="fs-stats" data-total="${total}">Solved 0 of ${total} · attempted 0</p>`);
-  out.push('<p class="fs-muted fs-status" id="fs-status">Loading the exercise engine…</p>');
+  // (first-screen.js shows the status line; without JavaScript the page says what it needs)
+  out.push('<p class="fs-muted fs-status" id="fs-status" hidden>Loading the exercise engine…</p>');
+  out.push('<noscript><p class="fs-error">The exercises need JavaScript and WebGL 2; this is the course\'s outline.</p></noscript>');
   out.push('<p class="fs-continue" id="fs-continue" hidden><a href="#/"></a></p>');
   for (const p of broken)
     out.push(`<p class="fs-error">Could not load ${esc(p.file)} (the other packs are fine): ${esc(p.error)}</p>`);

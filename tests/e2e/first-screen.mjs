@@ -181,6 +181,11 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     await p3.goto(server().url);
     f = await readFirstScreen(p3);
     assert(f && f.visible && !f.loadingShown, 'without JavaScript the HTML map should show, and no loading line');
+    const said = await p3.evaluate(() => {
+      const visible = (el) => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      return { status: visible(document.getElementById('fs-status')), needs: visible(document.querySelector('#first-screen .fs-error')) };
+    });
+    assert(!said.status && said.needs, 'without JavaScript: no "loading" line, and the need for JavaScript said on the map: ' + JSON.stringify(said));
     eq(f.rows.length, outline().packs.reduce((n, p) => n + p.exercises.length, 0), 'rows without JavaScript');
     await p3.context().close();
   });

@@ -101,6 +101,8 @@
   }
 
   if (root) {
+    const status = document.getElementById('fs-status');
+    if (status) status.hidden = false;
     mark();
     if (onMap(location.hash)) toChapter(location.hash);
     else html.classList.add('fs-off');  // #loading-what is not parsed yet; glue.js says what loads
