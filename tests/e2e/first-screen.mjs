@@ -108,6 +108,15 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     release();
     await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(target.id)}`, 30000);
     eq(await page.evaluate(() => !!document.getElementById('first-screen')), false, 'the HTML map is removed once the engine draws');
+    // The text layer's faces are made from the engine's font files: each file comes once.
+    const fonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const names = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\/fonts\//.test(n));
+      return { names, sans: [...document.fonts].filter((f) => f.family === 'dtx-sans' && f.status === 'loaded').length,
+        mono: [...document.fonts].filter((f) => f.family === 'dtx-mono' && f.status === 'loaded').length };
+    });
+    eq(fonts.names.length, new Set(fonts.names).size, 'font files fetched more than once: ' + fonts.names.join(' '));
+    assert(fonts.sans === 3 && fonts.mono === 1, 'the text layer\'s faces: ' + JSON.stringify(fonts));
     // Back: the engine's map, which agrees with what the HTML map said.
     await page.goBack();
     await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'chapter-0')", 20000);

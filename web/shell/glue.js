@@ -92,6 +92,29 @@
     return { ok: r.ok, status: r.status, headers: r.headers, buf };
   }
 
+  // The text layer's faces (text-layer.js: dtx-sans, dtx-mono) are the engine's own font files,
+  // made from the bytes fetched for the engine: as @font-face URLs in dtx.css the browser
+  // downloaded all four again (a second 200 KB, at the moment the engine started; make bench).
+  const FACES = {
+    'fonts/Inter-Regular.otf': ['dtx-sans', { weight: '400', style: 'normal' }],
+    'fonts/Inter-SemiBold.otf': ['dtx-sans', { weight: '600', style: 'normal' }],
+    'fonts/Inter-Italic.otf': ['dtx-sans', { weight: '400', style: 'italic' }],
+    'fonts/JetBrainsMono-Regular.ttf': ['dtx-mono', {}],
+  };
+  const facesAdded = new Set();
+  function addFace(url, buf) {
+    url = (/fonts\/[^/?#]+$/.exec(url) || [''])[0];  // as the engine names it, relative or not
+    const f = FACES[url];
+    if (!f || facesAdded.has(url) || typeof FontFace === 'undefined' || !document.fonts) return;
+    facesAdded.add(url);
+    try {
+      const face = new FontFace(f[0], buf.slice().buffer, f[1]);
+      document.fonts.add(face);
+      // the layer's lines are measured again in the face, once it is in
+      face.load().then(() => { if (window.dtxTextLayer && window.dtxTextLayer.fontsChanged) window.dtxTextLayer.fontsChanged(); }, () => {});
+    } catch (e) { /* the layer keeps the fallback face: its lines are still stretched to the runs */ }
+  }
+
   function fetchEarly(url, kind) {
     const p = fetchCounted(url, kind, PACK_LIMIT);
     p.catch(() => {});  // the engine's own request reports the failure
@@ -678,6 +701,7 @@
         if (r.headers.get('X-Dtx-Dev') && /index\.json$/.test(url)) listenForChanges();
         let buf = r.buf;
         if (!r.ok) { call('_dtx_on_fetch', id, 0, r.status, 0, 0); return; }
+        addFace(url, buf);
         // The engine refuses packs over 10 MB (kMaxPackBytes) by their size alone: one byte
         // more than that tells it so, and a huge file never has to fit in the wasm heap.
         if (buf.length > PACK_LIMIT + 1) buf = buf.subarray(0, PACK_LIMIT + 1);

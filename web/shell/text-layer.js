@@ -482,14 +482,11 @@
   window.dtxTextLayer = {
     init(callFn) {
       call = callFn;
-      // Sizes are measured in the canvas's own faces. They are asked for now, when the engine
-      // runs (glue.js has fetched the files), so the first layer, built a second after the
-      // first frame, has them; a face that arrives later has every line measured again.
-      if (document.fonts) {
-        document.fonts.addEventListener('loadingdone', () => { emPerPx.clear(); remeasureAll(); });
-        for (const f of ['16px dtx-sans', '600 16px dtx-sans', 'italic 16px dtx-sans', '16px dtx-mono']) document.fonts.load(f);
-      }
+      // Sizes are measured in the canvas's own faces, which glue.js makes from the bytes it
+      // fetched for the engine (addFace); a face that comes in after the layer is built has
+      // every line measured again (fontsChanged).
     },
+    fontsChanged() { emPerPx.clear(); remeasureAll(); },
     update(json, scroll) {
       ensure();
       emRatio('f-body');  // measured now, while the layer is laid out (a no-op once known)
