@@ -31,8 +31,15 @@
   const files = new Map();    // url -> {kind, got, total, done}
   const early = new Map();    // url -> promise of {ok, status, headers, buf}
   const engineAsked = new Set();  // urls the engine has fetched
-  const FONT_FILES = ['fonts/Inter-Regular.otf', 'fonts/Inter-SemiBold.otf', 'fonts/Inter-Italic.otf',
-    'fonts/JetBrainsMono-Regular.ttf'];
+  // The engine's fonts (web/app.cpp kFontFiles), each with the face the text layer
+  // (text-layer.js: dtx-sans, dtx-mono) makes of the same bytes (addFace, below).
+  const FACES = {
+    'fonts/Inter-Regular.otf': ['dtx-sans', { weight: '400', style: 'normal' }],
+    'fonts/Inter-SemiBold.otf': ['dtx-sans', { weight: '600', style: 'normal' }],
+    'fonts/Inter-Italic.otf': ['dtx-sans', { weight: '400', style: 'italic' }],
+    'fonts/JetBrainsMono-Regular.ttf': ['dtx-mono', {}],
+  };
+  const FONT_FILES = Object.keys(FACES);
   const MAX_EARLY_PACKS = 200;
 
   function showProgress() {
@@ -92,15 +99,9 @@
     return { ok: r.ok, status: r.status, headers: r.headers, buf };
   }
 
-  // The text layer's faces (text-layer.js: dtx-sans, dtx-mono) are the engine's own font files,
-  // made from the bytes fetched for the engine: as @font-face URLs in dtx.css the browser
-  // downloaded all four again (a second 200 KB, at the moment the engine started; make bench).
-  const FACES = {
-    'fonts/Inter-Regular.otf': ['dtx-sans', { weight: '400', style: 'normal' }],
-    'fonts/Inter-SemiBold.otf': ['dtx-sans', { weight: '600', style: 'normal' }],
-    'fonts/Inter-Italic.otf': ['dtx-sans', { weight: '400', style: 'italic' }],
-    'fonts/JetBrainsMono-Regular.ttf': ['dtx-mono', {}],
-  };
+  // The text layer's faces are the engine's own font files, made from the bytes fetched for the
+  // engine: as @font-face URLs in dtx.css the browser downloaded all four again (a second
+  // 200 KB, at the moment the engine started; make bench).
   const facesAdded = new Set();
   function addFace(url, buf) {
     url = (/fonts\/[^/?#]+$/.exec(url) || [''])[0];  // as the engine names it, relative or not

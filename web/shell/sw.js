@@ -41,33 +41,13 @@ function hex(buf) {
 // ---- which version is newest, and which page uses which. Kept in the Cache API (a worker is
 // stopped and started at will; memory does not survive), one entry each: two workers (the old
 // one still serving its pages, the new one activating) never overwrite each other's entries.
-// The entries are also remembered in this worker's memory while it runs: each Cache API
-// look-up costs a few milliseconds, and a page's start asks for a dozen files, each of which
-// looked up the newest version and its page's pin (make bench: the stylesheet of a second
-// visit came 50 ms after the page). The Cache API stays the record; memory is what this
-// worker already read or wrote itself.
 const metaKey = (name) => new URL('__dtx/' + name, scope);
-const opened = new Map();  // cache name -> promise of the Cache
-function openCache(name) {
-  if (!opened.has(name)) opened.set(name, caches.open(name).catch((e) => { opened.delete(name); throw e; }));
-  return opened.get(name);
-}
-const remembered = new Map();  // meta name -> value (a string, or null: not there)
 async function metaGet(name) {
-  if (remembered.has(name)) return remembered.get(name);
-  const hit = await (await openCache(META_CACHE)).match(metaKey(name));
-  const value = hit ? await hit.text() : null;
-  // (a value written meanwhile by this worker wins over what was read)
-  if (!remembered.has(name)) remembered.set(name, value);
-  return remembered.get(name);
+  const hit = await (await caches.open(META_CACHE)).match(metaKey(name));
+  return hit ? hit.text() : null;
 }
 async function metaPut(name, value) {
-  remembered.set(name, value);
-  await (await openCache(META_CACHE)).put(metaKey(name), new Response(value));
-}
-async function metaDelete(req) {
-  remembered.delete(new URL(req.url).pathname.slice(metaKey('').pathname.length));
-  await (await openCache(META_CACHE)).delete(req);
+  await (await caches.open(META_CACHE)).put(metaKey(name), new Response(value));
 }
 const currentVersion = () => metaGet('current');
 const pinOf = (clientId) => (clientId ? metaGet('pin/' + clientId) : Promise.resolve(null));
@@ -120,12 +100,12 @@ async function cleanUp() {
   for (const req of await meta.keys()) {
     const m = /\/__dtx\/pin\/(.+)$/.exec(new URL(req.url).pathname);
     if (!m) continue;
-    if (!open.has(decodeURIComponent(m[1]))) { await metaDelete(req); continue; }
+    if (!open.has(decodeURIComponent(m[1]))) { await meta.delete(req); continue; }
     const hit = await meta.match(req);
     if (hit) keep.add(PREFIX + (await hit.text()));
   }
   for (const name of await caches.keys())
-    if (name.startsWith(PREFIX) && !keep.has(name)) { opened.delete(name); await caches.delete(name); }
+    if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
 }
 
 self.addEventListener('message', (event) => {
@@ -147,7 +127,7 @@ self.addEventListener('fetch', (event) => {
 
 async function fromCache(version, path) {
   if (!version || version === 'network') return null;
-  const cache = await openCache(PREFIX + version);
+  const cache = await caches.open(PREFIX + version);
   return cache.match(new URL(path, scope));
 }
 
