@@ -129,10 +129,22 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     // a deep link: never the map, not even for a frame the test can see
     const page = await newPage();
     const release = await holdEngine(page);
+    // first-screen.js late (a slow line): the browser paints what it has parsed while it waits
+    await page.route(/\/first-screen\.js$/, async (r) => { await new Promise((t) => setTimeout(t, 400)); r.continue(); });
     await page.goto(server().url + '#/ex/ring.volume');
     await page.waitForSelector('#loading');
     let f = await readFirstScreen(page);
     assert(f && !f.visible && f.loadingShown, 'a deep link showed the HTML map: ' + JSON.stringify(f && { visible: f.visible, loading: f.loadingShown }));
+    // nor in a frame before that: no link of the map was ever painted (Element Timing; the map
+    // is hidden before its markup is parsed, first-screen.js's first run)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    const painted = await page.evaluate(() => new Promise((resolve) => {
+      const seen = [];
+      const o = new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.identifier === 'dtx-map') seen.push(e); });
+      o.observe({ type: 'element', buffered: true });
+      setTimeout(() => { o.disconnect(); resolve(seen.length); }, 100);
+    }));
+    eq(painted, 0, 'links of the HTML map painted on a deep link');
     release();
     await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume'", 30000);
     await page.context().close();

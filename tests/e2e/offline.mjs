@@ -3,7 +3,8 @@
 //   lists every exercise of every pack, as `dtx list --json` does;
 // - a chapter whose pack does not load shows its messages, also when the outline listed it;
 // - after one visit the service worker (sw.js) has the whole site: with the network off a
-//   reload opens the course map and an exercise is graded;
+//   reload opens the course map and an exercise is graded; the page and its first paint's
+//   files come by static routes (the worker's script need not start for them);
 // - a new build is taken whole: after a reload every file comes from the new version (none
 //   from the old), and the page says it was updated.
 // - the engine comes in two parts: the map starts on the first alone.
@@ -183,6 +184,14 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       await page.reload();
       let s = await ready(page);
       eq(s.problems.length, 0, 'problems offline: ' + JSON.stringify(s.problems));
+      // The page and its first paint's files came from the cache by the worker's static routes
+      // (found there: not the network's fallback), without its fetch handler; the rest through it.
+      const routed = await page.evaluate(() => {
+        const n = performance.getEntriesByType('navigation')[0];
+        const by = (f) => performance.getEntriesByType('resource').find((e) => e.name.endsWith('/' + f));
+        return [n, by('dtx.css'), by('first-screen.js'), by('glue.js')].map((e) => (e ? e.workerFinalSourceType || '-' : 'missing'));
+      });
+      eq(routed.join(' '), 'cache cache cache -', 'how index.html, dtx.css, first-screen.js and glue.js were answered');
       // a chapter that was never opened: its pack comes from the worker's copy
       await openExercise(page, 'tp.column-shard');
       s = await solveRingVolume(page);

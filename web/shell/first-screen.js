@@ -1,32 +1,43 @@
 // The course map in HTML (#first-screen, written into index.html at build time by
-// scripts/first-screen.mjs) until the engine draws its first frame. Runs right after that
-// markup, before the page paints, and:
-//  - shows it only on an address of the map (#/, #/chapter/N) without ?pack= or ?assign=;
-//    any other address keeps the loading line, as the engine will open something else;
-//  - applies the theme and the text size chosen in Settings (dtx.theme, dtx.text-scale);
-//  - marks the student's progress from the stored record (dtx.progress), as the canvas map
-//    does: ✓ solved, ● tried, ○ not tried, the tries, each chapter's count, the totals, and
-//    "Continue where you left off". A record it cannot read is left alone: the engine reads it
-//    (and keeps a corrupt one aside); this only draws less until then;
-//  - opens the chapter of the last exercise, or the one the address names;
-//  - when a link leaves the map before the engine runs, shows the loading line with the
-//    exercise's title (the engine opens the address when it starts).
+// scripts/first-screen.mjs) until the engine draws its first frame. index.html runs this file
+// twice, and nothing is painted before either run:
+//  1. at the top of the body (data-when="before-map"), before the map's markup is parsed:
+//     - the theme chosen in Settings (dtx.theme): the first paint is in the student's colours;
+//     - on any address but the map's (an exercise, the Lab, settings, ?pack=, ?assign=),
+//       html.fs-off: the markup is then never laid out or painted. (Run after the markup
+//       only, a deep link showed the whole map for a frame before the loading line, and its
+//       layout and paint took 60 ms of the main thread; make bench's trace, 2026-11-25.)
+//  2. right after the markup (the file comes from the memory cache by then):
+//     - the text size chosen in Settings (dtx.text-scale);
+//     - marks the student's progress from the stored record (dtx.progress), as the canvas map
+//       does: ✓ solved, ● tried, ○ not tried, the tries, each chapter's count, the totals, and
+//       "Continue where you left off". A record it cannot read is left alone: the engine reads
+//       it (and keeps a corrupt one aside); this only draws less until then;
+//     - opens the chapter of the last exercise, or the one the address names;
+//     - when a link leaves the map before the engine runs, shows the loading line with the
+//       exercise's title (the engine opens the address when it starts).
 // glue.js calls window.dtxFirstScreen.close() once the engine's first frame is on screen: the
 // markup is removed, so find in page and screen readers meet one map, never two.
 'use strict';
 (function () {
-  const root = document.getElementById('first-screen');
   const html = document.documentElement;
   const get = (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } };
-
-  // Theme and size first: the first paint is already in the student's colours.
-  const theme = get('dtx.theme');
-  if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
-  const scale = Number(get('dtx.text-scale'));
-  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (16 * scale).toFixed(2) + 'px';
-
   const query = new URLSearchParams(location.search);
   const onMap = (hash) => !query.has('pack') && !query.has('assign') && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
+
+  // 1. before the markup
+  const script = document.currentScript;
+  if (script && script.getAttribute('data-when') === 'before-map') {
+    const theme = get('dtx.theme');
+    if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
+    if (!onMap(location.hash)) html.classList.add('fs-off');  // glue.js says what loads
+    return;
+  }
+
+  // 2. after it
+  const root = document.getElementById('first-screen');
+  const scale = Number(get('dtx.text-scale'));
+  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (16 * scale).toFixed(2) + 'px';
   let closed = !root;
   // html.fs-off: the loading line instead (dtx.css). Without this script (no JavaScript) the
   // HTML map stays: a readable course outline.
@@ -105,7 +116,7 @@
     if (status) status.hidden = false;
     mark();
     if (onMap(location.hash)) toChapter(location.hash);
-    else html.classList.add('fs-off');  // #loading-what is not parsed yet; glue.js says what loads
+    else html.classList.add('fs-off');  // (the first run has, unless the address changed since)
     window.addEventListener('hashchange', follow);
   }
 

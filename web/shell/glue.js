@@ -360,6 +360,25 @@
     setTimeout(hide, 8000);
     window.dtx.updatedFrom = last;
   }
+  // The page and its first-paint files may come from the worker's cache by static routes
+  // (sw.js), and its other files from the version it is then pinned to: should a newer version
+  // have activated in those few milliseconds, the page would run files of two builds. It asks
+  // which version serves it and, if that is not its own, reloads (once for that version).
+  function checkPin() {
+    const sw = navigator.serviceWorker;
+    if (!builtVersion || !sw || !sw.controller) return;
+    sw.addEventListener('message', (e) => {
+      const pinned = e.data && e.data.dtxVersion;
+      if (!pinned || pinned === 'network' || pinned === builtVersion) return;
+      try {
+        if (sessionStorage.getItem('dtx.reloaded-for') === pinned) return;
+        sessionStorage.setItem('dtx.reloaded-for', pinned);
+      } catch (err) { return; }
+      location.reload();
+    });
+    sw.controller.postMessage('dtx-version');
+  }
+  checkPin();
   function startServiceWorker() {
     if (devServer || window.dtxNoServiceWorker || !('serviceWorker' in navigator)) return;
     navigator.serviceWorker.register('sw.js').catch(() => { /* no offline copy: the site works as before */ });
