@@ -1,13 +1,17 @@
 // The course map in HTML (#first-screen, written into index.html at build time by
 // scripts/first-screen.mjs) until the engine draws its first frame. index.html runs this file
-// twice, and nothing is painted before either run:
+// twice:
 //  1. at the top of the body (data-when="before-map"), before the map's markup is parsed:
 //     - the theme chosen in Settings (dtx.theme): the first paint is in the student's colours;
 //     - on any address but the map's (an exercise, the Lab, settings, ?pack=, ?assign=),
 //       html.fs-off: the markup is then never laid out or painted. (Run after the markup
 //       only, a deep link showed the whole map for a frame before the loading line, and its
 //       layout and paint took 60 ms of the main thread; make bench's trace, 2026-11-25.)
-//  2. right after the markup (the file comes from the memory cache by then):
+//  2. right after the markup (the file comes from the memory cache by then). The browser may
+//     paint what it has parsed of the map before this run (it renders while it parses; a
+//     trace of a second visit showed parts of the map unmarked for a frame); hiding the map
+//     until it is marked made the first paint wait for the deferred scripts instead (216
+//     against 188 ms, make bench), so it is not hidden. This run:
 //     - the text size chosen in Settings (dtx.text-scale);
 //     - marks the student's progress from the stored record (dtx.progress), as the canvas map
 //       does: ✓ solved, ● tried, ○ not tried, the tries, each chapter's count, the totals, and
