@@ -143,6 +143,15 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'pipe.bubble-basic'", 20000);
     late = await page.evaluate(() => window.dtx.lateCode());
     eq(JSON.stringify([late.state, late.why, late.how]), JSON.stringify(['ready', 'the address #/ex/pipe.bubble-basic', 'ahead']), 'a deep link');
+    // asked for by first-screen.js's preload at the top of the body, before the first part was
+    // compiled, and downloaded once (glue.js's fetch takes the preload's answer)
+    const early = await page.evaluate(() => {
+      const compiled = performance.getEntriesByName('dtx:engine-compiled')[0];
+      const reqs = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/dtx.deferred.wasm'));
+      return { compiled: compiled ? compiled.startTime : null, reqs: reqs.map((e) => [e.initiatorType, e.startTime]) };
+    });
+    eq(JSON.stringify(early.reqs.map((r) => r[0])), '["link"]', 'how dtx.deferred.wasm was asked for on a deep link ' + JSON.stringify(early));
+    assert(early.compiled !== null && early.reqs[0][1] < early.compiled, 'dtx.deferred.wasm asked for before dtx.wasm was compiled: ' + JSON.stringify(early));
     await page.context().close();
 
     // the second part missing (a half-copied site): the page says which file and what to do

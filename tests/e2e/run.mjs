@@ -1434,6 +1434,20 @@ test('start: the loading line counts bytes; a slow pack leaves the other chapter
   await page.context().close();
 });
 
+test('start: a font file that cannot be loaded leaves the built-in font, whole, and says so; exercises still work', async () => {
+  const page = await newPage();
+  await page.route('**/fonts/Inter-SemiBold.otf', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(server.url);
+  const s = await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id.startsWith('ex-')) && s.notices.length > 0", 20000);
+  assert(s.notices.some((n) => /The font fonts\/Inter-SemiBold\.otf could not be loaded \(HTTP 404\); text uses the built-in font/.test(n)),
+    'the notice: ' + JSON.stringify(s.notices));
+  // the whole built-in font, not the start's two-glyph placeholder (text drawn as '?')
+  assert(s.body_glyphs >= 95, `the body font has ${s.body_glyphs} glyphs`);
+  await shot(page, 'start-font-missing');
+  await solveNumeric(page, 'ring.volume');  // (asserts the verdict)
+  await page.context().close();
+});
+
 test('themes: dark follows the system, a choice in Settings wins and is kept', async () => {
   const page = await newPage({ colorScheme: 'dark' });
   await page.goto(server.url + '#/ex/pipe.bubble-basic');

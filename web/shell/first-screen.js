@@ -34,7 +34,18 @@
   if (script && script.getAttribute('data-when') === 'before-map') {
     const theme = get('dtx.theme');
     if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
-    if (!onMap(location.hash)) html.classList.add('fs-off');  // glue.js says what loads
+    if (!onMap(location.hash)) {
+      html.classList.add('fs-off');  // glue.js says what loads
+      // Such an address needs the engine's second part at start (glue.js compileLate): asked
+      // for from here, 50 ms before glue.js runs (its fetch takes this answer: same URL, CORS
+      // mode, same-origin credentials).
+      const link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+      link.href = 'dtx.deferred.wasm';
+      document.head.appendChild(link);
+    }
     return;
   }
 

@@ -129,7 +129,7 @@
   // the engine parses no pack before it is in (late_code_ready in platform.h). Should the engine
   // call into it before all the same (a path the profile did not run), Emscripten's placeholder
   // asks loadSplitModule below, which loads it synchronously: a pause, never a failure.
-  const late = { split: false, state: 'idle', module: null, bytes: null, how: '', why: '', error: '', promise: null };
+  const late = { split: false, state: 'idle', module: null, how: '', why: '', error: '', promise: null };
   const LATE_FILE = 'dtx.deferred.wasm';
   function lateFailed(e) {
     late.state = 'failed';
@@ -140,16 +140,23 @@
       '. Reloading the page may help; your progress is saved.';
   }
   let primaryExports = null;  // dtx.wasm's exports, which the second part imports
-  let lateFetch = null;
-  function fetchLate() {
-    if (!lateFetch) {
-      lateFetch = fetch(LATE_FILE).then((r) => {
+  // The second part, compiled while it downloads (compileStreaming; on a background thread).
+  // For an address that needs it at start this begins with glue.js, beside the first part's
+  // compile: begun only once dtx.wasm was compiled, its compile was the longest wait of a deep
+  // link (80 ms of a mostly idle main thread; make bench's trace, 2026-11-25).
+  let lateCompile = null;
+  function compileLate() {
+    if (!lateCompile) {
+      lateCompile = fetch(LATE_FILE).then((r) => {
         if (!r.ok) throw new Error('HTTP ' + r.status);
-        return r.arrayBuffer();
+        // (served with any Content-Type: compileStreaming insists on application/wasm)
+        if (WebAssembly.compileStreaming && r.body)
+          return WebAssembly.compileStreaming(new Response(r.body, { headers: { 'Content-Type': 'application/wasm' } }));
+        return r.arrayBuffer().then((buf) => WebAssembly.compile(buf));
       });
-      lateFetch.catch(() => {});  // reported by loadLateCode
+      lateCompile.catch(() => {});  // reported by loadLateCode
     }
-    return lateFetch;
+    return lateCompile;
   }
   // Resolves once the second part is in (or failed, which the loading line says).
   function loadLateCode(why) {
@@ -158,10 +165,7 @@
     late.state = 'loading';
     late.why = why;
     performance.mark('dtx:late-code-asked');
-    late.promise = fetchLate().then((buf) => {
-      late.bytes = buf;
-      return WebAssembly.compile(buf);
-    }).then((m) => {
+    late.promise = compileLate().then((m) => {
       if (late.state === 'ready') return null;  // loaded synchronously meanwhile
       checkPair(m);
       late.module = m;
@@ -170,7 +174,6 @@
       if (!inst || late.state === 'ready') return;
       late.state = 'ready';
       late.how = 'ahead';
-      late.bytes = null;
       performance.mark('dtx:late-code-in');
       wake();
     }).catch((e) => { if (late.state !== 'ready') lateFailed(e); });
@@ -190,8 +193,8 @@
   // Emscripten's hook (SPLIT_MODULE): returns [instance, module] for the second part, at once.
   function loadSplitModule(file, imports, placeholder) {
     if (late.state === 'failed') throw new Error('the rest of the engine is missing: ' + late.error);
-    let m = late.module, bytes = late.bytes;
-    if (!m && !bytes) {
+    let m = late.module;
+    if (!m) {
       // Not here yet: a synchronous request (an asynchronous one cannot be waited for here).
       const xhr = new XMLHttpRequest();
       xhr.open('GET', file, false);
@@ -203,16 +206,15 @@
         throw e;
       }
       const t = xhr.responseText;
-      bytes = new Uint8Array(t.length);
+      const bytes = new Uint8Array(t.length);
       for (let i = 0; i < t.length; i++) bytes[i] = t.charCodeAt(i) & 0xff;
+      m = new WebAssembly.Module(bytes);
     }
-    if (!m) m = new WebAssembly.Module(bytes);
     try { checkPair(m); } catch (e) { lateFailed(e); throw e; }
     const inst = new WebAssembly.Instance(m, imports);
     late.module = m;
     late.state = 'ready';
     late.how = 'blocking, for placeholder ' + placeholder;
-    late.bytes = null;
     return [inst, m];
   }
 
@@ -226,7 +228,7 @@
   const everyPack = startQuery.has('pack') || startQuery.has('assign');
   const onMap = (hash) => /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
   const lateAtStart = everyPack ? 'a preview or a course' : onMap(location.hash) ? '' : 'the address ' + location.hash;
-  if (lateAtStart) fetchLate();
+  if (lateAtStart) compileLate();
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
   if (!window.dtxNoEarlyFetch) {
@@ -260,7 +262,7 @@
     window.addEventListener('hashchange', () => {
       if (ready) return;  // the engine's own requests from here
       packsFor(location.hash);
-      if (!onMap(location.hash)) fetchLate();
+      if (!onMap(location.hash)) compileLate();
     });
     Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
       fetchEarly('exercises/outline.json', 'outline').then(readJson, () => null)]).then(([index, outline]) => {
