@@ -471,7 +471,6 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
     } else {
       app.notices.push_back("The font " + name + " could not be loaded (HTTP " + std::to_string(status) +
                             "); text uses the built-in font.");
-      app.fonts_dirty = true;  // the whole built-in font (the start's atlas has two glyphs)
     }
     return;
   }
@@ -1249,8 +1248,8 @@ void app_after_frame(App& app) {
   for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
   j["problems"] = probs;
   j["notices"] = app.notices;
-  // glyphs the body font has in the atlas (the start's placeholder has two; a test checks a
-  // failed font file still leaves readable text)
+  // glyphs the body font has in the atlas (a test checks that a failed font file leaves the
+  // whole built-in font, not a stand-in of a few glyphs)
   j["body_glyphs"] = app.fonts.body ? app.fonts.body->Glyphs.Size : 0;
   nlohmann::json progress = nlohmann::json::object();
   for (const auto& [id, e] : app.progress.exercises)

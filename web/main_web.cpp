@@ -316,8 +316,7 @@ void draw_frame() {
   // the next frame's state so the bench can check animation stays cheap.
   double frame_start = emscripten_get_now();
   if (g_wake > 0) --g_wake;
-  // (while font files are on their way, nothing is drawn: the atlas is built once they are in)
-  if (g_app.fonts_dirty && (g_app.font_files.complete() || g_app.font_requests.empty())) {
+  if (g_app.fonts_dirty) {
     const bool first = !g_marks.fonts && g_app.font_files.complete();
     if (first) web_mark("dtx:fonts-in");
     rebuild_fonts();
@@ -681,11 +680,8 @@ int main() {
     if (v >= 0.75f && v <= 2.0f) g_app.text_scale = v;
   }
   app_init(g_app, &g_platform);
-  // Nothing is drawn until Inter and JetBrains Mono are in (first_screen_ready); should one of
-  // them fail, the whole built-in font is built then (app_on_fetched).
-  g_app.fonts = build_placeholder_fonts();
-  app_apply_style(g_app);
-  g_app.fonts_dirty = !g_app.font_files.complete() && g_app.font_requests.empty();
+  rebuild_fonts();  // the built-in font until Inter and JetBrains Mono arrive
+  g_app.fonts_dirty = false;
   // The shaders now, not in the first frame's NewFrame: there their status query waited for
   // the GPU process to finish uploading the new font atlas (66 ms with software GL), while
   // here it costs 10 ms and the atlas upload later overlaps with loading the first pack.

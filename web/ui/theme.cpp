@@ -121,18 +121,6 @@ Fonts build_fonts(const FontFiles& files, float scale) {
   return f;
 }
 
-Fonts build_placeholder_fonts() {
-  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
-  atlas->Clear();
-  static const ImWchar kTwo[] = {0x20, 0x20, 0x3F, 0x3F, 0};
-  ImFontConfig cfg;
-  cfg.GlyphRanges = kTwo;
-  Fonts f;
-  f.body = f.bold = f.italic = f.heading = f.mono = atlas->AddFontDefault(&cfg);
-  atlas->Build();
-  return f;
-}
-
 namespace {
 
 constexpr ImU32 rgb(unsigned v) { return IM_COL32((v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff, 0xff); }

@@ -28,11 +28,6 @@ struct Fonts {
 // size setting). Without files (headless test) every slot is ImGui's built-in font.
 Fonts build_fonts(const FontFiles& files, float scale);
 
-// An atlas of two glyphs of the built-in font (space, '?'): what the renderer's font texture
-// is made from at start, while the font files are on their way and nothing is drawn. The
-// whole built-in font took 10-20 ms of a start's main thread (make bench, 2026-11-25).
-Fonts build_placeholder_fonts();
-
 // Resets the style to dtx's look at `scale`. With `min_target` (pixels; a finger's 44 CSS
 // px), buttons, fields, headers and check boxes are at least that tall.
 void apply_style(float scale, float min_target = 0);
