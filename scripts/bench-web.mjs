@@ -133,6 +133,25 @@ function startServer(dir = distDir) {
 // it is not yet here, so this changes nothing the page does.
 function pageProbe() {
   const B = (window.__dtxBench = { firstDrawn: null, firstComplete: null, usable: null, usableFrame: null, htmlMap: null, engineMap: null });
+  // The run is over: a console message, which the bench waits for without touching the page
+  // (a waitForFunction injects Playwright's script while the page loads: 27 ms of its main
+  // thread in a trace, which the plain page never paid). A link to an exercise is done when
+  // the exercise is usable; the map when it is drawn by the engine with every pack in; either
+  // as soon as the page shows its own error (onAbort, no WebGL 2).
+  const deep = !/^(#\/?)?(chapter\/\d+\/?)?$/.test(location.hash);
+  let said = false;
+  const check = () => {
+    if (said) return;
+    const l = document.getElementById('loading');
+    const failed = !!l && l.className === 'error';
+    const done = B.firstComplete != null && (deep ? B.exerciseUsable != null : B.engineMap != null && B.allPacks != null);
+    if (!done && !failed) return;
+    said = true;
+    clearInterval(timer);
+    console.debug('dtx-bench-done');
+  };
+  const timer = setInterval(check, 100);  // (the error line; the rest also calls check)
+  B.check = check;
   // The HTML first screen (scripts/first-screen.mjs): when its first exercise link was painted
   // (each carries elementtiming="dtx-map"; a hidden one, on another address, never paints).
   try {
@@ -156,7 +175,7 @@ function pageProbe() {
         configurable: true,
         enumerable: true,
         get() { return ff; },
-        set(x) { if (B.firstComplete == null && x != null) B.firstComplete = performance.now(); ff = x; },
+        set(x) { if (B.firstComplete == null && x != null) { B.firstComplete = performance.now(); setTimeout(check, 0); } ff = x; },
       });
       v.waitFor(() => true, 600000).then(() => { B.firstDrawn = performance.now(); }, () => {});
       // usable: the map lists a chapter's exercises (others may still be loading), in HTML
@@ -166,13 +185,14 @@ function pageProbe() {
           B.engineMap = performance.now();
           B.usableFrame = s.frame;
           if (B.usable == null) B.usable = B.engineMap;
+          check();
         }, () => {});
       // a deep link: the exercise is drawn with its Submit button
       v.waitFor((s) => s.screen === 'exercise' && s.items.some((i) => i.id === 'submit'), 600000)
-        .then(() => { B.exerciseUsable = performance.now(); }, () => {});
+        .then(() => { B.exerciseUsable = performance.now(); check(); }, () => {});
       // every pack in, nothing loading
       v.waitFor((s) => s.screen !== 'loading' && !s.busy && Array.isArray(s.loading) && s.loading.length === 0, 600000)
-        .then((s) => { B.allPacks = performance.now(); B.allPacksFrame = s.frame; }, () => {});
+        .then((s) => { B.allPacks = performance.now(); B.allPacksFrame = s.frame; check(); }, () => {});
     },
   });
 }
@@ -187,7 +207,7 @@ function lastPackExercise() {
 }
 
 // One cold load; with `idle`, also the idle frame count and the heap size.
-async function oneRun(browser, url, packCount, idle, deepLink = false) {
+async function oneRun(browser, url, packCount, idle) {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const errors = [];
   try {
@@ -198,15 +218,13 @@ async function oneRun(browser, url, packCount, idle, deepLink = false) {
     page.on('response', (res) => {
       if (res.status() >= 400) errors.push(`HTTP ${res.status()} for ${res.url()}`);
     });
+    // (listening before the navigation: the page says when it is done, pageProbe)
+    const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'dtx-bench-done', timeout: LOAD_TIMEOUT_MS });
+    done.catch(() => {});
     const resp = await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
     if (!resp || !resp.ok()) throw new Error(`GET ${url}: HTTP ${resp ? resp.status() : 'no response'}`);
     try {
-      // done when the map is usable, or as soon as the page shows its own error (onAbort, no WebGL 2)
-      await page.waitForFunction((deep) => {
-        const B = window.__dtxBench;
-        const done = B && B.firstComplete != null && (deep ? B.exerciseUsable != null : B.engineMap != null && B.allPacks != null);
-        return done || (document.getElementById('loading') || {}).className === 'error';
-      }, deepLink, { timeout: LOAD_TIMEOUT_MS, polling: 50 });
+      await done;
     } catch (e) {
       const s = await page.evaluate(() => window.dtx && window.dtx.state && { screen: window.dtx.state.screen, busy: window.dtx.state.busy, packs: window.dtx.state.packs, frame: window.dtx.state.frame }).catch(() => null);
       throw new Error(`the course map was not usable within ${LOAD_TIMEOUT_MS / 1000} s; last state: ${JSON.stringify(s)}`);
@@ -294,9 +312,11 @@ async function secondVisit(browser, url) {
     }
     await first.close();
     const page = await context.newPage();
+    const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'dtx-bench-done', timeout: LOAD_TIMEOUT_MS });
+    done.catch(() => {});
     await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    await page.waitForFunction(() => window.__dtxBench && window.__dtxBench.engineMap != null, null, { timeout: LOAD_TIMEOUT_MS, polling: 20 });
-    return page.evaluate(() => ({ usable: window.__dtxBench.usable, htmlMap: window.__dtxBench.htmlMap,
+    await done;
+    return await page.evaluate(() => ({ usable: window.__dtxBench.usable, htmlMap: window.__dtxBench.htmlMap,
       engineMap: window.__dtxBench.engineMap, fromWorker: !!navigator.serviceWorker.controller }));
   } finally {
     await context.close().catch(() => {});
@@ -377,7 +397,7 @@ async function main() {
     if (deepId) {
       for (let i = 0; i < runs; i++) {
         try {
-          const r = await oneRun(browser, server.url + '#/ex/' + deepId, packCount, false, true);
+          const r = await oneRun(browser, server.url + '#/ex/' + deepId, packCount, false);
           deep.push(r);
           console.log(`deep link #/ex/${deepId}, run ${i + 1}: first paint ${ms(r.firstPaint)} ms, exercise usable ${ms(r.exerciseUsable)} ms`);
         } catch (e) {
