@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "files.h"
+#include "first_views.h"
 #include "outline.h"
 
 namespace dtx::cli {
@@ -14,19 +15,22 @@ namespace dtx::cli {
 namespace {
 
 const char* kOutlineHelp =
-    "usage: dtx outline [DIR] [-o FILE]\n"
+    "usage: dtx outline [DIR] [-o FILE] [--first-views FILE]\n"
     "\n"
     "Prints the course outline of DIR (default: exercises/): for each pack listed in\n"
     "DIR/index.json, in its order, the chapter, its title and each exercise's id, title,\n"
     "type and difficulty. The page draws its course map from it before any pack is in\n"
     "(`make dist` writes it to dist/exercises/outline.json). A listed pack that does not load\n"
     "is kept with its first error, and the page fetches it at once to show all of them.\n"
-    "With -o, writes FILE instead. Exit status 1 when index.json cannot be read.\n";
+    "With -o, writes FILE instead. With --first-views, also writes to FILE what a link to\n"
+    "each exercise shows before the page's engine runs: its default instance's title, prompt\n"
+    "as HTML and answer area, never its answer (scripts/first-views.mjs makes the page's\n"
+    "files of it). Exit status 1 when index.json cannot be read.\n";
 
 }  // namespace
 
 int cmd_outline(const std::vector<std::string>& args) {
-  std::string dir = "exercises", out_file;
+  std::string dir = "exercises", out_file, views_file;
   bool dir_set = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
@@ -35,6 +39,8 @@ int cmd_outline(const std::vector<std::string>& args) {
     }
     if (args[i] == "-o" && i + 1 < args.size()) {
       out_file = args[++i];
+    } else if (args[i] == "--first-views" && i + 1 < args.size()) {
+      views_file = args[++i];
     } else if (!args[i].empty() && args[i][0] != '-' && !dir_set) {
       dir = args[i];
       dir_set = true;
@@ -67,17 +73,21 @@ int cmd_outline(const std::vector<std::string>& args) {
     if (!read_file(dir + "/" + s.file, &s.text)) unreadable[s.file] = "cannot be read";
     sources.push_back(std::move(s));
   }
+  auto write = [](const std::string& file, const std::string& text) {
+    FILE* f = std::fopen(file.c_str(), "wb");
+    if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0) {
+      std::cerr << file << ": cannot be written\n";
+      return false;
+    }
+    return true;
+  };
+  if (!views_file.empty() && !write(views_file, first_views_json(sources))) return 1;
   std::string text = outline_json(sources, unreadable);
   if (out_file.empty()) {
     std::cout << text;
     return 0;
   }
-  FILE* f = std::fopen(out_file.c_str(), "wb");
-  if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0) {
-    std::cerr << out_file << ": cannot be written\n";
-    return 1;
-  }
-  return 0;
+  return write(out_file, text) ? 0 : 1;
 }
 
 }  // namespace dtx::cli

@@ -8,6 +8,7 @@
 # dtx.deferred.wasm (the engine, in two parts), sw.js
 # (the service worker), manifest.webmanifest and icons/,
 # fonts/, exercises/index.json, the packs listed in it and their outline (exercises/outline.json),
+# each exercise's first view (exercises/first/ID.html),
 # and the pictures the packs show
 # (every PNG, JPEG and SVG under exercises/, in the same sub-folders).
 # Every URL in it is relative, so the folder works from any static server at any sub-path.
@@ -35,7 +36,9 @@ node -e '
   }' "$repo_root/exercises" "$out/exercises"
 # The course outline the map is drawn from before the packs are in (engine/outline.h), by the
 # engine itself (build/wasm/dtx-outline.js, node): the same loader as the page.
-node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json"
+# With it, what a link to each exercise shows before the engine runs (exercises/first/ID.html).
+node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json" --first-views "$wasm_dir/first-views.json"
+node "$repo_root/scripts/first-views.mjs" "$wasm_dir/first-views.json" "$out"
 # The course map as HTML in index.html, from the outline: what the page shows before the engine runs.
 node "$repo_root/scripts/first-screen.mjs" "$out"
 # The JSON Schema is for authors' editors (in the repository); the page never reads it.

@@ -228,6 +228,28 @@ contains "lint: JSON depth placed" "$tmp/out" "deep.json:2:269: error\[E004\]: n
 check "lint: an 11 MB pack" 1 "$DTX" lint --no-run "$tmp/huge.json"
 contains "lint: size limit named" "$tmp/out" "huge.json:1:1: error\[E002\]: the file is larger than 10 MB \(10,485,760 bytes\), the most a pack may be"
 
+# ---- outline --first-views: what a link to an exercise shows before the page's engine runs
+mkdir -p "$tmp/fv"
+cat >"$tmp/fv/index.json" <<'JSON'
+{"packs": ["p.json"]}
+JSON
+cat >"$tmp/fv/p.json" <<'JSON'
+{"format": 1, "chapter": 3, "id": "p", "title": "P", "exercises": [
+ {"id": "p.one", "type": "choice", "title": "A <b>title</b>",
+  "prompt": "Raw <script>alert(1)</script> and <img src=x onerror=alert(2)>, a [bad link](javascript:alert(3)), a [good one](https://example.com/a?b=1&c=2), ![a ring](img/ring.svg) and $10^{9}$ bytes.",
+  "options": [{"text": "**Bold** <i>x</i>", "correct": true}, {"text": "$M/N$", "correct": false}]}]}
+JSON
+check "outline --first-views" 0 "$DTX" outline "$tmp/fv" -o "$tmp/fv/outline.json" --first-views "$tmp/fv/views.json"
+json 'JSON.stringify(d.exercises["p.one"])' <"$tmp/fv/views.json" >"$tmp/fv/one.json"
+contains "first view: raw HTML is text" "$tmp/fv/one.json" 'Raw &lt;script&gt;alert\(1\)&lt;/script&gt; and &lt;img src=x onerror=alert\(2\)&gt;'
+contains "first view: a javascript: link keeps its words only" "$tmp/fv/one.json" ', a bad link, a <a '
+contains "first view: another site opens beside it" "$tmp/fv/one.json" '<a href=\\"https://example.com/a\?b=1&amp;c=2\\" target=\\"_blank\\" rel=\\"noopener noreferrer\\">good one</a>'
+contains "first view: a picture next to its pack" "$tmp/fv/one.json" '<img src=\\"exercises/img/ring.svg\\" alt=\\"a ring\\">'
+contains "first view: maths as plain text" "$tmp/fv/one.json" '10⁹ bytes'
+contains "first view: an option as inline HTML" "$tmp/fv/one.json" '"html":"<strong>Bold</strong> &lt;i&gt;x&lt;/i&gt;"'
+contains "first view: the title as written (escaped by the page's script)" "$tmp/fv/one.json" '"title":"A <b>title</b>"'
+if grep -q '"correct"' "$tmp/fv/one.json"; then echo "FAIL: first view: it tells which option is right"; fails=$((fails + 1)); fi
+
 if [[ $fails -gt 0 ]]; then
   echo "$fails CLI check(s) failed"
   exit 1

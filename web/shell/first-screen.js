@@ -29,6 +29,37 @@
   const query = new URLSearchParams(location.search);
   const onMap = (hash) => !query.has('pack') && !query.has('assign') && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
 
+  // A link to an exercise's default numbers (#/ex/ID: no seed, no ?pack=, no ?assign=): the
+  // exercise in HTML (exercises/first/ID.html, scripts/first-views.mjs), fetched from the top of
+  // the page and shown over the loading line until the engine's first frame, or until the
+  // address changes. Shared by both runs (window.dtxFirstExercise).
+  const fx = window.dtxFirstExercise || (window.dtxFirstExercise = { el: null, closed: false });
+  function textScale(el) {
+    const scale = Number(get('dtx.text-scale'));
+    if (scale >= 0.5 && scale <= 3 && el) el.style.fontSize = (16 * scale).toFixed(2) + 'px';
+  }
+  function firstView(hash) {
+    const m = /^#\/ex\/([a-z0-9][a-z0-9.-]*)\/?$/.exec(hash);
+    if (!m || query.has('pack') || query.has('assign')) return;
+    fetch('exercises/first/' + m[1] + '.html').then((r) => (r.ok ? r.text() : null)).then((text) => {
+      if (!text || fx.closed || location.hash !== hash || !document.body) return;
+      const el = document.createElement('div');
+      el.id = 'first-exercise';
+      el.className = 'fs';
+      el.innerHTML = text;  // the build's own file, escaped there
+      textScale(el);
+      document.body.appendChild(el);
+      fx.el = el;
+      html.classList.add('fx-on');
+    }).catch(() => { /* the loading line stays */ });
+  }
+  fx.close = () => {
+    fx.closed = true;
+    html.classList.remove('fx-on');
+    if (fx.el) fx.el.remove();
+    fx.el = null;
+  };
+
   // 1. before the markup
   const script = document.currentScript;
   if (script && script.getAttribute('data-when') === 'before-map') {
@@ -45,14 +76,14 @@
       link.crossOrigin = 'anonymous';
       link.href = 'dtx.deferred.wasm';
       document.head.appendChild(link);
+      firstView(location.hash);
     }
     return;
   }
 
   // 2. after it
   const root = document.getElementById('first-screen');
-  const scale = Number(get('dtx.text-scale'));
-  if (scale >= 0.5 && scale <= 3 && root) root.style.fontSize = (16 * scale).toFixed(2) + 'px';
+  textScale(root);
   let closed = !root;
   // html.fs-off: the loading line instead (dtx.css). Without this script (no JavaScript) the
   // HTML map stays: a readable course outline.
@@ -118,6 +149,7 @@
   }
 
   function follow() {
+    if (fx.el) fx.close();  // another address: the loading line, then the engine
     if (closed) return;
     if (onMap(location.hash)) { show(); toChapter(location.hash); return; }
     const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
@@ -132,16 +164,17 @@
     mark();
     if (onMap(location.hash)) toChapter(location.hash);
     else html.classList.add('fs-off');  // (the first run has, unless the address changed since)
-    window.addEventListener('hashchange', follow);
   }
+  window.addEventListener('hashchange', follow);
 
   window.dtxFirstScreen = {
-    // True while the HTML map is what the student sees.
-    get shown() { return !closed && !html.classList.contains('fs-off'); },
+    // True while the HTML map or a linked exercise in HTML is what the student sees.
+    get shown() { return (!closed && !html.classList.contains('fs-off')) || !!fx.el; },
     close() {
+      fx.close();
+      window.removeEventListener('hashchange', follow);
       if (closed) return;
       closed = true;
-      window.removeEventListener('hashchange', follow);
       html.classList.remove('fs-off');
       root.remove();
     },
