@@ -4,10 +4,13 @@
 //   marked as the engine's map marks it, in the theme chosen in Settings;
 // - a link followed before the engine runs opens that exercise once it does;
 // - an address other than the map never shows it; the engine's first frame removes it;
-// - without JavaScript it is a readable outline of the course.
+// - without JavaScript it is a readable outline of the course;
+// - a link to an exercise shows that exercise in HTML (scripts/first-views.mjs) with the
+//   engine's own text, never its answer, until the engine draws it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { waitFor, shot } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { ROOT, waitFor, shot } from './lib.mjs';
 
 // A record as the engine writes it (engine/progress.cpp write_progress): ring.volume solved in
 // two tries, ring.latency tried once, the last exercise ring.latency (chapter 0).
@@ -49,6 +52,26 @@ function readFirstScreen(page) {
       loadingShown: getComputedStyle(document.getElementById('loading')).display !== 'none' };
   });
 }
+
+// The linked exercise in HTML (first-screen.js, exercises/first/ID.html), or null.
+function readFirstView(page) {
+  return page.evaluate(() => {
+    const el = document.getElementById('first-exercise');
+    if (!el) return null;
+    const main = el.querySelector('main');
+    return { id: main && main.getAttribute('data-ex'), title: el.querySelector('h1').textContent,
+      prompt: el.querySelector('.fx-prompt').innerText, answer: el.querySelector('.fx-answer').innerText,
+      visible: getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0,
+      loadingShown: getComputedStyle(document.getElementById('loading')).display !== 'none',
+      background: getComputedStyle(el).backgroundColor };
+  });
+}
+
+// Markdown as the CLI prints it (maths plain) -> the words a reader sees: no emphasis marks,
+// no list markers, one space between words.
+const words = (s) => s.replace(/\*\*|`/g, '').replace(/^\s*(\d+\.|[-*])\s+/gm, '').replace(/\s+/g, ' ').trim();
+const dtxShow = (...args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', ...args, '--json'], { encoding: 'utf8' }));
+const dtxShown = (id) => execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8' });
 
 export default function register({ test, newPage, assert, eq, server, dist, axeAudit }) {
   const outline = () => JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
@@ -125,6 +148,83 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     await page.context().close();
   });
 
+  test('first screen: a link to an exercise shows it in HTML, in the engine\'s words and never with its answer, until the engine draws it', async () => {
+    // (bypassCSP: axe is injected with eval)
+    const page = await newPage({ bypassCSP: true });
+    const release = await holdEngine(page);
+    await page.goto(server().url + '#/ex/ring.volume');
+    await page.waitForSelector('#first-exercise h1');
+    let v = await readFirstView(page);
+    const shown = dtxShow('ring.volume');
+    eq(v.id, 'ring.volume', 'the exercise shown');
+    eq(v.title, shown.title, 'its title');
+    eq(v.prompt.replace(/\s+/g, ' ').trim(), words(dtxShown('ring.volume').split('\n').slice(2).join('\n').split('\n\n  [')[0]),
+      'its prompt, the words `dtx show` prints (maths as text: 10⁹)');
+    for (const p of shown.parts) assert(v.answer.includes(p.label) && v.answer.includes(p.unit), `its answer line "${p.label}" (${p.unit}): ${v.answer}`);
+    assert(v.visible && !v.loadingShown, 'shown, over the loading line: ' + JSON.stringify(v));
+    assert(!(await readFirstScreen(page)).visible, 'the HTML map stays hidden');
+    eq(v.background, 'rgb(247, 248, 250)', 'the page colour (light)');
+    await shot(page, 'first-view-numeric');
+    await axeAudit(page, 'a linked exercise in HTML');
+    // the engine's first frame takes over: one exercise on the page, never two
+    release();
+    await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume'", 30000);
+    await page.waitForFunction(() => !document.getElementById('first-exercise') && !document.documentElement.classList.contains('fx-on'), null, { timeout: 5000 });
+    await page.context().close();
+
+    // a choice in the dark: the options as the engine words them, none marked
+    const p2 = await newPage({ colorScheme: 'dark' });
+    const release2 = await holdEngine(p2);
+    await p2.goto(server().url + '#/ex/quiz.plan-70b');
+    await p2.waitForSelector('#first-exercise h1');
+    v = await readFirstView(p2);
+    const choice = dtxShow('quiz.plan-70b');
+    eq(v.title, choice.title, 'the choice\'s title');
+    for (const o of choice.options) assert(v.answer.includes(o.text), 'option missing: ' + o.text);
+    assert(/Select every option that applies\./.test(v.answer), 'the engine\'s instruction: ' + v.answer);
+    eq(v.background, 'rgb(21, 24, 29)', 'the page colour (dark)');
+    await shot(p2, 'first-view-choice-dark');
+    release2();
+    await p2.context().close();
+
+    // the numbers of another instance (#/ex/ID/SEED) are not the default's: the loading line
+    const p3 = await newPage();
+    const release3 = await holdEngine(p3);
+    await p3.goto(server().url + '#/ex/ring.volume/3');
+    await p3.waitForSelector('#loading');
+    await p3.evaluate(() => fetch('exercises/first/ring.volume.html'));  // (a request's time: the page's own would be in)
+    eq(await readFirstView(p3), null, 'a first view for a seeded link');
+    release3();
+    await p3.context().close();
+
+    // the address changes before the engine runs: the first view goes
+    const p4 = await newPage();
+    const release4 = await holdEngine(p4);
+    await p4.goto(server().url + '#/ex/ring.volume');
+    await p4.waitForSelector('#first-exercise h1');
+    await p4.evaluate(() => { location.hash = '#/'; });
+    await p4.waitForFunction(() => !document.getElementById('first-exercise'), null, { timeout: 5000 });
+    assert((await readFirstScreen(p4)).visible, 'the HTML map after going back to it');
+    release4();
+    await p4.context().close();
+
+    // never the answer: no first view holds a code exercise's reference solution (its longest
+    // line that is not in the starter code)
+    const files = fs.readdirSync(path.join(dist, 'exercises/first')).filter((f) => f.endsWith('.html'));
+    eq(files.length, outline().packs.reduce((n, p) => n + (p.exercises ? p.exercises.length : 0), 0), 'a first view per exercise of the outline');
+    let codeChecked = 0;
+    for (const p of outline().packs) for (const e of p.exercises || []) {
+      if (e.type !== 'code') continue;
+      const a = dtxShow(e.id, '--answer');
+      const line = a.reference.split('\n').map((l) => l.trim()).filter((l) => l && !a.starter.includes(l)).sort((x, y) => y.length - x.length)[0];
+      const html = fs.readFileSync(path.join(dist, 'exercises/first', e.id + '.html'), 'utf8');
+      const escaped = line.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+      assert(!html.includes(line) && !html.includes(escaped), `${e.id}: its first view holds the reference's line ${line}`);
+      codeChecked++;
+    }
+    assert(codeChecked >= 10, `only ${codeChecked} code exercises checked`);
+  });
+
   test('first screen: other addresses keep the loading line; without JavaScript the outline reads as a page', async () => {
     // a deep link: never the map, not even for a frame the test can see
     const page = await newPage();
@@ -132,9 +232,10 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     // first-screen.js late (a slow line): the browser paints what it has parsed while it waits
     await page.route(/\/first-screen\.js$/, async (r) => { await new Promise((t) => setTimeout(t, 400)); r.continue(); });
     await page.goto(server().url + '#/ex/ring.volume');
-    await page.waitForSelector('#loading');
+    await page.waitForSelector('#loading', { state: 'attached' });
     let f = await readFirstScreen(page);
-    assert(f && !f.visible && f.loadingShown, 'a deep link showed the HTML map: ' + JSON.stringify(f && { visible: f.visible, loading: f.loadingShown }));
+    // (the loading line, or the exercise itself in HTML: the test "a link to an exercise")
+    assert(f && !f.visible && (f.loadingShown || await readFirstView(page)), 'a deep link showed the HTML map: ' + JSON.stringify(f && { visible: f.visible, loading: f.loadingShown }));
     // nor in a frame before that: no link of the map was ever painted (Element Timing; the map
     // is hidden before its markup is parsed, first-screen.js's first run)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
