@@ -666,6 +666,27 @@ void open_exercise(App& app, const std::string& id, uint64_t seed) {
   }
 }
 
+bool app_first_view_answer(App& app, const std::string& id, const std::vector<std::string>& words, bool submit_it,
+                           std::string* error) {
+  ExerciseState& st = app.ex;
+  if (app.screen != Screen::Exercise || st.id != id || !st.exercise || !st.inst || st.inst->seed != 0 || !st.view) {
+    if (error) *error = "the exercise " + id + " is not open at its default numbers";
+    return false;
+  }
+  const TypeView* v = find_view(st.exercise->type);
+  std::string err;
+  auto a = st.exercise->spec->parse_answer(*st.exercise, *st.inst, words, &err);
+  // A field being edited keeps its own copy of the text (ImGui's InputText state) and would
+  // write it back over the answer: the first field has the keyboard when an exercise opens.
+  if (a && ImGui::GetCurrentContext()) ImGui::ClearActiveID();
+  if (!a || !v || !v->set_answer(app, st, *a)) {
+    if (error) *error = err.empty() ? "the view cannot show this answer" : err;
+    return false;
+  }
+  if (submit_it) app.submit_requested = true;
+  return true;
+}
+
 // ------------------------------------------------------------------ addresses
 
 namespace {

@@ -275,6 +275,13 @@ void app_on_address(App& app, const std::string& fragment);
 Route current_route(const App& app);
 std::string page_title(const App& app);
 void submit(App& app);
+// An answer entered on a linked exercise's HTML view before the engine ran (scripts/first-views.mjs,
+// web/shell/first-screen.js), as `dtx grade` words: put into the open exercise's fields as if
+// typed, and submitted when `submit` (the student pressed Submit there). Only for the exercise
+// that view showed: `id` open at its default numbers (seed 0). False, with the reason in
+// `error`, when it is not open or the words do not read as an answer of its type.
+bool app_first_view_answer(App& app, const std::string& id, const std::vector<std::string>& words, bool submit,
+                           std::string* error);
 // Reads the stored record, merges this page's into it and writes the result; false when it
 // could not be written (the page keeps everything and says so).
 bool save_progress(App& app);

@@ -635,6 +635,27 @@ EMSCRIPTEN_KEEPALIVE char* dtx_drawn_runs() {
 EMSCRIPTEN_KEEPALIVE int dtx_wants_text() { return ImGui::GetIO().WantTextInput ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE int dtx_wants_keys() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE double dtx_heap_bytes() { return static_cast<double>(EM_ASM_DOUBLE({ return HEAP8.length; })); }
+// What the student entered on a linked exercise's HTML view before the engine ran
+// (first-screen.js, via glue.js at the engine's first frame): {"id", "words": [...], "submit"}.
+// 1 when it is in the fields. Limits: 200 words of 64 KB (an answer of the page's own making
+// is far smaller; the largest is a code exercise's program).
+EMSCRIPTEN_KEEPALIVE int dtx_first_view_answer(const char* json) {
+  auto j = nlohmann::json::parse(json ? json : "", nullptr, false);
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("words") || !j["words"].is_array() ||
+      j["words"].size() > 200)
+    return 0;
+  std::vector<std::string> words;
+  for (const auto& w : j["words"]) {
+    if (!w.is_string() || w.get_ref<const std::string&>().size() > 64 * 1024) return 0;
+    words.push_back(w.get<std::string>());
+  }
+  const bool submit = j.contains("submit") && j["submit"].is_boolean() && j["submit"].get<bool>();
+  std::string err;
+  const bool ok = app_first_view_answer(g_app, j["id"].get<std::string>(), words, submit, &err);
+  if (!ok) log_input("first view answer not taken: " + err);
+  dtx_wake();
+  return ok ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE void dtx_set_text_scale(float s) {
   g_app.text_scale = s;
   g_app.fonts_dirty = true;

@@ -1211,6 +1211,56 @@ TEST_F(HeadlessUi, ADeepLinkOpensItsInstanceOnceThePacksAreIn) {
   EXPECT_EQ(pf.addresses.back().title, app.ex.exercise->title + " · Ring AllReduce · instance 3 · dtx");
 }
 
+// A linked exercise's HTML view (scripts/first-views.mjs) hands what the student entered there
+// to the engine as `dtx grade` words: for one exercise of each type, the right answer's words
+// fill the view's fields exactly as the answer itself does, and a Submit pressed there grades
+// it. Only the exercise that view showed, at its default numbers, takes them.
+TEST_F(HeadlessUi, AnAnswerEnteredOnTheHtmlViewOfALinkedExerciseIsTakenAndSubmitted) {
+  start();
+  std::set<std::string> types;
+  for (const Exercise* ex : all_exercises()) {
+    if (!types.insert(ex->type).second) continue;
+    const std::string& id = ex->id;
+    open_exercise(app, id, 0);
+    frames_n(2, id);
+    ASSERT_TRUE(app.ex.inst) << id;
+    const SampleAnswer right = samples().front();
+    ASSERT_EQ(right.expect, SampleAnswer::Expect::Correct) << id;
+    set_answer(right.answer);
+    const nlohmann::json want = fields();
+    const std::vector<std::string> words = ex->spec->answer_words(*ex, *app.ex.inst, right.answer);
+
+    open_exercise(app, id, 0);  // fresh fields
+    frames_n(1, id);
+    std::string err;
+    ASSERT_TRUE(app_first_view_answer(app, id, words, false, &err)) << id << ": " << err;
+    EXPECT_EQ(fields(), want) << id << ": the fields from the words " << join(words, " | ");
+    EXPECT_FALSE(app.ex.feedback.has_value()) << id << ": graded without Submit";
+    if (ex->spec->answer_is_program()) continue;  // (graded after a run: the browser test does it)
+    ASSERT_TRUE(app_first_view_answer(app, id, words, true, &err)) << id << ": " << err;
+    frames_n(2, id + " submitted from the HTML view");
+    ASSERT_TRUE(app.ex.feedback.has_value()) << id << ": not submitted";
+    EXPECT_EQ(app.ex.feedback->verdict, Verdict::Correct) << id << ": " << feedback_text();
+  }
+  EXPECT_EQ(types.size(), 6u);
+
+  // another exercise, another instance, or words that are no answer: nothing is taken
+  const Exercise* ring = app.lib.find("ring.volume");
+  ASSERT_TRUE(ring);
+  open_exercise(app, "ring.volume", 0);
+  frames_n(1, "ring.volume");
+  std::string err;
+  EXPECT_FALSE(app_first_view_answer(app, "ring.latency", {"phase=1"}, true, &err));
+  EXPECT_NE(err.find("not open"), std::string::npos) << err;
+  EXPECT_FALSE(app_first_view_answer(app, "ring.volume", {"nopart=1"}, true, &err));
+  EXPECT_NE(err.find("no part named"), std::string::npos) << err;
+  open_exercise(app, "ring.volume", 3);
+  frames_n(1, "ring.volume seed 3");
+  EXPECT_FALSE(app_first_view_answer(app, "ring.volume", {"phase=1", "total=2"}, true, &err));
+  frames_n(1, "ring.volume seed 3");
+  EXPECT_FALSE(app.ex.feedback.has_value()) << "submitted on another instance";
+}
+
 TEST_F(HeadlessUi, NavigationMakesHistoryEntriesAndBackRestoresTheScreenAndItsScroll) {
   app.screen = Screen::Loading;
   start();
