@@ -9,9 +9,9 @@
 // drew it 450-650 ms after navigation on the bench machine, while a plain page paints in
 // 80-100 ms (make bench). web/shell/first-screen.js fetches the exercise's file at the top of
 // the page and shows it until the engine's first frame: the student reads the exercise while
-// the engine starts. The answer area is shown as text (the options, the steps, the code), not
-// as controls: answering is the engine's, a moment later, and a control that did nothing
-// would mislead.
+// the engine starts. Its answer area is made of ordinary controls: what the student enters
+// (and a Submit pressed) is handed to the engine at its first frame (glue.js,
+// app_first_view_answer), which grades it.
 //
 // The exercise's title carries elementtiming="dtx-exercise": make bench reads when it was
 // painted (Element Timing). Every text is HTML-escaped here; the prompt and option texts come
@@ -27,45 +27,56 @@ if (!viewsPath || !dist) {
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const ID = /^[a-z0-9][a-z0-9.-]*$/;  // engine/model.cpp valid_id: a file name as it is
 
-// The answer area of each type (engine/grade/*.cpp describe), as the student will meet it.
+// The answer area of each type (engine/grade/*.cpp describe) as HTML controls, in the
+// engine's words (web/views/*.cpp). first-screen.js reads them as `dtx grade` words
+// (data-word on each control) and glue.js hands them to the engine at its first frame.
+const strip = (html) => String(html).replace(/<[^>]*>/g, '');  // an <option> holds text only
 const AREAS = {
   numeric(a) {
     const parts = Array.isArray(a.parts) ? a.parts : [];
-    return '<ul class="fx-parts">' + parts.map((p) =>
-      `<li><span class="fx-label">${esc(p.label || p.id || '')}</span> <span class="fx-blank" aria-hidden="true"></span>` +
-      (p.unit ? ` <span class="fx-unit">${esc(p.unit)}</span>` : '') + '</li>').join('') + '</ul>';
+    return parts.map((p, i) =>
+      `<p class="fx-part"><label for="fx-part-${i}">${esc(p.label || (parts.length > 1 ? `Part ${i + 1}` : 'Your answer'))}</label><br>` +
+      `<input id="fx-part-${i}" data-part="${esc(p.id)}" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"` +
+      `${p.unit ? ` placeholder="in ${esc(p.unit)}"` : ''}>` + (p.unit ? ` <span class="fx-unit">${esc(p.unit)}</span>` : '') + '</p>').join('');
   },
   choice(a) {
     const opts = Array.isArray(a.options) ? a.options : [];
-    // (the engine's words, web/views/choice_view.cpp; it shows no letters)
-    return `<p class="fx-how">${a.multiple ? 'Select every option that applies.' : 'Select one option.'}</p>` +
-      '<ul class="fx-options">' + opts.map((o) =>
-        `<li><span class="fx-box" aria-hidden="true">${a.multiple ? '☐' : '○'}</span> ${o.html}</li>`).join('') + '</ul>';
+    const kind = a.multiple ? 'checkbox' : 'radio';
+    return `<fieldset><legend>${a.multiple ? 'Select every option that applies.' : 'Select one option.'}</legend>` +
+      opts.map((o) => `<label class="fx-option"><input type="${kind}" name="fx-choice" value="${esc(o.label)}"> <span>${o.html}</span></label>`).join('') +
+      '</fieldset>';
   },
   ordering(a) {
     const items = Array.isArray(a.items) ? a.items : [];
-    return '<p class="fx-how">Put these in order.</p><ul class="fx-options">' +
-      items.map((o) => `<li><b>${esc(o.label)})</b> ${o.html}</li>`).join('') + '</ul>';
+    return '<p class="fx-how" id="fx-order-how">Put the steps in order: move one with its ▲ ▼ buttons.</p>' +
+      '<ol class="fx-steps" aria-describedby="fx-order-how">' + items.map((o) =>
+        `<li data-label="${esc(o.label)}"><span class="fx-step">${o.html}</span>` +
+        `<span class="fx-moves"><button type="button" class="fx-up" aria-label="Move up: ${esc(strip(o.html))}">▲</button>` +
+        `<button type="button" class="fx-down" aria-label="Move down: ${esc(strip(o.html))}">▼</button></span></li>`).join('') + '</ol>';
   },
   matching(a) {
     const items = Array.isArray(a.items) ? a.items : [], opts = Array.isArray(a.options) ? a.options : [];
-    return '<p class="fx-how">Match each of these</p><ul class="fx-options">' +
-      items.map((o) => `<li><b>${esc(o.number)}.</b> ${o.html}</li>`).join('') + '</ul>' +
-      '<p class="fx-how">with one of these</p><ul class="fx-options">' +
-      opts.map((o) => `<li><b>${esc(o.label)})</b> ${o.html}</li>`).join('') + '</ul>';
+    const choices = '<option value="">–</option>' + opts.map((o) => `<option value="${esc(o.label)}">${esc(o.label)}) ${strip(o.html)}</option>`).join('');
+    return '<p class="fx-how">Pick the letter of the option that goes with each item.</p>' +
+      items.map((o) => `<p class="fx-part"><label for="fx-match-${esc(o.number)}"><b>${esc(o.number)}.</b> ${o.html}</label><br>` +
+        `<select id="fx-match-${esc(o.number)}" data-item="${esc(o.number)}">${choices}</select></p>`).join('') +
+      '<ul class="fx-options">' + opts.map((o) => `<li><b>${esc(o.label)})</b> ${o.html}</li>`).join('') + '</ul>';
   },
   'buggy-line'(a) {
     const lines = Array.isArray(a.code) ? a.code : [];
-    const n = Number(a.select) > 1 ? `the ${Number(a.select)} lines that are wrong` : 'the line that is wrong';
-    return `<p class="fx-how">Find ${n}.</p><pre class="fx-code"><code>` +
-      lines.map((l, i) => `<span class="fx-ln">${i + 1}</span>${esc(l)}`).join('\n') + '</code></pre>';
+    const many = Number(a.select) > 1;
+    return `<fieldset><legend>${many ? `Pick the ${Number(a.select)} lines that are wrong.` : 'Pick the line that is wrong.'}</legend><div class="fx-code">` +
+      lines.map((l, i) => `<label class="fx-line"><input type="${many ? 'checkbox' : 'radio'}" name="fx-line" value="${i + 1}">` +
+        `<span class="fx-ln">${i + 1}</span><code>${esc(l) || ' '}</code></label>`).join('') + '</div></fieldset>';
   },
   code(a) {
     const cases = Array.isArray(a.cases) ? a.cases.length : 0, hidden = Number(a.hidden_cases) || 0;
+    const rows = Math.min(Math.max(String(a.starter || '').split('\n').length + 2, 6), 24);
     return `<p class="fx-how">Write <code>${esc(a.function || '')}(${(Array.isArray(a.args) ? a.args : []).map(esc).join(', ')})</code>` +
       `${a.returns ? ` (it returns ${esc(a.returns)})` : ''}; it is run on ${cases + hidden} cases` +
       `${hidden ? `, ${hidden} of them hidden` : ''}.</p>` +
-      (a.starter ? `<pre class="fx-code"><code>${esc(a.starter)}</code></pre>` : '');
+      `<label for="fx-code">Your code (JavaScript)</label><br><textarea id="fx-code" rows="${rows}" spellcheck="false" ` +
+      `autocapitalize="off" autocomplete="off">${esc(a.starter || '')}</textarea>`;
   },
 };
 
@@ -80,8 +91,10 @@ function page(id, v) {
     `<h1 elementtiming="dtx-exercise">${esc(v.title)}</h1>`,
     `<div class="fx-prompt">${v.prompt_html}</div>`,
     v.widget ? '<p class="fs-muted fx-how">(An interactive figure goes with this exercise.)</p>' : '',
-    `<section class="fx-answer" aria-label="Answer">${area}</section>`,
-    '<p class="fs-muted fs-status" role="status">Opening the exercise: you can answer in a moment…</p>',
+    `<form class="fx-answer" data-type="${esc(v.type)}" aria-label="Your answer">${area}`,
+    '<p><button type="submit" class="fs-btn fx-submit">Submit</button></p></form>',
+    // (first-screen.js says when an answer waits for the grader)
+    '<p class="fs-muted fs-status" role="status" id="fx-status">The grader is loading; what you enter here carries over.</p>',
     '</main>',
   ].filter(Boolean).join('\n');
 }

@@ -33,6 +33,14 @@ async function holdEngine(page) {
   return release;
 }
 
+// Holds one pack until release(): the engine runs, a link to one of its exercises waits.
+async function holdPack(page, file) {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await page.route('**/exercises/' + file, async (route) => { await gate; await route.continue(); });
+  return release;
+}
+
 // What the HTML map shows: visible or not, its rows (id, mark, type label), chapter counts.
 function readFirstScreen(page) {
   return page.evaluate(() => {
@@ -223,6 +231,66 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
       codeChecked++;
     }
     assert(codeChecked >= 10, `only ${codeChecked} code exercises checked`);
+  });
+
+  test('first screen: an answer entered on a linked exercise\'s HTML view, of each type, carries over to the engine and its Submit is graded', async () => {
+    // one exercise of each type, answered with the engine's own right answer (dtx show --answer)
+    const cases = ['ring.volume', 'quiz.plan-70b', 'ring.order-steps', 'ring.match-bytes', 'ring.buggy-double-count', 'ring.code-time'];
+    for (const id of cases) {
+      const a = dtxShow(id, '--answer');
+      const page = await newPage();
+      // ring.volume: its pack held instead, so the engine runs (GLFW listens to the keys) while
+      // the HTML view is still what the student uses
+      const release = id === 'ring.volume' ? await holdPack(page, '00-ring-allreduce.json') : await holdEngine(page);
+      await page.goto(server().url + '#/ex/' + id);
+      await page.waitForSelector('#first-exercise form.fx-answer');
+      // (main() has run: GLFW's listeners are in)
+      if (id === 'ring.volume') await page.waitForFunction(() => performance.getEntriesByName('dtx:engine-running').length > 0, null, { timeout: 20000 });
+      const form = '#first-exercise form.fx-answer';
+      if (a.type === 'numeric') {
+        const inputs = await page.$$(form + ' input[data-part]');
+        eq(inputs.length, a.grade_words.length, id + ': a field per part');
+        for (let i = 0; i < inputs.length; i++) await inputs[i].type(a.grade_words[i]);
+        // Backspace and Tab are the field's and the page's (GLFW would cancel both)
+        await inputs[0].press('End');
+        await inputs[0].type('9');
+        await inputs[0].press('Backspace');
+        await inputs[0].press('Tab');
+        eq(await page.evaluate(() => document.activeElement && document.activeElement.id), inputs.length > 1 ? 'fx-part-1' : null, id + ': Tab moved on');
+      } else if (a.type === 'choice' || a.type === 'buggy-line') {
+        for (const w of a.grade_words) await page.check(`${form} input[value="${w}"]`);
+      } else if (a.type === 'ordering') {
+        // the steps put in order with their ▲ buttons, as a student would
+        for (let i = 0; i < a.grade_words.length; i++) {
+          let at = await page.$$eval(form + ' li[data-label]', (lis, w) => lis.findIndex((li) => li.dataset.label === w), a.grade_words[i]);
+          for (; at > i; at--) await page.click(`${form} li[data-label="${a.grade_words[i]}"] .fx-up`);
+        }
+        eq(JSON.stringify(await page.$$eval(form + ' li[data-label]', (lis) => lis.map((li) => li.dataset.label))), JSON.stringify(a.grade_words), id + ': the order');
+      } else if (a.type === 'matching') {
+        for (const w of a.grade_words) { const [item, letter] = w.split('-'); await page.selectOption(`${form} select[data-item="${item}"]`, letter); }
+      } else if (a.type === 'code') {
+        await page.fill(form + ' textarea', a.grade_words[0]);
+      }
+      await page.click(form + ' .fx-submit');
+      assert(/checked as soon as the grader is in/.test(await page.textContent('#fx-status')), id + ': the status line after Submit');
+      release();
+      const st = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && s.verdict`, 30000);
+      eq(st.verdict, 'correct', `${id}: the answer entered in HTML, graded by the engine (${st.message || ''})`);
+      await page.waitForFunction(() => !document.getElementById('first-exercise'), null, { timeout: 5000 });
+      if (id === 'ring.volume') await shot(page, 'first-view-answer-carried');
+      await page.context().close();
+    }
+
+    // entered without Submit: in the engine's fields, not graded
+    const page = await newPage();
+    const release = await holdEngine(page);
+    await page.goto(server().url + '#/ex/ring.volume');
+    await page.waitForSelector('#first-exercise input[data-part]');
+    await page.type('#fx-part-0', '0.5 GB');
+    release();
+    const st = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume' && s.inputs && s.inputs[0] === '0.5 GB'", 30000);
+    assert(!st.verdict, 'graded without Submit: ' + st.verdict);
+    await page.context().close();
   });
 
   test('first screen: other addresses keep the loading line; without JavaScript the outline reads as a page', async () => {

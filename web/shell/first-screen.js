@@ -33,7 +33,7 @@
   // exercise in HTML (exercises/first/ID.html, scripts/first-views.mjs), fetched from the top of
   // the page and shown over the loading line until the engine's first frame, or until the
   // address changes. Shared by both runs (window.dtxFirstExercise).
-  const fx = window.dtxFirstExercise || (window.dtxFirstExercise = { el: null, closed: false });
+  const fx = window.dtxFirstExercise || (window.dtxFirstExercise = { el: null, closed: false, changed: false, submitted: false, answer: null });
   function textScale(el) {
     const scale = Number(get('dtx.text-scale'));
     if (scale >= 0.5 && scale <= 3 && el) el.style.fontSize = (16 * scale).toFixed(2) + 'px';
@@ -50,8 +50,48 @@
       textScale(el);
       document.body.appendChild(el);
       fx.el = el;
+      wire(el, m[1]);
       html.classList.add('fx-on');
     }).catch(() => { /* the loading line stays */ });
+  }
+  // Its answer area: ordinary controls. What the student enters, and a Submit pressed, are read
+  // as `dtx grade` words (fx.answer) and handed to the engine at its first frame (glue.js).
+  function wire(el, id) {
+    const form = el.querySelector('form.fx-answer');
+    if (!form) return;
+    const status = el.querySelector('#fx-status');
+    const changed = () => { fx.changed = true; };
+    form.addEventListener('input', changed);
+    form.addEventListener('change', changed);
+    // ordering: a step moves up or down one place; the button keeps the keyboard
+    form.addEventListener('click', (e) => {
+      const b = e.target.closest && e.target.closest('button.fx-up, button.fx-down');
+      if (!b) return;
+      const li = b.closest('li');
+      const up = b.classList.contains('fx-up');
+      const other = up ? li.previousElementSibling : li.nextElementSibling;
+      if (!other) return;
+      if (up) li.parentNode.insertBefore(li, other);
+      else li.parentNode.insertBefore(other, li);
+      b.focus();
+      changed();
+    });
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      fx.submitted = true;
+      if (status) status.textContent = 'Your answer is checked as soon as the grader is in…';
+    });
+    fx.answer = () => {
+      const q = (sel) => Array.from(form.querySelectorAll(sel));
+      const type = form.getAttribute('data-type');
+      let words = [];
+      if (type === 'numeric') words = q('input[data-part]').map((i) => i.getAttribute('data-part') + '=' + i.value);
+      else if (type === 'choice' || type === 'buggy-line') words = q('input:checked').map((i) => i.value);
+      else if (type === 'ordering') words = q('li[data-label]').map((li) => li.getAttribute('data-label'));
+      else if (type === 'matching') words = q('select[data-item]').filter((x) => x.value).map((x) => x.getAttribute('data-item') + '-' + x.value);
+      else if (type === 'code') words = [form.querySelector('textarea').value];
+      return { id, words, submit: !!fx.submitted };
+    };
   }
   fx.close = () => {
     fx.closed = true;

@@ -437,9 +437,10 @@
   window.addEventListener('keydown', (e) => {
     wake();
     if (e.keyCode === 229 || e.isComposing) return;  // IME or phone keyboard: the textarea handles it
-    // The HTML map (first-screen.js) until the engine draws: an ordinary page, whose Tab,
-    // arrows and Space are the browser's.
-    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) return;
+    // The HTML map or a linked exercise's HTML view (first-screen.js) until the engine draws:
+    // an ordinary page, whose keys are the browser's. GLFW (listening from main() on) would
+    // take Backspace and Tab from its fields and links (it cancels both): it never hears them.
+    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) { e.stopImmediatePropagation(); return; }
     const mod = e.ctrlKey || e.metaKey;
     if (mod && (e.key === 'v' || e.key === 'V')) pasteByShortcut = performance.now();
     if (e.target === ta) {
@@ -451,7 +452,13 @@
       e.preventDefault();  // the page is the app: these keys never scroll the browser
     }
   }, true);
-  window.addEventListener('keyup', wake, true);
+  window.addEventListener('keyup', (e) => {
+    wake();
+    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) e.stopImmediatePropagation();  // (as keydown)
+  }, true);
+  window.addEventListener('keypress', (e) => {
+    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) e.stopImmediatePropagation();
+  }, true);
 
   function sendText(s) { if (s) withCString(s, (p) => call('_dtx_text_input', p)); }
   function resetTextarea() { ta.value = ' '; ta.setSelectionRange(1, 1); }
@@ -469,6 +476,8 @@
 
   // ---- clipboard
   window.addEventListener('paste', (e) => {
+    // (into a field of a linked exercise's HTML view: the browser's own paste)
+    if (window.dtxFirstScreen && window.dtxFirstScreen.shown) return;
     const text = (e.clipboardData && e.clipboardData.getData('text/plain')) || '';
     e.preventDefault();
     withCString(text, (p) => call('_dtx_paste', p));
@@ -824,8 +833,14 @@
       // The rest of the engine now, while the map is read: a pack or an exercise needs it.
       setTimeout(() => loadLateCode('after the first screen'), 0);
       loading.style.display = 'none';
-      // The HTML map (first-screen.js) gives way to the canvas's.
-      if (window.dtxFirstScreen) window.dtxFirstScreen.close();
+      // The HTML map (first-screen.js) gives way to the canvas's. A linked exercise's HTML view
+      // first hands the engine what the student entered there (and a Submit pressed), then
+      // stays up for the frames in which the engine draws it filled in.
+      const fx = window.dtxFirstExercise;
+      const handed = fx && fx.el && fx.answer && (fx.changed || fx.submitted);
+      if (handed) withCString(JSON.stringify(fx.answer()), (p) => call('_dtx_first_view_answer', p));
+      if (handed) requestAnimationFrame(() => requestAnimationFrame(() => window.dtxFirstScreen.close()));
+      else if (window.dtxFirstScreen) window.dtxFirstScreen.close();
       window.dtx.firstFrameMs = performance.now() - t0;
       noteUpdate();
       // Offline copies are made once the first screen is up, so they never compete with it.
