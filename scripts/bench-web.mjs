@@ -157,8 +157,12 @@ function pageProbe() {
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
-        // a linked exercise in HTML (scripts/first-views.mjs): its title painted
-        if (e.identifier === 'dtx-exercise' && B.htmlExercise == null) B.htmlExercise = e.renderTime || e.loadTime;
+        // a linked exercise in HTML (scripts/first-views.mjs), answer controls and Submit with
+        // it: usable, as the engine's takes what is entered there (app_first_view_answer)
+        if (e.identifier === 'dtx-exercise' && B.htmlExercise == null) {
+          B.htmlExercise = e.renderTime || e.loadTime;
+          if (B.deepUsable == null || B.htmlExercise < B.deepUsable) B.deepUsable = B.htmlExercise;
+        }
         if (e.identifier !== 'dtx-map' || B.htmlMap != null) continue;
         B.htmlMap = e.renderTime || e.loadTime;
         if (B.usable == null || B.htmlMap < B.usable) B.usable = B.htmlMap;
@@ -191,7 +195,11 @@ function pageProbe() {
         }, () => {});
       // a deep link: the exercise is drawn with its Submit button
       v.waitFor((s) => s.screen === 'exercise' && s.items.some((i) => i.id === 'submit'), 600000)
-        .then(() => { B.exerciseUsable = performance.now(); check(); }, () => {});
+        .then(() => {
+          B.exerciseUsable = performance.now();
+          if (B.deepUsable == null) B.deepUsable = B.exerciseUsable;
+          check();
+        }, () => {});
       // every pack in, nothing loading
       v.waitFor((s) => s.screen !== 'loading' && !s.busy && Array.isArray(s.loading) && s.loading.length === 0, 600000)
         .then((s) => { B.allPacks = performance.now(); B.allPacksFrame = s.frame; check(); }, () => {});
@@ -401,7 +409,7 @@ async function main() {
         try {
           const r = await oneRun(browser, server.url + '#/ex/' + deepId, packCount, false);
           deep.push(r);
-          console.log(`deep link #/ex/${deepId}, run ${i + 1}: first paint ${ms(r.firstPaint)} ms, exercise shown in HTML ${ms(r.htmlExercise)} ms, usable ${ms(r.exerciseUsable)} ms`);
+          console.log(`deep link #/ex/${deepId}, run ${i + 1}: first paint ${ms(r.firstPaint)} ms, exercise usable ${ms(r.deepUsable)} ms (HTML ${ms(r.htmlExercise)}, engine's ${ms(r.exerciseUsable)})`);
         } catch (e) {
           console.log(`deep link run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
         }
@@ -439,8 +447,9 @@ async function main() {
       ['course map usable (HTML or engine, the first)', (r) => r.usable],
       ['every pack in', (r) => r.allPacks],
       ['  dtx.firstFrameMs (from glue.js start)', (r) => r.glueFirstFrameMs],
-      [`exercise shown in HTML from a deep link (#/ex/${deepId || '-'})`, (r) => r.htmlExercise, deep],
-      [`exercise usable from a deep link (#/ex/${deepId || '-'})`, (r) => r.exerciseUsable, deep],
+      [`exercise usable from a deep link (#/ex/${deepId || '-'}; HTML or engine)`, (r) => r.deepUsable, deep],
+      ['  its HTML view painted', (r) => r.htmlExercise, deep],
+      ["  the engine's exercise drawn", (r) => r.exerciseUsable, deep],
       ['second visit: course map usable', (r) => r.usable, second],
       ["second visit: engine's course map drawn", (r) => r.engineMap, second],
     ].map(([name, get, from = results]) => {
@@ -479,7 +488,7 @@ async function main() {
     const gzMed = med((g) => g.total, gz);
     const gzEngine = results.map((r) => gzipBefore(r, r.engineMap, gzSize, origin));
     const engineMed = med((r) => r.engineMap), secondEngine = med((r) => r.engineMap, second);
-    const usable = med((r) => r.usable), deepMed = med((r) => r.exerciseUsable, deep), secondMed = med((r) => r.usable, second);
+    const usable = med((r) => r.usable), deepMed = med((r) => r.deepUsable, deep), secondMed = med((r) => r.usable, second);
     const ratio = (v) => (v != null && p ? (v / p).toFixed(2) + 'x' : '-');
     const verdict = (ok) => (ok == null ? '-' : ok ? 'met' : 'NOT met');
     console.log(`targets (medians; the plain page's first contentful paint: ${ms(p)} ms):`);
@@ -489,9 +498,9 @@ async function main() {
       ['deep link to an exercise usable <= 3.5 x plain', `${ms(deepMed)} ms = ${ratio(deepMed)}`, p ? `${ms(3.5 * p)} ms` : '-', verdict(deepMed != null && p ? deepMed <= 3.5 * p : null)],
       ['second visit usable <= 1.5 x plain', `${ms(secondMed)} ms = ${ratio(secondMed)}`, p ? `${ms(1.5 * p)} ms` : '-', verdict(secondMed != null && p ? secondMed <= 1.5 * p : null)],
     ]);
-    // A linked exercise in HTML (read, not yet answered: answering is the engine's), for the record.
-    const deepHtml = med((r) => r.htmlExercise, deep);
-    console.log(`a linked exercise shown in HTML: ${ms(deepHtml)} ms = ${ratio(deepHtml)} (its answer area is the engine's, at the time above)`);
+    // The engine's own exercise, for the record: the HTML view stands in for it until then.
+    const deepEngine = med((r) => r.exerciseUsable, deep);
+    console.log(`the engine's exercise drawn from a deep link: ${ms(deepEngine)} ms = ${ratio(deepEngine)}`);
     // The engine's own map, for the record: no target of its own, the HTML map stands in for it.
     console.log(`the engine's map drawn: ${ms(engineMed)} ms = ${ratio(engineMed)} (first visit), ` +
       `${ms(secondEngine)} ms = ${ratio(secondEngine)} (second visit), after ${kb(med((g) => g.total, gzEngine) || 0)} KiB gzip`);

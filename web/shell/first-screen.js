@@ -34,15 +34,19 @@
   // the page and shown over the loading line until the engine's first frame, or until the
   // address changes. Shared by both runs (window.dtxFirstExercise).
   const fx = window.dtxFirstExercise || (window.dtxFirstExercise = { el: null, closed: false, changed: false, submitted: false, answer: null });
+  // fx.painted: resolves once the view is on screen, or at once when there is none to wait for.
+  // glue.js makes the WebGL context and starts the engine (together 80-120 ms of this thread)
+  // after it, or 400 ms into the page's life at the latest: before, the view waited for them.
+  if (!fx.painted) fx.painted = new Promise((resolve) => { fx.donePainting = resolve; });
   function textScale(el) {
     const scale = Number(get('dtx.text-scale'));
     if (scale >= 0.5 && scale <= 3 && el) el.style.fontSize = (16 * scale).toFixed(2) + 'px';
   }
   function firstView(hash) {
     const m = /^#\/ex\/([a-z0-9][a-z0-9.-]*)\/?$/.exec(hash);
-    if (!m || query.has('pack') || query.has('assign')) return;
+    if (!m || query.has('pack') || query.has('assign')) return false;
     fetch('exercises/first/' + m[1] + '.html').then((r) => (r.ok ? r.text() : null)).then((text) => {
-      if (!text || fx.closed || location.hash !== hash || !document.body) return;
+      if (!text || fx.closed || location.hash !== hash || !document.body) { fx.donePainting(); return; }
       const el = document.createElement('div');
       el.id = 'first-exercise';
       el.className = 'fs';
@@ -52,7 +56,10 @@
       fx.el = el;
       wire(el, m[1]);
       html.classList.add('fx-on');
-    }).catch(() => { /* the loading line stays */ });
+      // (the next frame's callback: this one has been committed to the screen)
+      requestAnimationFrame(() => requestAnimationFrame(fx.donePainting));
+    }).catch(() => fx.donePainting());  // the loading line stays
+    return true;
   }
   // Its answer area: ordinary controls. What the student enters, and a Submit pressed, are read
   // as `dtx grade` words (fx.answer) and handed to the engine at its first frame (glue.js).
@@ -116,7 +123,9 @@
       link.crossOrigin = 'anonymous';
       link.href = 'dtx.deferred.wasm';
       document.head.appendChild(link);
-      firstView(location.hash);
+      if (!firstView(location.hash)) fx.donePainting();
+    } else {
+      fx.donePainting();
     }
     return;
   }

@@ -302,7 +302,11 @@
       loading.textContent = 'dtx needs WebGL 2, which this browser does not provide.';
     }
   }
-  requestAnimationFrame(() => setTimeout(makeContext, 0));
+  // A linked exercise's HTML view (first-screen.js) is painted first: before, the context's
+  // 30 ms came between its fetch and its paint (a trace of a deep link, 2026-11-25).
+  const fxPainted = (window.dtxFirstExercise && window.dtxFirstExercise.painted) || Promise.resolve();
+  const viewPainted = () => Promise.race([fxPainted, new Promise((r) => setTimeout(r, Math.max(0, 400 - performance.now())))]);
+  viewPainted().then(() => requestAnimationFrame(() => setTimeout(makeContext, 0)));
   // The engine's download, counted: Emscripten calls this instead of fetching dtx.wasm itself,
   // and compiling still streams (the counted bytes are handed on as they arrive).
   function instantiateWasm(imports, receive) {
@@ -325,6 +329,8 @@
       return WebAssembly.instantiateStreaming(new Response(counted, { status: r.status, headers: { 'Content-Type': 'application/wasm' } }), imports);
     }).then((res) => {
       performance.mark('dtx:engine-compiled');
+      return viewPainted().then(() => res);
+    }).then((res) => {
       makeContext();  // (made already, unless the engine came before the first paint's frame)
       primaryExports = res.instance.exports;
       primaryModule = res.module;
