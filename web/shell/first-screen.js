@@ -20,8 +20,12 @@
 //     - opens the chapter of the last exercise, or the one the address names;
 //     - when a link leaves the map before the engine runs, shows the loading line with the
 //       exercise's title (the engine opens the address when it starts).
+// On a link to an exercise (#/ex/ID) the first run also fetches that exercise in HTML
+// (exercises/first/ID.html, scripts/first-views.mjs) and shows it over the loading line: a
+// page the student can read and answer while the engine starts (firstView, wire below).
 // glue.js calls window.dtxFirstScreen.close() once the engine's first frame is on screen: the
-// markup is removed, so find in page and screen readers meet one map, never two.
+// markup is removed, so find in page and screen readers meet one map, never two (a linked
+// exercise's view goes too, after handing the engine what was entered on it).
 'use strict';
 (function () {
   const html = document.documentElement;
