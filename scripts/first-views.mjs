@@ -75,7 +75,7 @@ const AREAS = {
     return `<p class="fx-how">Write <code>${esc(a.function || '')}(${(Array.isArray(a.args) ? a.args : []).map(esc).join(', ')})</code>` +
       `${a.returns ? ` (it returns ${esc(a.returns)})` : ''}; it is run on ${cases + hidden} cases` +
       `${hidden ? `, ${hidden} of them hidden` : ''}.</p>` +
-      `<label for="fx-code">Your code (JavaScript)</label><br><textarea id="fx-code" rows="${rows}" spellcheck="false" ` +
+      `<label for="fx-code">Your code (JavaScript)</label><br><textarea id="fx-code" rows="${rows}" wrap="off" spellcheck="false" ` +
       `autocapitalize="off" autocomplete="off">${esc(a.starter || '')}</textarea>`;
   },
 };
