@@ -30,7 +30,14 @@ const ID = /^[a-z0-9][a-z0-9.-]*$/;  // engine/model.cpp valid_id: a file name a
 // The answer area of each type (engine/grade/*.cpp describe) as HTML controls, in the
 // engine's words (web/views/*.cpp). first-screen.js reads them as `dtx grade` words
 // (data-word on each control) and glue.js hands them to the engine at its first frame.
-const strip = (html) => String(html).replace(/<[^>]*>/g, '');  // an <option> holds text only
+// The words of an inline HTML text (an <option> and an aria-label hold text only), to be
+// escaped again where they go.
+const plain = (html) => String(html).replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|#39);/gi, (m, e) => {
+  const named = { amp: '&', lt: '<', gt: '>', quot: '"' };
+  if (named[e.toLowerCase()]) return named[e.toLowerCase()];
+  const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+  return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
+});
 const AREAS = {
   numeric(a) {
     const parts = Array.isArray(a.parts) ? a.parts : [];
@@ -51,12 +58,12 @@ const AREAS = {
     return '<p class="fx-how" id="fx-order-how">Put the steps in order: move one with its ▲ ▼ buttons.</p>' +
       '<ol class="fx-steps" aria-describedby="fx-order-how">' + items.map((o) =>
         `<li data-label="${esc(o.label)}"><span class="fx-step">${o.html}</span>` +
-        `<span class="fx-moves"><button type="button" class="fx-up" aria-label="Move up: ${esc(strip(o.html))}">▲</button>` +
-        `<button type="button" class="fx-down" aria-label="Move down: ${esc(strip(o.html))}">▼</button></span></li>`).join('') + '</ol>';
+        `<span class="fx-moves"><button type="button" class="fx-up" aria-label="Move up: ${esc(plain(o.html))}">▲</button>` +
+        `<button type="button" class="fx-down" aria-label="Move down: ${esc(plain(o.html))}">▼</button></span></li>`).join('') + '</ol>';
   },
   matching(a) {
     const items = Array.isArray(a.items) ? a.items : [], opts = Array.isArray(a.options) ? a.options : [];
-    const choices = '<option value="">–</option>' + opts.map((o) => `<option value="${esc(o.label)}">${esc(o.label)}) ${strip(o.html)}</option>`).join('');
+    const choices = '<option value="">–</option>' + opts.map((o) => `<option value="${esc(o.label)}">${esc(o.label)}) ${esc(plain(o.html))}</option>`).join('');
     return '<p class="fx-how">Pick the letter of the option that goes with each item.</p>' +
       items.map((o) => `<p class="fx-part"><label for="fx-match-${esc(o.number)}"><b>${esc(o.number)}.</b> ${o.html}</label><br>` +
         `<select id="fx-match-${esc(o.number)}" data-item="${esc(o.number)}">${choices}</select></p>`).join('') +
