@@ -78,8 +78,8 @@ function readFirstView(page) {
 // Markdown as the CLI prints it (maths plain) -> the words a reader sees: no emphasis marks,
 // no list markers, one space between words.
 const words = (s) => s.replace(/\*\*|`/g, '').replace(/^\s*(\d+\.|[-*])\s+/gm, '').replace(/\s+/g, ' ').trim();
-const dtxShow = (...args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', ...args, '--json'], { encoding: 'utf8' }));
-const dtxShown = (id) => execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8' });
+const dtxShow = (...args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', ...args, '--json'], { encoding: 'utf8', cwd: ROOT }));
+const dtxShown = (id) => execFileSync(path.join(ROOT, 'build/native/dtx'), ['show', id], { encoding: 'utf8', cwd: ROOT });
 
 export default function register({ test, newPage, assert, eq, server, dist, axeAudit }) {
   const outline = () => JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
