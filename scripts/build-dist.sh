@@ -3,7 +3,8 @@
 #
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
-# OUTDIR holds everything the page needs and nothing else: index.html, dtx.css, glue.js, text-layer.js,
+# OUTDIR holds everything the page needs and nothing else: index.html (with dtx.css and
+# first-screen.js written into it), glue.js, text-layer.js,
 # code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm and
 # dtx.deferred.wasm (the engine, in two parts), sw.js
 # (the service worker), manifest.webmanifest and icons/,
@@ -41,6 +42,9 @@ node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json
 node "$repo_root/scripts/first-views.mjs" "$wasm_dir/first-views.json" "$out"
 # The course map as HTML in index.html, from the outline: what the page shows before the engine runs.
 node "$repo_root/scripts/first-screen.mjs" "$out"
+# What the first paint needs (dtx.css, first-screen.js) into the page itself, with their hashes in
+# its Content-Security-Policy: the first paint waits for no other file.
+node "$repo_root/scripts/inline-first-paint.mjs" "$out"
 # The JSON Schema is for authors' editors (in the repository); the page never reads it.
 rm -rf "$out/exercises/schema"
 # Pictures in pack texts (![alt](img/ring.svg)) are read next to their pack: copy every image

@@ -298,8 +298,6 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     // a deep link: never the map, not even for a frame the test can see
     const page = await newPage();
     const release = await holdEngine(page);
-    // first-screen.js late (a slow line): the browser paints what it has parsed while it waits
-    await page.route(/\/first-screen\.js$/, async (r) => { await new Promise((t) => setTimeout(t, 400)); r.continue(); });
     await page.goto(server().url + '#/ex/ring.volume');
     await page.waitForSelector('#loading', { state: 'attached' });
     let f = await readFirstScreen(page);

@@ -3,8 +3,10 @@
 //   lists every exercise of every pack, as `dtx list --json` does;
 // - a chapter whose pack does not load shows its messages, also when the outline listed it;
 // - after one visit the service worker (sw.js) has the whole site: with the network off a
-//   reload opens the course map and an exercise is graded; the page and its first paint's
-//   files come by static routes (the worker's script need not start for them);
+//   reload opens the course map and an exercise is graded; the page comes by a static route
+//   (the worker's script need not start for it) and holds what its first paint needs; the
+//   engine's files are asked for before the first paint on a first visit, after it on a page
+//   the worker serves;
 // - a new build is taken whole: after a reload every file comes from the new version (none
 //   from the old), and the page says it was updated.
 // - the engine comes in two parts: the map starts on the first alone.
@@ -184,6 +186,16 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       const page = await newPage({ serviceWorkers: 'allow' });
       await page.goto(srv.url);
       await ready(page);
+      // When the engine's files were asked for, against the first contentful paint (ms).
+      const engineAsked = () => page.evaluate(() => {
+        const fcp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
+        const at = (f) => { const e = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/' + f)); return e ? Math.round(e.startTime) : null; };
+        return { fcp: fcp ? Math.round(fcp.startTime) : null, wasm: at('dtx.wasm'), glue: at('glue.js'), dtx: at('dtx.js') };
+      });
+      // A first visit asks for them at once, before the map is even parsed (first-screen.js)
+      const first = await engineAsked();
+      assert(first.fcp !== null && first.wasm !== null && first.glue !== null && first.wasm < first.fcp && first.glue < first.fcp,
+        'a first visit asks for the engine before its first paint: ' + JSON.stringify(first));
       await offlineReady(page);
       const v = await swVersion(page);
       eq(v.current, await page.evaluate(() => window.dtx.version), 'the worker installed this build');
@@ -193,14 +205,21 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       await page.reload();
       let s = await ready(page);
       eq(s.problems.length, 0, 'problems offline: ' + JSON.stringify(s.problems));
-      // The page and its first paint's files came from the cache by the worker's static routes
-      // (found there: not the network's fallback), without its fetch handler; the rest through it.
+      // The page came from the cache by the worker's static route (found there: not the
+      // network's fallback), without its fetch handler; the rest through it. What the first
+      // paint needs is in the page (scripts/inline-first-paint.mjs): no file is asked for.
       const routed = await page.evaluate(() => {
         const n = performance.getEntriesByType('navigation')[0];
         const by = (f) => performance.getEntriesByType('resource').find((e) => e.name.endsWith('/' + f));
         return [n, by('dtx.css'), by('first-screen.js'), by('glue.js')].map((e) => (e ? e.workerFinalSourceType || '-' : 'missing'));
       });
-      eq(routed.join(' '), 'cache cache cache -', 'how index.html, dtx.css, first-screen.js and glue.js were answered');
+      eq(routed.join(' '), 'cache missing missing -', 'how index.html, dtx.css, first-screen.js and glue.js were answered');
+      // Every file is on this machine: the engine's are asked for after the first paint, which
+      // they only slowed down before (first-screen.js startEngine)
+      const second = await engineAsked();
+      assert(second.fcp !== null && second.wasm !== null && second.glue !== null && second.dtx !== null &&
+        Math.min(second.wasm, second.glue, second.dtx) >= second.fcp,
+        'a page the worker serves asks for the engine after its first paint: ' + JSON.stringify(second));
       // a chapter that was never opened: its pack comes from the worker's copy
       await openExercise(page, 'tp.column-shard');
       s = await solveRingVolume(page);

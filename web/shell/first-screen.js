@@ -1,17 +1,21 @@
 // The course map in HTML (#first-screen, written into index.html at build time by
-// scripts/first-screen.mjs) until the engine draws its first frame. index.html runs this file
-// twice:
-//  1. at the top of the body (data-when="before-map"), before the map's markup is parsed:
+// scripts/first-screen.mjs) until the engine draws its first frame, and the start of everything
+// else. The build puts this file into index.html at the top of the body, before the map's
+// markup (scripts/inline-first-paint.mjs: the page's first paint waits for no other file), and
+// a one-line script right after the markup calls window.dtxFirstScreenAfterMap().
+//  1. At the top of the body, before the map's markup is parsed:
 //     - the theme chosen in Settings (dtx.theme): the first paint is in the student's colours;
 //     - on any address but the map's (an exercise, the Lab, settings, ?pack=, ?assign=),
 //       html.fs-off: the markup is then never laid out or painted. (Run after the markup
 //       only, a deep link showed the whole map for a frame before the loading line, and its
 //       layout and paint took 60 ms of the main thread; make bench's trace, 2026-11-25.)
-//  2. right after the markup (the file comes from the memory cache by then). The browser may
-//     paint what it has parsed of the map before this run (it renders while it parses; a
-//     trace of a second visit showed parts of the map unmarked for a frame); hiding the map
-//     until it is marked made the first paint wait for the deferred scripts instead (216
-//     against 188 ms, make bench), so it is not hidden. This run:
+//     - the engine's files are asked for (startEngine below): at once on a first visit; on a
+//       page the service worker serves (every file is on this machine), after the first paint.
+//  2. Right after the markup (dtxFirstScreenAfterMap). The browser may paint what it has
+//     parsed of the map before this (it renders while it parses; a trace of a second visit
+//     showed parts of the map unmarked for a frame); hiding the map until it is marked made the
+//     first paint wait for the engine's scripts instead (216 against 188 ms, make bench), so it
+//     is not hidden. This run:
 //     - the text size chosen in Settings (dtx.text-scale);
 //     - marks the student's progress from the stored record (dtx.progress), as the canvas map
 //       does: ✓ solved, ● tried, ○ not tried, the tries, each chapter's count, the totals, and
@@ -111,125 +115,168 @@
     fx.el = null;
   };
 
-  // 1. before the markup
-  const script = document.currentScript;
-  if (script && script.getAttribute('data-when') === 'before-map') {
-    const theme = get('dtx.theme');
-    if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
-    if (!onMap(location.hash)) {
-      html.classList.add('fs-off');  // glue.js says what loads
-      // Such an address needs the engine's second part at start (glue.js compileLate): asked
-      // for from here, 50 ms before glue.js runs (its fetch takes this answer: same URL, CORS
-      // mode, same-origin credentials).
+  // ---- the engine's files. On a first visit they are asked for at once, from here (the top of
+  // the body: as early as links in the head would be), and run once the page is parsed. On a
+  // page the service worker serves, every file is on this machine already, and fetching and
+  // compiling them (dtx.wasm out of the cache, glue.js and dtx.js parsed on the browser's
+  // threads) only competed with the first paint for the cores: a trace of a second visit had
+  // the map's raster take 55 ms beside them instead of 13 (2026-11-28). There they wait for the
+  // first contentful paint, or 400 ms, or a tab that is not shown (it paints nothing).
+  // In this order: glue.js's capture listeners go in ahead of GLFW's (dtx.js).
+  const ENGINE_SCRIPTS = ['glue.js', 'text-layer.js', 'code-runner.js', 'dtx.js'];
+  function startEngine() {
+    const local = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+    const painted = new Promise((resolve) => {
+      if (!local || document.visibilityState === 'hidden') { resolve(); return; }
+      document.addEventListener('visibilitychange', () => resolve(), { once: true });
+      setTimeout(resolve, 400);
+      try {
+        new PerformanceObserver((list, obs) => {
+          if (list.getEntries().some((e) => e.name === 'first-contentful-paint')) { obs.disconnect(); resolve(); }
+        }).observe({ type: 'paint', buffered: true });
+      } catch (e) { resolve(); }
+    });
+    const preload = (href, as, high) => {
       const link = document.createElement('link');
       link.rel = 'preload';
-      link.as = 'fetch';
-      link.crossOrigin = 'anonymous';
-      link.href = 'dtx.deferred.wasm';
+      link.as = as;
+      link.href = href;
+      // glue.js's fetch takes such an answer: same URL, CORS mode, same-origin credentials
+      if (as === 'fetch') link.crossOrigin = 'anonymous';
+      if (high) link.fetchPriority = 'high';
       document.head.appendChild(link);
-      if (!firstView(location.hash)) fx.donePainting();
-    } else {
-      fx.donePainting();
-    }
-    return;
+    };
+    painted.then(() => {
+      preload('dtx.wasm', 'fetch', true);
+      for (const src of ENGINE_SCRIPTS) preload(src, 'script', src === 'glue.js' || src === 'dtx.js');
+      // An address but the map's needs the engine's second part at start (glue.js compileLate).
+      if (!onMap(location.hash)) preload('dtx.deferred.wasm', 'fetch', false);
+    });
+    // (run in order once loaded, not before the page is parsed: glue.js finds #loading below the map)
+    const parsed = new Promise((resolve) => {
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => resolve(), { once: true });
+      else resolve();
+    });
+    Promise.all([painted, parsed]).then(() => {
+      for (const src of ENGINE_SCRIPTS) {
+        const el = document.createElement('script');
+        el.src = src;
+        el.async = false;
+        document.body.appendChild(el);
+      }
+    });
   }
+
+  // 1. before the markup
+  const theme = get('dtx.theme');
+  if (theme === 'light' || theme === 'dark') html.setAttribute('data-theme', theme);
+  if (!onMap(location.hash)) {
+    html.classList.add('fs-off');  // glue.js says what loads
+    if (!firstView(location.hash)) fx.donePainting();
+  } else {
+    fx.donePainting();
+  }
+  startEngine();
 
   // 2. after it
-  const root = document.getElementById('first-screen');
-  textScale(root);
-  let closed = !root;
-  // html.fs-off: the loading line instead (dtx.css). Without this script (no JavaScript) the
-  // HTML map stays: a readable course outline.
-  function hide(why) {
-    if (closed) return;
-    html.classList.add('fs-off');
-    const what = document.getElementById('loading-what');
-    if (what && why) what.textContent = why;
-  }
-  function show() { if (!closed) html.classList.remove('fs-off'); }
-
-  // ---- progress
-  const titles = new Map();  // exercise id -> title, from the rows
-  function mark() {
-    let rec = null;
-    try { rec = JSON.parse(get('dtx.progress') || 'null'); } catch (e) { rec = null; }
-    const exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
-      ? rec.exercises : {};
-    const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
-    let solved = 0, attempted = 0, lastChapter = null;
-    const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
-    for (const ch of root.querySelectorAll('.fs-chapter')) {
-      let chSolved = 0, n = 0;
-      for (const li of ch.querySelectorAll('li[data-ex]')) {
-        n++;
-        const id = li.getAttribute('data-ex');
-        const a = li.querySelector('a');
-        titles.set(id, a.textContent);
-        const e = Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
-        const tries = e ? Math.floor(num(e.attempts)) : 0;
-        const done = e && num(e.solved_at) > 0;
-        if (done) { solved++; chSolved++; }
-        if (tries > 0) attempted++;
-        const m = li.querySelector('.fs-mark');
-        m.textContent = !e ? '○' : done ? '✓' : '●';
-        m.className = 'fs-mark' + (!e ? '' : done ? ' fs-solved' : ' fs-tried');
-        a.setAttribute('aria-description', (!e ? 'not tried' : done ? 'solved' : 'tried, not solved yet') + ', ' +
-          li.querySelector('.fs-type').textContent.split(' · ')[0]);
-        if (e) li.querySelector('.fs-type').textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
-        if (id === last) { lastChapter = ch; li.classList.add('fs-last'); }
-      }
-      ch.querySelector('.fs-count').textContent = `${chSolved}/${n} solved`;
-    }
-    const stats = document.getElementById('fs-stats');
-    if (stats) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
-    if (lastChapter) {
-      for (const ch of root.querySelectorAll('.fs-chapter')) ch.open = ch === lastChapter;
-      const c = document.getElementById('fs-continue');
-      const a = c.querySelector('a');
-      a.href = '#/ex/' + encodeURIComponent(last);
-      a.textContent = 'Continue where you left off: ' + titles.get(last);
-      c.hidden = false;
-    }
-  }
-
-  // #/chapter/N: that chapter open, at the top.
-  function toChapter(hash) {
-    const m = /^#\/chapter\/(\d+)/.exec(hash);
-    const ch = m && document.getElementById('fs-chapter-' + Number(m[1]));
-    if (!ch) return;
-    ch.open = true;
-    ch.scrollIntoView({ block: 'start' });
-  }
-
-  function follow() {
-    if (fx.el) fx.close();  // another address: the loading line, then the engine
-    if (closed) return;
-    if (onMap(location.hash)) { show(); toChapter(location.hash); return; }
-    const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
-    let id = '';
-    try { id = ex ? decodeURIComponent(ex[1]) : ''; } catch (e) { id = ''; }
-    hide(titles.has(id) ? `Opening “${titles.get(id)}”…` : 'Loading dtx…');
-  }
-
-  if (root) {
-    const status = document.getElementById('fs-status');
-    if (status) status.hidden = false;
-    mark();
-    if (onMap(location.hash)) toChapter(location.hash);
-    else html.classList.add('fs-off');  // (the first run has, unless the address changed since)
-  }
-  window.addEventListener('hashchange', follow);
-
-  window.dtxFirstScreen = {
-    // True while the HTML map or a linked exercise in HTML is what the student sees.
-    get shown() { return (!closed && !html.classList.contains('fs-off')) || !!fx.el; },
-    close() {
-      fx.close();
-      window.removeEventListener('hashchange', follow);
+  window.dtxFirstScreenAfterMap = afterMap;
+  function afterMap() {
+    const root = document.getElementById('first-screen');
+    textScale(root);
+    let closed = !root;
+    // html.fs-off: the loading line instead (dtx.css). Without this script (no JavaScript) the
+    // HTML map stays: a readable course outline.
+    function hide(why) {
       if (closed) return;
-      closed = true;
-      html.classList.remove('fs-off');
-      root.remove();
-    },
-  };
+      html.classList.add('fs-off');
+      const what = document.getElementById('loading-what');
+      if (what && why) what.textContent = why;
+    }
+    function show() { if (!closed) html.classList.remove('fs-off'); }
+
+    // ---- progress
+    const titles = new Map();  // exercise id -> title, from the rows
+    function mark() {
+      let rec = null;
+      try { rec = JSON.parse(get('dtx.progress') || 'null'); } catch (e) { rec = null; }
+      const exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
+        ? rec.exercises : {};
+      const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
+      let solved = 0, attempted = 0, lastChapter = null;
+      const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
+      for (const ch of root.querySelectorAll('.fs-chapter')) {
+        let chSolved = 0, n = 0;
+        for (const li of ch.querySelectorAll('li[data-ex]')) {
+          n++;
+          const id = li.getAttribute('data-ex');
+          const a = li.querySelector('a');
+          titles.set(id, a.textContent);
+          const e = Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
+          const tries = e ? Math.floor(num(e.attempts)) : 0;
+          const done = e && num(e.solved_at) > 0;
+          if (done) { solved++; chSolved++; }
+          if (tries > 0) attempted++;
+          const m = li.querySelector('.fs-mark');
+          m.textContent = !e ? '○' : done ? '✓' : '●';
+          m.className = 'fs-mark' + (!e ? '' : done ? ' fs-solved' : ' fs-tried');
+          a.setAttribute('aria-description', (!e ? 'not tried' : done ? 'solved' : 'tried, not solved yet') + ', ' +
+            li.querySelector('.fs-type').textContent.split(' · ')[0]);
+          if (e) li.querySelector('.fs-type').textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+          if (id === last) { lastChapter = ch; li.classList.add('fs-last'); }
+        }
+        ch.querySelector('.fs-count').textContent = `${chSolved}/${n} solved`;
+      }
+      const stats = document.getElementById('fs-stats');
+      if (stats) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
+      if (lastChapter) {
+        for (const ch of root.querySelectorAll('.fs-chapter')) ch.open = ch === lastChapter;
+        const c = document.getElementById('fs-continue');
+        const a = c.querySelector('a');
+        a.href = '#/ex/' + encodeURIComponent(last);
+        a.textContent = 'Continue where you left off: ' + titles.get(last);
+        c.hidden = false;
+      }
+    }
+
+    // #/chapter/N: that chapter open, at the top.
+    function toChapter(hash) {
+      const m = /^#\/chapter\/(\d+)/.exec(hash);
+      const ch = m && document.getElementById('fs-chapter-' + Number(m[1]));
+      if (!ch) return;
+      ch.open = true;
+      ch.scrollIntoView({ block: 'start' });
+    }
+
+    function follow() {
+      if (fx.el) fx.close();  // another address: the loading line, then the engine
+      if (closed) return;
+      if (onMap(location.hash)) { show(); toChapter(location.hash); return; }
+      const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
+      let id = '';
+      try { id = ex ? decodeURIComponent(ex[1]) : ''; } catch (e) { id = ''; }
+      hide(titles.has(id) ? `Opening “${titles.get(id)}”…` : 'Loading dtx…');
+    }
+
+    if (root) {
+      const status = document.getElementById('fs-status');
+      if (status) status.hidden = false;
+      mark();
+      if (onMap(location.hash)) toChapter(location.hash);
+      else html.classList.add('fs-off');  // (the first run has, unless the address changed since)
+    }
+    window.addEventListener('hashchange', follow);
+
+    window.dtxFirstScreen = {
+      // True while the HTML map or a linked exercise in HTML is what the student sees.
+      get shown() { return (!closed && !html.classList.contains('fs-off')) || !!fx.el; },
+      close() {
+        fx.close();
+        window.removeEventListener('hashchange', follow);
+        if (closed) return;
+        closed = true;
+        html.classList.remove('fs-off');
+        root.remove();
+      },
+    };
+  }
 })();

@@ -368,7 +368,7 @@
     setTimeout(hide, 8000);
     window.dtx.updatedFrom = last;
   }
-  // The page and its first-paint files may come from the worker's cache by static routes
+  // The page may come from the worker's cache by a static route
   // (sw.js), and its other files from the version it is then pinned to: should a newer version
   // have activated in those few milliseconds, the page would run files of two builds. It asks
   // which version serves it and, if that is not its own, reloads (once for that version).

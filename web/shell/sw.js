@@ -13,10 +13,10 @@
 //    asks for later comes from that version's cache, also after a newer version activates;
 //  - a navigation opens the newest complete version; the page says "updated" (glue.js);
 //  - a version is deleted once no open page uses it;
-//  - the page itself and what its first paint needs (dtx.css, first-screen.js) come from the
-//    version's cache by static routes (InstallEvent.addRoutes, Chrome 123 and later): the
-//    browser answers them without starting this worker, which cost a second visit 40-60 ms
-//    before its first paint (make bench). The page's later requests come here and pin it to
+//  - the page itself (which holds what its first paint needs: scripts/inline-first-paint.mjs)
+//    comes from the version's cache by a static route (InstallEvent.addRoutes, Chrome 123 and
+//    later): the browser answers it without starting this worker, which cost a second visit
+//    40-60 ms before its first paint (make bench). The page's later requests come here and pin it to
 //    the version its routes served; should a newer version have activated in between (its
 //    install finishing in those few milliseconds), glue.js sees that its page and its pin
 //    differ and reloads once. Browsers without static routes get the same answers from the
@@ -63,7 +63,6 @@ const pin = (clientId, version) => metaPut('pin/' + clientId, version);
 
 // URLPattern syntax characters in the site's own path (a folder named "dtx (copy)") are literal.
 const literal = (s) => s.replace(/[\\:*(){}+?]/g, '\\$&');
-const FIRST_PAINT = ['dtx.css', 'first-screen.js'];
 
 // ---- install: the whole build, checked, or nothing
 self.addEventListener('install', (event) => {
@@ -74,8 +73,7 @@ self.addEventListener('install', (event) => {
     // cache goes to the network)
     event.waitUntil(event.addRoutes([
       { condition: { requestMode: 'navigate', requestMethod: 'GET', urlPattern: { pathname: base + '{index.html}?', search: '' } }, source },
-      ...FIRST_PAINT.map((p) => ({ condition: { requestMethod: 'GET', urlPattern: { pathname: base + literal(p), search: '' } }, source })),
-    ]).catch(() => { /* the fetch handler answers them */ }));
+    ]).catch(() => { /* the fetch handler answers it */ }));
   }
   event.waitUntil((async () => {
     const cache = await caches.open(PREFIX + VERSION);
