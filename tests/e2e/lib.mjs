@@ -71,7 +71,19 @@ export async function state(page) { return page.evaluate(() => window.dtx.state)
 
 // Waits for a drawn frame whose state satisfies `pred` (a JS expression over `s`).
 export async function waitFor(page, pred, timeoutMs = 10000) {
-  return page.evaluate(([p, t]) => window.dtx.waitFor(new Function('s', 'return (' + p + ');'), t), [pred, timeoutMs]);
+  return page.evaluate(async ([p, t]) => {
+    // (made before any await: the page's policy allows no eval, and only the evaluation's own
+    // synchronous part may compile a string)
+    const pred = new Function('s', 'return (' + p + ');');
+    // (a page the service worker serves runs glue.js, which makes window.dtx, after its first
+    // paint, which may come after the load event: web/shell/first-screen.js startEngine)
+    const until = Date.now() + t;
+    while (!(window.dtx && window.dtx.waitFor)) {
+      if (Date.now() > until) throw new Error('window.dtx never appeared: glue.js did not run');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return window.dtx.waitFor(pred, t);
+  }, [pred, timeoutMs]);
 }
 
 export async function ready(page) {

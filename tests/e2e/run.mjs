@@ -5,6 +5,7 @@
 // --shard K/N runs the Kth of N shards of about equal length (by tests/e2e/durations.json,
 // which --record-durations rewrites from this run's times), so ctest can run the suite as N
 // entries side by side (each with its own server and browser).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -974,23 +975,38 @@ test('a widget with "reveal": "after-attempt" opens after the first counted atte
 
 // ---------------------------------------------------------------- the page's own policy
 
-const POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; manifest-src 'self'; " +
+// The policy of web/shell/index.html; the build adds the SHA-256 of each inline block
+// (scripts/inline-first-paint.mjs: dtx.css, first-screen.js and the call after the map).
+const BASE_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; manifest-src 'self'; " +
   "style-src 'self'; font-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 test('security: the Content-Security-Policy is in the page and the headers; it refuses inline code and other origins', async () => {
   // The <meta>, the header scripts/serve.mjs sends (on the page and on the worker, whose
-  // own header is its policy), and the lines README.md gives hosts: one policy.
+  // own header is its policy), and the header scripts/csp-header.mjs prints for hosts: one
+  // policy, which allows exactly the page's own inline blocks.
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  assert(html.includes(`<meta http-equiv="Content-Security-Policy" content="${POLICY}">`), 'meta policy in index.html');
-  assert(!/<style|style=/.test(html), 'no inline style left in index.html');
+  const sha = (t) => `'sha256-${crypto.createHash('sha256').update(t, 'utf8').digest('base64')}'`;
+  const blocks = { script: [], style: [] };
+  for (const m of html.matchAll(/<(script|style)(\s[^>]*)?>([\s\S]*?)<\/\1>/g)) if (!/\ssrc=/.test(m[2] || '')) blocks[m[1]].push(m[3]);
+  eq(blocks.style.length, 1, 'inline <style> blocks in index.html');
+  eq(blocks.style[0], fs.readFileSync(path.join(ROOT, 'web/shell/dtx.css'), 'utf8'), 'the <style> block is dtx.css');
+  assert(blocks.script.includes(fs.readFileSync(path.join(ROOT, 'web/shell/first-screen.js'), 'utf8')), 'first-screen.js is in the page');
+  const POLICY = BASE_POLICY
+    .replace("script-src 'self' 'wasm-unsafe-eval'", `script-src 'self' 'wasm-unsafe-eval' ${[...new Set(blocks.script.map(sha))].join(' ')}`)
+    .replace("style-src 'self'", `style-src 'self' ${sha(blocks.style[0])}`);
+  assert(html.includes(`<meta http-equiv="Content-Security-Policy" content="${POLICY}">`), 'meta policy in index.html: ' + /Content-Security-Policy" content="([^"]*)/.exec(html)[1]);
+  assert(!/\sstyle=/.test(html), 'no style attribute in index.html');
+  assert(!fs.existsSync(path.join(dist, 'dtx.css')) && !fs.existsSync(path.join(dist, 'first-screen.js')), 'inlined files left in dist/');
   assert(html.includes('<link rel="icon" href="favicon.svg" type="image/svg+xml">'), 'the site names its icon');
   for (const file of ['', 'sandbox-worker.js']) {
     const r = await fetch(server.url + file);
     eq(r.headers.get('content-security-policy'), `${POLICY}; frame-ancestors 'none'`, `header on /${file}`);
   }
+  const hostLine = (form) => execFileSync(process.execPath, [path.join(ROOT, 'scripts/csp-header.mjs'), dist, form], { encoding: 'utf8' }).trim();
+  eq(hostLine('--nginx'), `add_header Content-Security-Policy "${POLICY}; frame-ancestors 'none'" always;`, 'csp-header.mjs --nginx');
+  eq(hostLine('--apache'), `Header always set Content-Security-Policy "${POLICY}; frame-ancestors 'none'"`, 'csp-header.mjs --apache');
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  assert(readme.includes(`add_header Content-Security-Policy "${POLICY}; frame-ancestors 'none'" always;`), 'README nginx line is the policy');
-  assert(readme.includes(`Header always set Content-Security-Policy "${POLICY}; frame-ancestors 'none'"`), 'README Apache line is the policy');
+  assert(readme.includes('node scripts/csp-header.mjs dist --nginx'), 'README tells hosts how to print the header');
 
   const other = await serve(dist);  // another port: another origin
   try {
