@@ -60,6 +60,8 @@ function build(outline) {
   for (const p of broken)
     out.push(`<p class="fs-error">Could not load ${esc(p.file)} (the other packs are fine): ${esc(p.error)}</p>`);
   packs.forEach((p, i) => {
+    // Each row as for a student with no record (○, "not tried"): first-screen.js changes only the
+    // rows its record holds.
     // The first chapter is open until first-screen.js knows better (the last exercise's chapter,
     // an address naming one).
     out.push(`<details class="fs-chapter" id="fs-chapter-${esc(p.chapter)}" data-chapter="${esc(p.chapter)}"${i === 0 ? ' open' : ''}>`);
@@ -68,7 +70,7 @@ function build(outline) {
     for (const ex of p.exercises) {
       const verb = verbs[ex.type] || ex.type;
       out.push(`<li data-ex="${esc(ex.id)}"><span class="fs-mark" aria-hidden="true">○</span>` +
-        `<a href="#/ex/${esc(enc(ex.id))}" elementtiming="dtx-map">${esc(ex.title)}</a><span class="fs-type">${esc(verb)}</span></li>`);
+        `<a href="#/ex/${esc(enc(ex.id))}" elementtiming="dtx-map" aria-description="not tried, ${esc(verb)}">${esc(ex.title)}</a><span class="fs-type">${esc(verb)}</span></li>`);
     }
     out.push('</ul></details>');
   });

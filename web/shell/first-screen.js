@@ -195,45 +195,58 @@
     function show() { if (!closed) html.classList.remove('fs-off'); }
 
     // ---- progress
-    const titles = new Map();  // exercise id -> title, from the rows
+    // The markup is written as for a student with no record (scripts/first-screen.mjs: ○, "not
+    // tried", 0/N solved): only the rows of exercises the record holds are touched. Setting
+    // every row (295) took 7 ms of the main thread before a second visit's first paint
+    // (a trace, 2026-11-28).
+    let rows = null;  // exercise id -> its <li>, made when first needed
+    function row(id) {
+      if (!rows) {
+        rows = new Map();
+        for (const li of root.querySelectorAll('li[data-ex]')) rows.set(li.getAttribute('data-ex'), li);
+      }
+      return rows.get(id) || null;
+    }
+    const titleOf = (id) => { const li = row(id); return li ? li.querySelector('a').textContent : null; };
     function mark() {
       let rec = null;
       try { rec = JSON.parse(get('dtx.progress') || 'null'); } catch (e) { rec = null; }
       const exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
         ? rec.exercises : {};
       const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
-      let solved = 0, attempted = 0, lastChapter = null;
-      const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
-      for (const ch of root.querySelectorAll('.fs-chapter')) {
-        let chSolved = 0, n = 0;
-        for (const li of ch.querySelectorAll('li[data-ex]')) {
-          n++;
-          const id = li.getAttribute('data-ex');
-          const a = li.querySelector('a');
-          titles.set(id, a.textContent);
-          const e = Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
-          const tries = e ? Math.floor(num(e.attempts)) : 0;
-          const done = e && num(e.solved_at) > 0;
-          if (done) { solved++; chSolved++; }
-          if (tries > 0) attempted++;
-          const m = li.querySelector('.fs-mark');
-          m.textContent = !e ? '○' : done ? '✓' : '●';
-          m.className = 'fs-mark' + (!e ? '' : done ? ' fs-solved' : ' fs-tried');
-          a.setAttribute('aria-description', (!e ? 'not tried' : done ? 'solved' : 'tried, not solved yet') + ', ' +
-            li.querySelector('.fs-type').textContent.split(' · ')[0]);
-          if (e) li.querySelector('.fs-type').textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
-          if (id === last) { lastChapter = ch; li.classList.add('fs-last'); }
-        }
-        ch.querySelector('.fs-count').textContent = `${chSolved}/${n} solved`;
+      let solved = 0, attempted = 0, changed = false;
+      const chSolved = new Map();  // chapter element -> solved in it
+      for (const id of Object.keys(exs)) {
+        const e = exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
+        const li = e && row(id);
+        if (!li) continue;  // (an exercise no pack has any more)
+        changed = true;
+        const ch = li.closest('.fs-chapter');
+        if (!chSolved.has(ch)) chSolved.set(ch, 0);
+        const tries = Math.floor(num(e.attempts));
+        const done = num(e.solved_at) > 0;
+        if (done) { solved++; chSolved.set(ch, chSolved.get(ch) + 1); }
+        if (tries > 0) attempted++;
+        const m = li.querySelector('.fs-mark');
+        m.textContent = done ? '✓' : '●';
+        m.className = 'fs-mark' + (done ? ' fs-solved' : ' fs-tried');
+        const type = li.querySelector('.fs-type');
+        li.querySelector('a').setAttribute('aria-description', (done ? 'solved' : 'tried, not solved yet') + ', ' + type.textContent.split(' · ')[0]);
+        type.textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
       }
+      for (const [ch, n] of chSolved) ch.querySelector('.fs-count').textContent = `${n}/${ch.querySelectorAll('li[data-ex]').length} solved`;
       const stats = document.getElementById('fs-stats');
-      if (stats) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
-      if (lastChapter) {
+      if (stats && changed) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
+      const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
+      const lastRow = last ? row(last) : null;
+      if (lastRow) {
+        lastRow.classList.add('fs-last');
+        const lastChapter = lastRow.closest('.fs-chapter');
         for (const ch of root.querySelectorAll('.fs-chapter')) ch.open = ch === lastChapter;
         const c = document.getElementById('fs-continue');
         const a = c.querySelector('a');
         a.href = '#/ex/' + encodeURIComponent(last);
-        a.textContent = 'Continue where you left off: ' + titles.get(last);
+        a.textContent = 'Continue where you left off: ' + titleOf(last);
         c.hidden = false;
       }
     }
@@ -254,7 +267,8 @@
       const ex = /^#\/ex\/([^/?]+)/.exec(location.hash);
       let id = '';
       try { id = ex ? decodeURIComponent(ex[1]) : ''; } catch (e) { id = ''; }
-      hide(titles.has(id) ? `Opening “${titles.get(id)}”…` : 'Loading dtx…');
+      const title = id && root ? titleOf(id) : null;
+      hide(title ? `Opening “${title}”…` : 'Loading dtx…');
     }
 
     if (root) {
