@@ -125,7 +125,8 @@
   // In this order: glue.js's capture listeners go in ahead of GLFW's (dtx.js).
   const ENGINE_SCRIPTS = ['glue.js', 'text-layer.js', 'code-runner.js', 'dtx.js'];
   function startEngine() {
-    const local = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+    let local = false;
+    try { local = !!(navigator.serviceWorker && navigator.serviceWorker.controller); } catch (e) { /* no workers here */ }
     const painted = new Promise((resolve) => {
       if (!local || document.visibilityState === 'hidden') { resolve(); return; }
       document.addEventListener('visibilitychange', () => resolve(), { once: true });
