@@ -304,7 +304,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     // (the loading line, or the exercise itself in HTML: the test "a link to an exercise")
     assert(f && !f.visible && (f.loadingShown || await readFirstView(page)), 'a deep link showed the HTML map: ' + JSON.stringify(f && { visible: f.visible, loading: f.loadingShown }));
     // nor in a frame before that: no link of the map was ever painted (Element Timing; the map
-    // is hidden before its markup is parsed, first-screen.js's first run)
+    // is hidden before its markup is parsed, the top of first-screen.js)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
     const painted = await page.evaluate(() => new Promise((resolve) => {
       const seen = [];

@@ -24,7 +24,7 @@
 //     - opens the chapter of the last exercise, or the one the address names;
 //     - when a link leaves the map before the engine runs, shows the loading line with the
 //       exercise's title (the engine opens the address when it starts).
-// On a link to an exercise (#/ex/ID) the first run also fetches that exercise in HTML
+// On a link to an exercise (#/ex/ID) part 1 also fetches that exercise in HTML
 // (exercises/first/ID.html, scripts/first-views.mjs) and shows it over the loading line: a
 // page the student can read and answer while the engine starts (firstView, wire below).
 // glue.js calls window.dtxFirstScreen.close() once the engine's first frame is on screen: the
@@ -40,12 +40,12 @@
   // A link to an exercise's default numbers (#/ex/ID: no seed, no ?pack=, no ?assign=): the
   // exercise in HTML (exercises/first/ID.html, scripts/first-views.mjs), fetched from the top of
   // the page and shown over the loading line until the engine's first frame, or until the
-  // address changes. Shared by both runs (window.dtxFirstExercise).
-  const fx = window.dtxFirstExercise || (window.dtxFirstExercise = { el: null, closed: false, changed: false, submitted: false, answer: null });
+  // address changes. glue.js reads it as window.dtxFirstExercise.
+  const fx = window.dtxFirstExercise = { el: null, closed: false, changed: false, submitted: false, answer: null };
   // fx.painted: resolves once the view is on screen, or at once when there is none to wait for.
   // glue.js makes the WebGL context and starts the engine (together 80-120 ms of this thread)
   // after it, or 400 ms into the page's life at the latest: before, the view waited for them.
-  if (!fx.painted) fx.painted = new Promise((resolve) => { fx.donePainting = resolve; });
+  fx.painted = new Promise((resolve) => { fx.donePainting = resolve; });
   function textScale(el) {
     const scale = Number(get('dtx.text-scale'));
     if (scale >= 0.5 && scale <= 3 && el) el.style.fontSize = (16 * scale).toFixed(2) + 'px';
@@ -277,7 +277,7 @@
       if (status) status.hidden = false;
       mark();
       if (onMap(location.hash)) toChapter(location.hash);
-      else html.classList.add('fs-off');  // (the first run has, unless the address changed since)
+      else html.classList.add('fs-off');  // (part 1 has, unless the address changed since)
     }
     window.addEventListener('hashchange', follow);
 
