@@ -96,6 +96,11 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     }, JSON.stringify(PROGRESS));
     await page.goto(server().url);
     await page.waitForSelector('#first-screen li[data-ex]');
+    // The closed chapters' rows come as <noscript> text (nothing to lay out before the first
+    // paint) and are elements after it, marked like the others.
+    const served = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    eq((served.match(/<noscript class="fs-rows">/g) || []).length, outline().packs.filter((p) => !p.error).length - 1, 'chapters whose rows the page holds as <noscript>');
+    await page.waitForFunction(() => !document.querySelector('#first-screen .fs-chapter > noscript'), null, { timeout: 10000 });
     const fs0 = await readFirstScreen(page);
     assert(fs0 && fs0.visible, 'the HTML map is not shown on #/');
     assert(!fs0.loadingShown, 'the loading line shows over the HTML map');
@@ -111,6 +116,12 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     eq(row('ring.crossover').mark, '○', 'ring.crossover (not tried)');
     eq(row('ring.volume').right, `${o.verbs.numeric} · 2 tries`, 'ring.volume type and tries');
     eq(row('ring.latency').right, `${o.verbs.numeric} · 1 try`, 'ring.latency type and tries');
+    // a row of a chapter made after the first paint
+    const zeroChapter = o.packs.find((p) => p.exercises.some((e) => e.id === 'zero.stages'));
+    assert(zeroChapter && zeroChapter.chapter !== 0, 'zero.stages should be outside chapter 0');
+    eq(row('zero.stages').mark, '✓', 'zero.stages (solved, in a closed chapter)');
+    assert(/ · 3 tries$/.test(row('zero.stages').right), 'zero.stages tries: ' + row('zero.stages').right);
+    eq(fs0.chapters.find((c) => c.chapter === zeroChapter.chapter).count, `1/${zeroChapter.exercises.length} solved`, 'the count of zero.stages\'s chapter');
     const total = want.length;
     eq(fs0.stats, `Solved 2 of ${total} · attempted 3`, 'totals');
     const ch0 = fs0.chapters.find((c) => c.chapter === 0);
@@ -324,6 +335,9 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     await p2.waitForSelector('#first-screen li[data-ex]');
     f = await readFirstScreen(p2);
     assert(f.visible && f.chapters.find((c) => c.chapter === 5).open, 'chapter 5 open on #/chapter/5');
+    // its rows made at once (they were <noscript> text in the page)
+    const ch5 = outline().packs.find((p) => p.chapter === 5).exercises.map((e) => e.id);
+    assert(ch5.every((id) => f.rows.some((r) => r.id === id)) && await p2.isVisible(`#first-screen li[data-ex="${ch5[0]}"] a`), 'chapter 5\'s rows on #/chapter/5');
     eq(f.background, 'rgb(21, 24, 29)', 'dark page colour from the system');
     const inView = await p2.evaluate(() => {
       // below the top bar, which stays

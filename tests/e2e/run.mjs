@@ -13,6 +13,7 @@ import { ROOT, launch, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, cl
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
+import { minifyInline } from '../../scripts/minify-inline.mjs';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
@@ -989,8 +990,13 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   const blocks = { script: [], style: [] };
   for (const m of html.matchAll(/<(script|style)(\s[^>]*)?>([\s\S]*?)<\/\1>/g)) if (!/\ssrc=/.test(m[2] || '')) blocks[m[1]].push(m[3]);
   eq(blocks.style.length, 1, 'inline <style> blocks in index.html');
-  eq(blocks.style[0], fs.readFileSync(path.join(ROOT, 'web/shell/dtx.css'), 'utf8'), 'the <style> block is dtx.css');
-  assert(blocks.script.includes(fs.readFileSync(path.join(ROOT, 'web/shell/first-screen.js'), 'utf8')), 'first-screen.js is in the page');
+  // each block is its file minified (scripts/minify-inline.mjs), a fraction of its size
+  const cssSource = fs.readFileSync(path.join(ROOT, 'web/shell/dtx.css'), 'utf8');
+  const jsSource = fs.readFileSync(path.join(ROOT, 'web/shell/first-screen.js'), 'utf8');
+  eq(blocks.style[0], minifyInline(cssSource, 'css'), 'the <style> block is dtx.css, minified');
+  assert(blocks.script.includes(minifyInline(jsSource, 'js')), 'first-screen.js, minified, is in the page');
+  assert(blocks.style[0].length < 0.8 * cssSource.length && minifyInline(jsSource, 'js').length < 0.6 * jsSource.length,
+    `inline blocks not minified: ${blocks.style[0].length} of ${cssSource.length} and ${minifyInline(jsSource, 'js').length} of ${jsSource.length} bytes`);
   const POLICY = BASE_POLICY
     .replace("script-src 'self' 'wasm-unsafe-eval'", `script-src 'self' 'wasm-unsafe-eval' ${[...new Set(blocks.script.map(sha))].join(' ')}`)
     .replace("style-src 'self'", `style-src 'self' ${sha(blocks.style[0])}`);

@@ -22,6 +22,8 @@
 //       "Continue where you left off". A record it cannot read is left alone: the engine reads
 //       it (and keeps a corrupt one aside); this only draws less until then;
 //     - opens the chapter of the last exercise, or the one the address names;
+//     - makes the closed chapters' rows (written inside <noscript>) into elements after the
+//       first paint, or at once for a chapter it opens or the student opens;
 //     - when a link leaves the map before the engine runs, shows the loading line with the
 //       exercise's title (the engine opens the address when it starts).
 // On a link to an exercise (#/ex/ID) part 1 also fetches that exercise in HTML
@@ -124,19 +126,22 @@
   // first contentful paint, or 400 ms, or a tab that is not shown (it paints nothing).
   // In this order: glue.js's capture listeners go in ahead of GLFW's (dtx.js).
   const ENGINE_SCRIPTS = ['glue.js', 'text-layer.js', 'code-runner.js', 'dtx.js'];
+  // Resolves after the page's first contentful paint, or 400 ms into it, or at once in a tab
+  // that is not shown (it paints nothing).
+  const firstPaint = new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') { resolve(); return; }
+    document.addEventListener('visibilitychange', () => resolve(), { once: true });
+    setTimeout(resolve, 400);
+    try {
+      new PerformanceObserver((list, obs) => {
+        if (list.getEntries().some((e) => e.name === 'first-contentful-paint')) { obs.disconnect(); resolve(); }
+      }).observe({ type: 'paint', buffered: true });
+    } catch (e) { resolve(); }
+  });
   function startEngine() {
     let local = false;
     try { local = !!(navigator.serviceWorker && navigator.serviceWorker.controller); } catch (e) { /* no workers here */ }
-    const painted = new Promise((resolve) => {
-      if (!local || document.visibilityState === 'hidden') { resolve(); return; }
-      document.addEventListener('visibilitychange', () => resolve(), { once: true });
-      setTimeout(resolve, 400);
-      try {
-        new PerformanceObserver((list, obs) => {
-          if (list.getEntries().some((e) => e.name === 'first-contentful-paint')) { obs.disconnect(); resolve(); }
-        }).observe({ type: 'paint', buffered: true });
-      } catch (e) { resolve(); }
-    });
+    const painted = local ? firstPaint : Promise.resolve();
     const preload = (href, as, high) => {
       const link = document.createElement('link');
       link.rel = 'preload';
@@ -195,47 +200,97 @@
     }
     function show() { if (!closed) html.classList.remove('fs-off'); }
 
-    // ---- progress
-    // The markup is written as for a student with no record (scripts/first-screen.mjs: ○, "not
-    // tried", 0/N solved): only the rows of exercises the record holds are touched. Setting
-    // every row (295) took 7 ms of the main thread before a second visit's first paint
-    // (a trace, 2026-11-28).
-    let rows = null;  // exercise id -> its <li>, made when first needed
-    function row(id) {
+    // ---- the closed chapters' rows
+    // scripts/first-screen.mjs writes every chapter's rows but the first's inside <noscript
+    // class="fs-rows">: with JavaScript on, each is one text node until made into elements here
+    // (expand): a chapter that must show (the last exercise's, the one the address names, one the
+    // student opens) at once, every other one after the first paint. Until then a chapter's
+    // exercise ids are read off its text (for the counts and the marks).
+    const pending = new Map();  // chapter element -> its <noscript>
+    const pendingIds = new Map();  // exercise id -> its chapter, for rows not made yet
+    const pendingSize = new Map();  // chapter element -> how many rows it holds
+    const unesc = (t) => t.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]);
+    if (root) {
+      for (const ns of root.querySelectorAll('.fs-chapter > noscript.fs-rows')) {
+        const ch = ns.parentNode;
+        pending.set(ch, ns);
+        let n = 0;
+        for (const m of ns.textContent.matchAll(/<li data-ex="([^"]*)"/g)) { pendingIds.set(unesc(m[1]), ch); n++; }
+        pendingSize.set(ch, n);
+      }
+    }
+    let rows = null;  // exercise id -> its <li> (made elements only), made when first needed
+    function madeRow(id) {
       if (!rows) {
         rows = new Map();
         for (const li of root.querySelectorAll('li[data-ex]')) rows.set(li.getAttribute('data-ex'), li);
       }
       return rows.get(id) || null;
     }
+    function expand(ch) {
+      const ns = pending.get(ch);
+      if (!ns) return;
+      pending.delete(ch);
+      madeRow('');  // (the map of made rows exists before these join it)
+      const t = document.createElement('template');
+      t.innerHTML = ns.textContent;  // the build's own markup, escaped there
+      for (const li of t.content.querySelectorAll('li[data-ex]')) {
+        const id = li.getAttribute('data-ex');
+        pendingIds.delete(id);
+        rows.set(id, li);
+        markRow(li);
+      }
+      ns.replaceWith(t.content);
+    }
+    // An exercise's row, its chapter's made into elements first if need be.
+    function row(id) {
+      if (!madeRow(id) && pendingIds.has(id)) expand(pendingIds.get(id));
+      return madeRow(id);
+    }
     const titleOf = (id) => { const li = row(id); return li ? li.querySelector('a').textContent : null; };
+
+    // ---- progress
+    // The markup is written as for a student with no record (scripts/first-screen.mjs: ○, "not
+    // tried", 0/N solved): only the rows of exercises the record holds are touched. Setting
+    // every row (295) took 7 ms of the main thread before a second visit's first paint
+    // (a trace, 2026-11-28).
+    let exs = {};  // the record's exercises
+    const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
+    const entry = (id) => (Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null);
+    function markRow(li) {
+      const e = entry(li.getAttribute('data-ex'));
+      if (!e) return;
+      const tries = Math.floor(num(e.attempts));
+      const done = num(e.solved_at) > 0;
+      const m = li.querySelector('.fs-mark');
+      m.textContent = done ? '✓' : '●';
+      m.className = 'fs-mark' + (done ? ' fs-solved' : ' fs-tried');
+      const type = li.querySelector('.fs-type');
+      li.querySelector('a').setAttribute('aria-description', (done ? 'solved' : 'tried, not solved yet') + ', ' + type.textContent.split(' · ')[0]);
+      type.textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+    }
     function mark() {
       let rec = null;
       try { rec = JSON.parse(get('dtx.progress') || 'null'); } catch (e) { rec = null; }
-      const exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
+      exs = rec && typeof rec === 'object' && rec.exercises && typeof rec.exercises === 'object' && !Array.isArray(rec.exercises)
         ? rec.exercises : {};
-      const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
       let solved = 0, attempted = 0, changed = false;
       const chSolved = new Map();  // chapter element -> solved in it
       for (const id of Object.keys(exs)) {
-        const e = exs[id] && typeof exs[id] === 'object' ? exs[id] : null;
-        const li = e && row(id);
-        if (!li) continue;  // (an exercise no pack has any more)
+        const e = entry(id);
+        const li = e && madeRow(id);
+        const ch = li ? li.closest('.fs-chapter') : e && pendingIds.get(id);
+        if (!ch) continue;  // (an exercise no pack has any more)
         changed = true;
-        const ch = li.closest('.fs-chapter');
         if (!chSolved.has(ch)) chSolved.set(ch, 0);
-        const tries = Math.floor(num(e.attempts));
-        const done = num(e.solved_at) > 0;
-        if (done) { solved++; chSolved.set(ch, chSolved.get(ch) + 1); }
-        if (tries > 0) attempted++;
-        const m = li.querySelector('.fs-mark');
-        m.textContent = done ? '✓' : '●';
-        m.className = 'fs-mark' + (done ? ' fs-solved' : ' fs-tried');
-        const type = li.querySelector('.fs-type');
-        li.querySelector('a').setAttribute('aria-description', (done ? 'solved' : 'tried, not solved yet') + ', ' + type.textContent.split(' · ')[0]);
-        type.textContent += ` · ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+        if (num(e.solved_at) > 0) { solved++; chSolved.set(ch, chSolved.get(ch) + 1); }
+        if (Math.floor(num(e.attempts)) > 0) attempted++;
+        if (li) markRow(li);
       }
-      for (const [ch, n] of chSolved) ch.querySelector('.fs-count').textContent = `${n}/${ch.querySelectorAll('li[data-ex]').length} solved`;
+      for (const [ch, n] of chSolved) {
+        const size = pending.has(ch) ? pendingSize.get(ch) : ch.querySelectorAll('li[data-ex]').length;
+        ch.querySelector('.fs-count').textContent = `${n}/${size} solved`;
+      }
       const stats = document.getElementById('fs-stats');
       if (stats && changed) stats.textContent = `Solved ${solved} of ${stats.getAttribute('data-total')} · attempted ${attempted}`;
       const last = rec && typeof rec.last_exercise === 'string' ? rec.last_exercise : '';
@@ -257,6 +312,7 @@
       const m = /^#\/chapter\/(\d+)/.exec(hash);
       const ch = m && document.getElementById('fs-chapter-' + Number(m[1]));
       if (!ch) return;
+      expand(ch);
       ch.open = true;
       ch.scrollIntoView({ block: 'start' });
     }
@@ -278,6 +334,9 @@
       mark();
       if (onMap(location.hash)) toChapter(location.hash);
       else html.classList.add('fs-off');  // (part 1 has, unless the address changed since)
+      // a chapter opened (its summary clicked, or find in page) before its rows were made
+      root.addEventListener('toggle', (e) => { if (e.target.open) expand(e.target); }, true);
+      firstPaint.then(() => { if (!closed) for (const ch of [...pending.keys()]) expand(ch); });
     }
     window.addEventListener('hashchange', follow);
 
