@@ -129,6 +129,9 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     assert(ch0.open && fs0.chapters.filter((c) => c.open).length === 1, 'the last exercise\'s chapter alone is open: ' + JSON.stringify(fs0.chapters));
     assert(/Continue where you left off: Latency term/.test(fs0.continueText || ''), 'continue link: ' + fs0.continueText);
     eq(fs0.theme, 'dark', 'theme from Settings');
+    // the site's icon, named after the first paint (a <noscript> in index.html otherwise)
+    eq(await page.evaluate(() => [...document.querySelectorAll('head > link[rel="icon"]')].map((l) => l.getAttribute('href') + ' ' + l.type).join()),
+      'favicon.svg image/svg+xml', 'the icon the page names');
     eq(fs0.background, 'rgb(21, 24, 29)', 'dark page colour');
     await shot(page, 'first-screen-dark');
     await axeAudit(page, 'the HTML map (dark)');
@@ -390,6 +393,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     });
     assert(!said.status && said.needs, 'without JavaScript: no "loading" line, and the need for JavaScript said on the map: ' + JSON.stringify(said));
     eq(f.rows.length, outline().packs.reduce((n, p) => n + p.exercises.length, 0), 'rows without JavaScript');
+    eq(await p3.evaluate(() => [...document.querySelectorAll('link[rel="icon"]')].map((l) => l.getAttribute('href')).join()), 'favicon.svg', 'the icon without JavaScript');
     await p3.context().close();
   });
 }

@@ -1003,7 +1003,8 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   assert(html.includes(`<meta http-equiv="Content-Security-Policy" content="${POLICY}">`), 'meta policy in index.html: ' + /Content-Security-Policy" content="([^"]*)/.exec(html)[1]);
   assert(!/\sstyle=/.test(html), 'no style attribute in index.html');
   assert(!fs.existsSync(path.join(dist, 'dtx.css')) && !fs.existsSync(path.join(dist, 'first-screen.js')), 'inlined files left in dist/');
-  assert(html.includes('<link rel="icon" href="favicon.svg" type="image/svg+xml">'), 'the site names its icon');
+  // (first-screen.js names it after the first paint; the <noscript> for a page without JavaScript)
+  assert(html.includes('<noscript><link rel="icon" href="favicon.svg" type="image/svg+xml"></noscript>'), 'the site names its icon without JavaScript');
   for (const file of ['', 'sandbox-worker.js']) {
     const r = await fetch(server.url + file);
     eq(r.headers.get('content-security-policy'), `${POLICY}; frame-ancestors 'none'`, `header on /${file}`);

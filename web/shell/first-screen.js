@@ -183,6 +183,15 @@
     fx.donePainting();
   }
   startEngine();
+  // The site's icon, after the first paint (index.html says why; its <noscript> names it for
+  // a page without JavaScript).
+  firstPaint.then(() => {
+    const icon = document.createElement('link');
+    icon.rel = 'icon';
+    icon.type = 'image/svg+xml';
+    icon.href = 'favicon.svg';
+    document.head.appendChild(icon);
+  });
 
   // 2. after it
   window.dtxFirstScreenAfterMap = afterMap;
