@@ -343,7 +343,7 @@
       mark();
       if (onMap(location.hash)) toChapter(location.hash);
       else html.classList.add('fs-off');  // (part 1 has, unless the address changed since)
-      // a chapter opened (its summary clicked, or find in page) before its rows were made
+      // a chapter the student opens (its summary) before its rows were made
       root.addEventListener('toggle', (e) => { if (e.target.open) expand(e.target); }, true);
       firstPaint.then(() => { if (!closed) for (const ch of [...pending.keys()]) expand(ch); });
     }
