@@ -229,24 +229,25 @@
       }
     }
     let rows = null;  // exercise id -> its <li> (made elements only), made when first needed
-    function madeRow(id) {
+    function madeRows() {
       if (!rows) {
         rows = new Map();
         for (const li of root.querySelectorAll('li[data-ex]')) rows.set(li.getAttribute('data-ex'), li);
       }
-      return rows.get(id) || null;
+      return rows;
     }
+    const madeRow = (id) => madeRows().get(id) || null;
     function expand(ch) {
       const ns = pending.get(ch);
       if (!ns) return;
       pending.delete(ch);
-      madeRow('');  // (the map of made rows exists before these join it)
+      const made = madeRows();  // (before these rows are in the page: they join it here)
       const t = document.createElement('template');
       t.innerHTML = ns.textContent;  // the build's own markup, escaped there
       for (const li of t.content.querySelectorAll('li[data-ex]')) {
         const id = li.getAttribute('data-ex');
         pendingIds.delete(id);
-        rows.set(id, li);
+        made.set(id, li);
         markRow(li);
       }
       ns.replaceWith(t.content);
