@@ -1,5 +1,6 @@
 #include "diagnose.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "text.h"
@@ -78,16 +79,22 @@ unsigned what_applies(const Unit* u) {
 // A factor that is too close to 1 for the tolerance would make every answer "match" it.
 bool distinguishable(double k, double rel) { return std::fabs(k - 1) > 2 * rel && std::fabs(1 / k - 1) > 2 * rel; }
 
-// "8 is TP here", "8 is TP and PP here".
-std::string named(const std::vector<std::string>& names, const std::string& value) {
-  std::string s = value + " is ";
+// "8 is TP here", "8 is TP and PP here", "8 is also N here".
+std::string named(const std::vector<std::string>& names, const std::string& value, bool also = false) {
+  std::string s = value + (also ? " is also " : " is ");
   for (size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + names[i];
   return s + " here";
 }
 
-// The ratio given/expected against the instance's own values and the products of two of
-// them: a student who divided by TP once too often is told so, with TP's name.
-std::string diagnose_by_values(double given, double expected, double rel, double abs, const FactorContext& ctx) {
+// The instance's value (or product of two) that the ratio given/expected equals: a student
+// who divided by TP once too often is told so, with TP's name. Empty names: none fits.
+struct ValueMatch {
+  double k = 0;
+  bool too_big = false;
+  std::vector<std::string> names;
+};
+
+ValueMatch match_values(double given, double expected, double rel, double abs, const FactorContext& ctx) {
   struct Candidate {
     double k;
     std::string name;
@@ -101,26 +108,53 @@ std::string diagnose_by_values(double given, double expected, double rel, double
   for (size_t i = 0; i < singles; ++i)
     for (size_t j = i + 1; j < singles; ++j) cands.push_back({cands[i].k * cands[j].k, cands[i].name + "×" + cands[j].name});
   for (bool too_big : {true, false}) {
-    std::vector<std::string> names;
-    double k = 0;
+    ValueMatch m;
+    m.too_big = too_big;
     for (const auto& c : cands) {
       double f = too_big ? c.k : 1 / c.k;
       if (!distinguishable(f, rel) || !near_factor(given, expected, f, rel, abs)) continue;
-      if (!names.empty() && std::fabs(c.k - k) > 1e-9 * std::fabs(k)) continue;  // another value: the first wins
-      k = c.k;
-      names.push_back(c.name);
+      if (!m.names.empty() && std::fabs(c.k - m.k) > 1e-9 * std::fabs(m.k)) continue;  // another value: the first wins
+      m.k = c.k;
+      m.names.push_back(c.name);
     }
-    if (names.empty()) continue;
-    std::string value = format_for_reading(k);
-    bool product = names[0].find("×") != std::string::npos;
-    std::string what = names.size() == 1 ? names[0] : "it";
-    if (too_big)
-      return "Your answer is " + value + "x the expected value; " + named(names, value) + ": did you multiply by " +
-             what + (product ? "" : " once too often") + ", or forget to divide by " + what + "?";
-    return "Your answer is 1/" + value + " of the expected value; " + named(names, value) + ": did you divide by " +
-           what + (product ? "" : " once too often") + ", or forget to multiply by " + what + "?";
+    if (!m.names.empty()) return m;
   }
-  return "";
+  return {};
+}
+
+// "multiply by TP once too often, or forget to divide by TP" (or "multiplying ... forgetting").
+std::string value_slip(const ValueMatch& m, bool gerund) {
+  bool product = m.names[0].find("×") != std::string::npos;
+  std::string what = m.names.size() == 1 ? m.names[0] : "it";
+  std::string once = product ? "" : " once too often";
+  std::string first = m.too_big ? (gerund ? "multiplying" : "multiply") : (gerund ? "dividing" : "divide");
+  std::string second = m.too_big ? (gerund ? "forgetting to divide" : "forget to divide")
+                                  : (gerund ? "forgetting to multiply" : "forget to multiply");
+  return first + " by " + what + once + ", or " + second + " by " + what;
+}
+
+// The diagnosis when the instance's value is the only explanation.
+std::string value_diagnosis(const ValueMatch& m) {
+  std::string value = format_for_reading(m.k);
+  std::string size = m.too_big ? value + "x the expected value" : "1/" + value + " of the expected value";
+  return "Your answer is " + size + "; " + named(m.names, value) + ": did you " + value_slip(m, false) + "?";
+}
+
+// The part of a match a note after a slip names: single values only. A product of two
+// values that happens to equal the slip's factor (M×BW = 100 beside percent vs fraction) is
+// noise there, not a step a student took.
+ValueMatch singles(ValueMatch m) {
+  m.names.erase(std::remove_if(m.names.begin(), m.names.end(),
+                               [](const std::string& n) { return n.find("×") != std::string::npos; }),
+                m.names.end());
+  return m;
+}
+
+// After a generic slip's message: the same ratio is also one of the instance's values. The
+// slip stays the diagnosis (it happens whatever the parameters; the value is a coincidence of
+// this instance), and the student who did slip on the value still learns it.
+std::string value_note(const ValueMatch& m) {
+  return named(m.names, format_for_reading(m.k), true) + ", so " + value_slip(m, true) + ", gives the same number.";
 }
 
 }  // namespace
@@ -142,6 +176,12 @@ std::vector<std::pair<double, std::string>> slips_for(const Unit* unit) {
   return out;
 }
 
+std::vector<std::string> values_beside_slip(double given, double expected, double rel, double abs,
+                                            const FactorContext& ctx) {
+  if (expected == 0 || given == 0) return {};
+  return singles(match_values(given, expected, rel, abs, ctx)).names;
+}
+
 std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx) {
   if (expected == 0 || given == 0) return "";
   unsigned applies = what_applies(ctx.unit);
@@ -154,11 +194,17 @@ std::string diagnose_factor(double given, double expected, double rel, double ab
     return "";
   };
   // Twice or half is the commonest slip whatever the values (a parameter that happens to be 2
-  // is a coincidence); then the instance's own values, which explain an 8x better than "bits
-  // vs bytes" when TP is 8; then the other slips.
+  // is a coincidence). The other slips the unit allows come next for the same reason: bits
+  // for bytes is a slip in every instance, while N = 8 is a coincidence of some, so the same
+  // wrong step gets the same diagnosis in every instance, and the value is mentioned after it.
+  // Only a ratio no slip explains is put down to the instance's own values.
   if (std::string m = generic(true); !m.empty()) return m;
-  if (std::string m = diagnose_by_values(given, expected, rel, abs, ctx); !m.empty()) return m;
-  return generic(false);
+  ValueMatch values = match_values(given, expected, rel, abs, ctx);
+  if (std::string m = generic(false); !m.empty()) {
+    ValueMatch also = singles(values);
+    return also.names.empty() ? m : m + " " + value_note(also);
+  }
+  return values.names.empty() ? "" : value_diagnosis(values);
 }
 
 }  // namespace dtx

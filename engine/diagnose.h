@@ -1,8 +1,10 @@
 // What a wrong number most likely is: the engine's own diagnosis, used by numeric parts and by
-// code cases after the author's listed mistakes (which always win). A ratio that is one of the
-// instance's own values comes first ("8 is TP here"), then the generic slips, each only where
-// it can happen: bits vs bytes for data, binary prefixes where the unit has a prefix, unit
-// prefixes where there is a unit, percent vs fraction for percentages and plain numbers.
+// code cases after the author's listed mistakes (which always win). Twice or half comes first,
+// then the generic slips, each only where it can happen: bits vs bytes for data, binary
+// prefixes where the unit has a prefix, unit prefixes where there is a unit, percent vs
+// fraction for percentages and plain numbers. Only then a ratio that is one of the instance's
+// own values ("8 is TP here"); where a slip and a value both fit, the slip is named and the
+// value mentioned ("...bits vs bytes (1 byte = 8 bits). 8 is also N here, so ...").
 #pragma once
 
 #include <string>
@@ -27,6 +29,12 @@ bool near_factor(double given, double expected, double k, double rel, double abs
 // each as its factor and a short name ("bits vs bytes"): for lint, which checks that a part's
 // tolerance does not grade a slip as right.
 std::vector<std::pair<double, std::string>> slips_for(const Unit* unit);
+
+// The instance's single values that the ratio given/expected equals, as the note after a slip
+// names them ("8 is also N here"); empty when none does. For lint, which warns where a slip's
+// factor is often one of the instance's values.
+std::vector<std::string> values_beside_slip(double given, double expected, double rel, double abs,
+                                            const FactorContext& ctx);
 
 // Empty when nothing explains `given` against `expected` (within rel/abs of the factor).
 std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx);
