@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -87,6 +88,7 @@ void SandboxRunner::stop() {
     ::waitpid(pid_, nullptr, 0);
   }
   pid_ = -1;
+  served_ = 0;
   pending_.clear();
 }
 
@@ -173,38 +175,58 @@ bool SandboxRunner::read_line(std::string* line, double deadline_ms, bool* timed
   }
 }
 
+bool SandboxRunner::host_alive() {
+  if (pid_ <= 0) return false;
+  if (::waitpid(pid_, nullptr, WNOHANG) == 0) return true;
+  pid_ = -1;  // reaped (or not ours to wait for): never signal that id again
+  stop();
+  return false;
+}
+
+SandboxRunner::Exchange SandboxRunner::exchange(const std::string& request_line, double deadline_ms, std::string* answer) {
+  for (size_t off = 0; off < request_line.size();) {
+    ssize_t n = ::write(to_host_, request_line.data() + off, request_line.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Exchange::Broken;
+    off += static_cast<size_t>(n);
+  }
+  bool timed_out = false;
+  if (read_line(answer, deadline_ms, &timed_out)) return Exchange::Answered;
+  return timed_out ? Exchange::TimedOut : Exchange::Broken;
+}
+
 CodeRunResult SandboxRunner::run(const CodeRunRequest& given) {
   ++runs_;
   CodeRunRequest request = given;
   if (time_limit_ms) request.time_limit_ms = *time_limit_ms;
-  std::string error;
-  if (pid_ <= 0 && !start(&error)) return failure(CodeRunResult::Kind::Runtime, error);
-  std::string req = code_request_to_json(request) + "\n";
-  for (size_t off = 0; off < req.size();) {
-    ssize_t n = ::write(to_host_, req.data() + off, req.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      stop();
-      return failure(CodeRunResult::Kind::Runtime, "the code runner stopped unexpectedly");
-    }
-    off += static_cast<size_t>(n);
-  }
+  const std::string line = code_request_to_json(request) + "\n";
   // The student's program and the reference each have the limit; past both plus the grace,
   // the host is killed whatever it is doing.
-  double limit = request.time_limit_ms * (request.reference.empty() ? 1 : 2);
-  std::string line;
-  bool timed_out = false;
-  if (!read_line(&line, now_ms() + limit + grace_ms, &timed_out)) {
+  const double limit = request.time_limit_ms * (request.reference.empty() ? 1 : 2);
+  for (int attempt = 0;; ++attempt) {
+    std::string error;
+    if (!host_alive() && !start(&error)) return failure(CodeRunResult::Kind::Runtime, error);
+    const bool used = served_ > 0;
+    std::string answer;
+    Exchange x = exchange(line, now_ms() + limit + grace_ms, &answer);
+    if (x == Exchange::Answered) {
+      ++served_;
+      CodeRunResult r = code_result_from_json(answer);
+      // Anything but a clean answer may have left the host in a state the next program
+      // should not meet (a half-written line, a dying process): the next gets a fresh one.
+      bool clean = r.kind == CodeRunResult::Kind::None || r.kind == CodeRunResult::Kind::Syntax ||
+                   r.kind == CodeRunResult::Kind::Missing;
+      if (!clean) stop();
+      return r;
+    }
     stop();
-    if (timed_out)
+    if (x == Exchange::TimedOut)
       return failure(CodeRunResult::Kind::Timeout, "time limit exceeded (" + std::to_string(static_cast<int>(request.time_limit_ms)) +
                                                        " ms); the code was stopped");
-    return failure(CodeRunResult::Kind::Runtime, "the code runner stopped unexpectedly");
+    // A host that served an earlier request may have been broken by that one: this request
+    // is tried again on a fresh host, and fails only if it breaks that one too.
+    if (!used || attempt > 0) return failure(CodeRunResult::Kind::Runtime, "the code runner stopped while running this program");
   }
-  CodeRunResult r = code_result_from_json(line);
-  // The host exits after an interpreter failure; reap it now so the next run starts afresh.
-  if (r.error.rfind("the code runner failed", 0) == 0) stop();
-  return r;
 }
 
 }  // namespace dtx

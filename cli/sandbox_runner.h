@@ -2,6 +2,13 @@
 // one long-lived node process that hosts the QuickJS sandbox (cli/sandbox-host.js, bundled to
 // dtx-sandbox-host.cjs next to quickjs.wasm). One process per run, not one per request: a
 // thousand submissions cost a thousand interpreter runtimes, not a thousand node starts.
+//
+// Each request's grading is isolated from the next whatever the code returns or does: after
+// any result that is not a clean answer (a time-out, a memory or runtime failure of the whole
+// program, an unreadable line, no line at all) the host is stopped and the next request gets
+// a fresh one; a host found dead before a request is replaced; and when the exchange breaks
+// on a host that had already served a request, the request is retried once on a fresh host,
+// so only a request that breaks a fresh host gets the failure.
 #pragma once
 
 #include <sys/types.h>
@@ -36,8 +43,14 @@ class SandboxRunner : public CodeRunner {
   std::optional<double> time_limit_ms;
 
  private:
+  enum class Exchange { Answered, TimedOut, Broken };
+
   bool start(std::string* error);
   void stop();
+  // False once the host has exited (it is reaped then, and its pipes closed).
+  bool host_alive();
+  // Writes one request line and reads the answer line before `deadline_ms`.
+  Exchange exchange(const std::string& request_line, double deadline_ms, std::string* answer);
   // Reads one line from the host before `deadline_ms` (steady clock); false on time-out,
   // end of file or a line longer than the cap.
   bool read_line(std::string* line, double deadline_ms, bool* timed_out);
@@ -47,6 +60,7 @@ class SandboxRunner : public CodeRunner {
   int to_host_ = -1, from_host_ = -1;
   std::string pending_;  // bytes read past the last line
   int runs_ = 0, starts_ = 0;
+  int served_ = 0;  // requests answered by the running host
 };
 
 }  // namespace dtx
