@@ -13,6 +13,12 @@
 // re-reads it within a second, keeping the student's place. Answers carry `X-Dtx-Dev: 1`,
 // which is how the page knows to listen; a plain static host sends neither.
 //
+// Requests are checked before anything is read: a Host other than localhost, 127.0.0.1 or
+// [::1] at this server's port gets 421 (a page on another site could otherwise read the
+// served files through a DNS name rebound to 127.0.0.1), a path that does not decode, holds a
+// NUL or a backslash, or has a '..' segment gets 400, and a file is served only when its real
+// path (symbolic links followed) is inside DIR or EXERCISES_DIR. No request stops the server.
+//
 // Every file goes out with the page's Content-Security-Policy as a header (read from the
 // <meta> in DIR/index.html, so there is one policy), plus frame-ancestors 'none', which a
 // <meta> cannot carry. The header matters beyond the page: a dedicated worker
@@ -88,9 +94,75 @@ function sendEvents(req, res) {
   req.on('close', () => { clearInterval(ping); listeners.delete(res); });
 }
 
+// The real folders files may come from (symbolic links in their own paths resolved once).
+const realRoot = fs.realpathSync(root);
+const realWatch = watchDir ? fs.realpathSync(watchDir) : null;
+const inside = (file, dir) => file === dir || file.startsWith(dir + path.sep);
+let listeningPort = port;
+
+// The Host header names this server: localhost, 127.0.0.1 or [::1], at its port.
+function hostAllowed(host) {
+  if (typeof host !== 'string') return false;
+  const m = host.toLowerCase().match(/^(localhost|127\.0\.0\.1|\[::1\])(?::(\d+))?$/);
+  return !!m && Number(m[2] || 80) === listeningPort;
+}
+
+// The request's path decoded, or null when it is malformed: bad percent-encoding, a NUL or
+// other control character, a backslash, or a '.' or '..' segment (raw or encoded).
+function decodedPath(reqUrl) {
+  if (typeof reqUrl !== 'string' || !reqUrl.startsWith('/')) return null;
+  const raw = reqUrl.split(/[?#]/, 1)[0];
+  let decoded;
+  try { decoded = decodeURIComponent(raw); } catch { return null; }
+  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return null;
+  if (decoded.split('/').some((seg) => seg === '..' || seg === '.')) return null;
+  return decoded;
+}
+
+function refuse(res, status, why) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(why + '\n');
+}
+
+// Serves `file` (under `dir`) when its real path is still inside the real `dir`.
+function sendFile(req, res, file, dir) {
+  fs.realpath(file, (rerr, real) => {
+    if (rerr) { refuse(res, 404, 'not found'); return; }
+    if (!inside(real, dir === watchDir ? realWatch : realRoot)) { refuse(res, 403, 'outside the served folder'); return; }
+    fs.stat(real, (err, st) => {
+      if (err || !st.isFile()) { refuse(res, 404, 'not found'); return; }
+      res.writeHead(200, {
+        'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+        'Content-Length': st.size,
+        'Cache-Control': 'no-cache',
+        ...CSP,
+        ...DEV,
+      });
+      if (req.method === 'HEAD') { res.end(); return; }
+      const stream = fs.createReadStream(real);
+      stream.on('error', () => res.destroy());
+      stream.pipe(res);
+    });
+  });
+}
+
 const server = http.createServer((req, res) => {
-  let url;
-  try { url = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { res.writeHead(400).end(); return; }
+  try {
+    handle(req, res);
+  } catch (e) {
+    // A bug here answers one request with 500; the server goes on serving the others.
+    if (!quiet) console.error(`serve: ${req.url}: ${e && e.message}`);
+    if (!res.headersSent) refuse(res, 500, 'server error');
+    else res.destroy();
+  }
+});
+
+function handle(req, res) {
+  if (!hostAllowed(req.headers.host)) {
+    refuse(res, req.headers.host ? 421 : 400, 'this server answers only to localhost, 127.0.0.1 and [::1] at its port');
+    return;
+  }
+  const url = decodedPath(req.url);
+  if (url === null) { refuse(res, 400, 'malformed path'); return; }
   if (!url.startsWith(base)) {
     if (url === base.slice(0, -1)) { res.writeHead(301, { Location: base }).end(); return; }
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
@@ -120,19 +192,14 @@ const server = http.createServer((req, res) => {
   const from = watchDir && rel.startsWith('exercises/') ? watchDir : root;
   if (from === watchDir) rel = rel.slice('exercises/'.length);
   const file = path.resolve(from, rel);
-  if (file !== from && !file.startsWith(from + path.sep)) { res.writeHead(403).end(); return; }
-  fs.stat(file, (err, st) => {
-    if (err || !st.isFile()) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-      'Content-Length': st.size,
-      'Cache-Control': 'no-cache',
-      ...CSP,
-      ...DEV,
-    });
-    if (req.method === 'HEAD') { res.end(); return; }
-    fs.createReadStream(file).pipe(res);
-  });
+  if (!inside(file, from)) { refuse(res, 400, 'malformed path'); return; }
+  sendFile(req, res, file, from);
+}
+
+// A request that is not HTTP at all: answered 400 and closed, the server goes on.
+server.on('clientError', (err, socket) => {
+  if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  else socket.destroy();
 });
 
 server.on('error', (e) => {
@@ -145,6 +212,7 @@ server.on('error', (e) => {
 });
 server.listen(port, '127.0.0.1', () => {
   const addr = server.address();
+  listeningPort = addr.port;
   if (!quiet) {
     console.log(`dtx is served from ${root}\nopen http://localhost:${addr.port}${base}  (Ctrl+C stops)`);
     if (watchDir) console.log(`exercises/ is served from ${watchDir} and watched: a pack you save is reloaded in the open page.\n` +
