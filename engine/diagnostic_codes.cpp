@@ -198,6 +198,14 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::ImageAlt, "W010", "image-alt",
      "A Markdown image has no alt text (nothing between `![` and `]`). A student using a screen "
      "reader hears nothing of the picture: say in a sentence what it shows."},
+    {C::AmbiguousSlip, "W011", "ambiguous-slip",
+     "With `dtx lint --seeds N`: in at least 10 % of the seeds a parameter that multiplies or "
+     "divides a part's answer equals the factor of a slip the engine names for the part's unit "
+     "(N = 8 beside bits vs bytes, 100 beside percent vs fraction, 1000 beside a unit prefix), "
+     "and no listed mistake has that value. An answer off by that factor is told the slip, with "
+     "the parameter mentioned, but the feedback cannot say which the student did. List that "
+     "answer in \"mistakes\" with a message naming both causes, or keep the parameter off that "
+     "value in most instances."},
 };
 
 }  // namespace

@@ -83,6 +83,7 @@ enum class DiagCode : uint8_t {
   ConstraintsRejectMost,
   UnitMismatch,
   ImageAlt,
+  AmbiguousSlip,
   Count_  // not a code: the number of codes
 };
 

@@ -506,8 +506,15 @@ std::string instance_values(const Exercise& ex, const Instance& inst) {
   return s;
 }
 
+// A per-instance warning (W011) is shown when at least this share of the seeds has it: one
+// student in ten meeting the same ambiguous feedback is worth an author's look, while a value
+// a wide range hits now and then is not (N from five choices is 8 in a fifth of the seeds; one
+// value of a range of twenty steps, in a twentieth).
+constexpr int kNotableSharePercent = 10;
+
 // `--seeds N`: the instances students get, not only the defaults and corners. Each problem is
-// reported once, at its first seed, with how many of the N seeds have it.
+// reported once, at its first seed, with how many of the N seeds have it; a warning only where
+// a notable share of the seeds has it.
 void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
   InstanceProblems found;
   long long draws = 0;
@@ -527,11 +534,16 @@ void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
     if (ex.spec) ex.spec->lint_instance(ex, *inst, found);
   }
   for (const auto& p : found.found) {
+    // A warning an instance shows matters where many students meet it; an error, in any one.
+    bool warning = diag_info(p.code).severity() == Severity::Warning;
+    if (warning && p.seeds * 100 < n * kNotableSharePercent) continue;
     std::string where = "seed " + std::to_string(p.first_seed) + (p.first_values.empty() ? "" : " (" + p.first_values + ")");
     std::string how_many = p.seeds == 1 ? "only that seed of " + std::to_string(n)
                                         : std::to_string(p.seeds) + " of " + std::to_string(n) + " seeds";
-    ctx.report(p.code, p.pointer, p.message + ", at " + where + "; " + how_many + " (dtx show " + ex.id +
-                                      " --seed " + std::to_string(p.first_seed) + ")");
+    std::string message = p.message + ", at " + where + "; " + how_many + " (dtx show " + ex.id + " --seed " +
+                          std::to_string(p.first_seed) + ")";
+    if (warning) ctx.warn(p.code, p.pointer, message);
+    else ctx.report(p.code, p.pointer, message);
   }
   // Most draws thrown away: the constraints fight the ranges, and the instances students get
   // are the few corners of the ranges that survive.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "../diagnose.h"
 #include "../load_ctx.h"
@@ -529,10 +530,80 @@ void NumericSpec::warn(const Exercise& ex, LintContext& ctx) const {
   }
 }
 
+namespace {
+
+// Whether the part's answer is `param` times the rest, or the rest over `param` (2P, M/N;
+// not M(N-1)/N): then "forgot to multiply by P" is one step a student takes, and its factor is
+// P's value. Read off by scaling P by 2 and 3 with everything else of the instance kept.
+bool is_a_factor(const NumericPart& part, const std::string& param, const Exercise& ex, const Instance& inst) {
+  auto answer_with = [&](double scale) -> std::optional<double> {
+    std::vector<std::pair<std::string, double>> vals = inst.values;
+    const ExprScope base = inst.scope();
+    auto scope = [&](std::string_view name) -> std::optional<double> {
+      for (const auto& [n, v] : vals)
+        if (n == name) return v;
+      return base(name);
+    };
+    for (auto& [n, v] : vals)
+      if (n == param) v *= scale;
+    for (const auto& [name, d] : ex.derived) {
+      ExprError err;
+      auto v = d.eval(scope, &err);
+      if (!v) return std::nullopt;
+      for (auto& [n, old] : vals)
+        if (n == name) old = *v;
+    }
+    ExprError err;
+    return part.answer.eval(scope, &err);
+  };
+  auto at1 = answer_with(1), at2 = answer_with(2), at3 = answer_with(3);
+  if (!at1 || !at2 || !at3 || *at1 == 0) return false;
+  for (double e : {1.0, -1.0})
+    if (std::fabs(*at2 / *at1 - std::pow(2, e)) < 1e-9 && std::fabs(*at3 / *at1 - std::pow(3, e)) < 1e-9) return true;
+  return false;
+}
+
+// A slip the engine names for the part's unit whose factor is also one of the instance's
+// values (bits for bytes in GB with N = 8): the feedback names the slip and mentions N, but
+// cannot say which step the student took. A listed mistake with that value says it, so it is
+// left out. Twice and half are left out: a parameter of 2 is common, and "counted twice" is
+// the diagnosis whatever the values. Reported at the parameter, which is what an author
+// changes; lint_seeds shows it only where it happens in a notable share of seeds.
+void warn_slip_beside_value(const Exercise& ex, const NumericSpec& spec, const Instance& inst, const NumericPart& part,
+                            double v, InstanceProblems& out) {
+  if (v == 0) return;
+  FactorContext fc;
+  fc.unit = &part.unit;
+  for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
+  const ExprScope scope = inst.scope();
+  for (const auto& [k, why] : slips_for(&part.unit)) {
+    double slipped = v * k;
+    if (k == 2 || k == 0.5 || within(slipped, v, part.rel, part.abs)) continue;
+    bool listed = std::any_of(part.mistakes.begin(), part.mistakes.end(), [&](const NumericMistake& m) {
+      ExprError err;
+      auto mv = m.answer.eval(scope, &err);
+      return mv && within(slipped, *mv, part.rel, part.abs);
+    });
+    if (listed) continue;
+    for (const std::string& name : values_beside_slip(slipped, v, part.rel, part.abs, fc)) {
+      if (!is_a_factor(part, name, ex, inst)) continue;
+      std::string value = format_for_reading(inst.value(name).value_or(0));
+      std::string off = k > 1 ? format_for_reading(k) + "x the answer" : "1/" + format_for_reading(1 / k) + " of the answer";
+      out.problem(DiagCode::AmbiguousSlip, ex.pointer + "/params/" + name,
+                  name + " = " + value + " equals the factor of a slip the feedback names for part \"" + part.id +
+                      "\" (" + off + ": " + why + "), so the feedback cannot tell that slip from " + name +
+                      " multiplied in or divided out; list that answer in \"mistakes\" with a message naming both "
+                      "causes, or keep " + name + " off " + value + " in most instances");
+    }
+  }
+}
+
+}  // namespace
+
 // What a drawn instance can break that the defaults and corners do not show: two values a
 // student must tell apart that the tolerance cannot (a known mistake, another part's answer),
 // and a negative amount of something that cannot be negative.
-void NumericSpec::lint_instance(const Exercise&, const Instance& inst, InstanceProblems& out) const {
+void NumericSpec::lint_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out) const {
   for (size_t i = 0; i < parts.size() && i < inst.part_values.size(); ++i) {
     const NumericPart& part = parts[i];
     double v = inst.part_values[i];
@@ -557,6 +628,7 @@ void NumericSpec::lint_instance(const Exercise&, const Instance& inst, InstanceP
                     "the tolerance (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ") grades " +
                         format_for_reading(v * k) + unit_sp + " as right against " + format_for_reading(v) + unit_sp +
                         ", though it is off by " + format_for_reading(k) + "x (" + why + ")");
+    warn_slip_beside_value(ex, *this, inst, part, v, out);
     // Equal values are one quantity asked twice (sent and received); close but different
     // ones are two formulas the exercise contrasts.
     for (size_t j = 0; j < parts.size() && j < inst.part_values.size(); ++j) {

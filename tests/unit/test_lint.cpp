@@ -933,3 +933,42 @@ TEST(LintSeeds, ASlipTheToleranceGradesRight) {
   std::string once = e064("GB", R"J({"rel": 0.1})J");
   EXPECT_NE(once.find("200 of 200 seeds"), std::string::npos) << once;  // each seed counted once
 }
+
+// W011: a parameter that is a factor of the answer and often equals a slip's factor (N = 8 and
+// bits vs bytes for M/N GB) is a warning with --warn --seeds; a range that rarely hits 8, a
+// listed mistake with that value, a unit without the slip and the ring's 2M(N-1)/N (N is not a
+// factor of it) are not.
+TEST(LintSeeds, AParameterOftenEqualToASlipFactor) {
+  auto w011 = [](const std::string& n_param, const std::string& answer, const std::string& unit,
+                 const std::string& mistakes, bool warnings = true) {
+    auto ds = with_code(lint_seeds(R"J({"id": "a.w", "type": "numeric", "title": "A", "prompt": "{N} {M}",
+      "params": {"N": )J" + n_param + R"J(, "M": {"default": 4, "min": 4, "max": 64, "step": 4}},
+      "hints": ["h"], "explanation": "e",
+      "parts": [{"id": "v", "answer": ")J" + answer + R"J(", "unit": ")J" + unit + R"J(", "mistakes": )J" + mistakes + "}]}",
+                                       200, warnings),
+                           DiagCode::AmbiguousSlip);
+    return joined(ds);
+  };
+  const std::string often = R"J({"default": 8, "choices": [4, 8]})J";
+  const std::string other = R"J([{"answer": "M*N", "message": "m"}])J";
+  std::string w = w011(often, "M/N", "GB", other);
+  EXPECT_NE(w.find("warning[W011]: /exercises/0/params/N: N = 8 equals the factor of a slip the feedback names for "
+                   "part \"v\" (8x the answer: bits vs bytes)"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find(" of 200 seeds"), std::string::npos) << w;
+  EXPECT_EQ(w011(often, "M/N", "GB", other, false), "");  // a warning: only with --warn
+  // 8 in 1 seed of 57 or so: under the 10 % share.
+  EXPECT_EQ(w011(R"J({"default": 9, "min": 4, "max": 60, "step": 1})J", "M/N", "GB", other), "");
+  // The author listed the answers off by N both ways: the feedback says what the author wrote.
+  EXPECT_EQ(w011(often, "M/N", "GB", R"J([{"answer": "M", "message": "m"}, {"answer": "M/N^2", "message": "m"}])J"), "");
+  // Seconds have no factor-8 slip; N is no factor of 2M(N-1)/N.
+  EXPECT_EQ(w011(often, "M/N", "s", other), "");
+  EXPECT_EQ(w011(often, "2*M*(N-1)/N", "GB", other), "");
+  // Percent vs fraction: a utilisation over a link of 100 GB/s.
+  std::string pct = w011(R"J({"default": 100, "choices": [100, 200]})J", "M/N", "", other);
+  EXPECT_NE(pct.find("N = 100 equals the factor of a slip the feedback names for part \"v\" (100x the answer: "
+                     "percent vs fraction)"),
+            std::string::npos)
+      << pct;
+}
