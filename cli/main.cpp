@@ -27,6 +27,7 @@
 #include "report_cmd.h"
 #include "sandbox_runner.h"
 #include "sim.h"
+#include "term.h"
 #include "figures.h"
 #include "text.h"
 
@@ -708,6 +709,9 @@ int cmd_grade(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Students' answers and errors, file names and pack texts are printed in many places; one
+  // filter under std::cout and std::cerr keeps a terminal from obeying any of them.
+  dtx::cli::TerminalSafeOutput terminal_safe_output;
   if (argc < 2) {
     std::cerr << kMainHelp;
     return kUsage;
