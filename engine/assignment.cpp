@@ -7,6 +7,7 @@
 #include "load_ctx.h"
 #include "progress.h"
 #include "text.h"
+#include "text_escape.h"
 
 namespace dtx {
 
@@ -146,23 +147,56 @@ std::string format_utc(int64_t unix_seconds) {
 
 // ---------------------------------------------------------------- students
 
-std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error) {
-  std::string s = trim(std::string(raw));
-  auto fail = [&](const std::string& why) -> std::optional<std::string> {
+namespace {
+
+// How a character that an identifier may not hold is named in a message: "';'", "a tab",
+// "U+00A0" (invisible or look-alike characters by their code point).
+std::string named_character(std::string_view s, size_t at) {
+  unsigned char b = static_cast<unsigned char>(s[at]);
+  if (b == ' ') return "a space";
+  if (b == '\t') return "a tab";
+  if (b < 0x20 || b == 0x7F) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "the control character \\x%02x", b);
+    return buf;
+  }
+  if (b < 0x80) return std::string("'") + static_cast<char>(b) + "'";
+  uint32_t cp = 0;
+  if (utf8_sequence_at(s, at, &cp) == 0) return "a byte that is not UTF-8";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "the character U+%04X", static_cast<unsigned>(cp));
+  return buf;
+}
+
+bool student_id_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-' || c == '@' || c == '+';
+}
+
+}  // namespace
+
+std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error, size_t* error_at) {
+  size_t b = 0, e = raw.size();
+  while (b < e && raw[b] == ' ') ++b;
+  while (e > b && raw[e - 1] == ' ') --e;
+  auto fail = [&](const std::string& why, size_t at) -> std::optional<std::string> {
     if (error) *error = why;
+    if (error_at) *error_at = at;
     return std::nullopt;
   };
-  if (s.empty()) return fail("enter your e-mail address or student number");
-  size_t chars = 0;
-  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
-  if (chars > kMaxStudentIdChars)
-    return fail("an identifier is at most " + std::to_string(kMaxStudentIdChars) + " characters");
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == 0x7F) return fail("the identifier has a control character");
-    if (c == ' ') return fail("an identifier has no spaces (an e-mail address or a student number)");
+  if (b == e) return fail("enter your e-mail address or student number", 0);
+  for (size_t i = b; i < e; ++i) {
+    if (i - b >= kMaxStudentIdChars)
+      return fail("an identifier is at most " + std::to_string(kMaxStudentIdChars) + " characters", i);
+    if (!student_id_char(raw[i]))
+      return fail("character " + std::to_string(i - b + 1) + " is " + named_character(raw, i) +
+                      "; an identifier (an e-mail address or a student number) holds only the letters A-Z, the "
+                      "digits 0-9 and . _ - @ +",
+                  i);
   }
-  if (!std::isalnum(static_cast<unsigned char>(s[0])) && static_cast<unsigned char>(s[0]) < 0x80)
-    return fail("an identifier starts with a letter or a digit");
+  std::string s(raw.substr(b, e - b));
+  if (!std::isalnum(static_cast<unsigned char>(s[0])))
+    return fail("an identifier starts with a letter or a digit, not " + named_character(s, 0), b);
   for (char& c : s)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
@@ -286,6 +320,15 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
           continue;
         }
         if (item.id.empty()) continue;
+        // Exercise ids go into seeds, file names and the gradebook's header: the pack's own
+        // rule (lower-case letters, digits, '-' and '.') holds here too.
+        if (!valid_id(item.id, true) || item.id.size() > kMaxIdChars) {
+          ctx.error(DiagCode::BadName, item.id_pointer,
+                    "expected an exercise id of at most " + std::to_string(kMaxIdChars) +
+                        " lower-case letters, digits, '-' and '.', got \"" + excerpt(item.id, 60) + "\"" +
+                        suggest_id(item.id, true));
+          continue;
+        }
         if (!seen.insert(item.id).second) {
           ctx.error(DiagCode::Duplicate, item.id_pointer,
                     "\"" + item.id + "\" is listed twice; an exercise is graded once per assignment");

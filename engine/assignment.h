@@ -71,11 +71,14 @@ std::vector<Diagnostic> lint_assignment(const Assignment& a, const std::string& 
 // ---------------------------------------------------------------- students and their numbers
 
 constexpr size_t kMaxStudentIdChars = 100;
-// The identifier as it is stored and compared: trimmed, ASCII letters lowered (e-mail
-// addresses are compared without case). nullopt with `error` when it cannot be one: empty,
-// too long, a control character or a space inside, or a first character that is not a letter
-// or digit (a gradebook opened in a spreadsheet would run "=..." as a formula).
-std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error);
+// The identifier as it is stored and compared: spaces around it trimmed, letters lowered
+// (e-mail addresses are compared without case). An identifier holds only ASCII letters,
+// digits and . _ - @ + (at most kMaxStudentIdChars), and starts with a letter or a digit:
+// nothing a spreadsheet runs ("=..."), splits (';' in locales that use it to separate cells)
+// or a terminal obeys, and no look-alikes (a leading no-break space, a right-to-left
+// override) that would make two identities print the same. nullopt with `error` otherwise,
+// and `error_at`: the byte in `raw` that is wrong.
+std::optional<std::string> normalize_student_id(std::string_view raw, std::string* error, size_t* error_at = nullptr);
 
 // The seed of `exercise_id` for `student` in assignment `assignment_id`: a hash of the three,
 // 1 .. 999,999,999, the same in the page, in `dtx report` and on every machine. A student who

@@ -6,6 +6,7 @@
 
 #include "load_ctx.h"
 #include "text.h"
+#include "text_escape.h"
 
 namespace dtx {
 
@@ -106,21 +107,43 @@ struct FlagList {
   }
 };
 
-struct Student {
-  std::string id;
-  std::vector<std::string> files;
-  Submission merged;
-  std::vector<std::string> notes;  // attempts left out while reading
+// One file as read: the identity it claims, its attempts in the file's own order, and the
+// attempts left out while reading it.
+struct FileEntry {
+  std::string file;
+  Submission submission;
+  std::vector<std::string> notes;
 };
 
-}  // namespace
+// The flags of one identity, gathered over all its files.
+struct Flags {
+  Flags(const Assignment& a)
+      : over{"attempts beyond the limit of " + std::to_string(a.max_attempts) + " (not counted, not run)"} {}
+  FlagList copied{"attempts on another student's numbers (copied; not counted, not run)"};
+  FlagList practice{"attempts on numbers the assignment did not give this student (not counted, not run)"};
+  FlagList late{"attempts after the due date (not counted, not run)"};
+  FlagList over;
+  FlagList future{"attempts dated after the report was made (the computer's clock?)"};
+  FlagList disagree{"verdicts in the file that the engine does not confirm (the engine's count)"};
+  FlagList unreadable_answers{"answers the engine cannot read (not attempts)"};
+  FlagList other{"attempts on exercises that are not in this assignment (ignored)"};
+  FlagList missing{"attempts on exercises the course no longer has (not graded)"};
+  std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
 
-Report make_report(const Assignment& a, const Library& course, const std::vector<ReportInput>& files,
-                   const ReportOptions& options) {
-  Report r;
-  r.assignment = &a;
-  // 1. Read every file; group them by student.
-  std::map<std::string, Student> by_student;
+  void tell(std::vector<std::string>& out) const {
+    for (const FlagList* f : {&copied, &practice, &late, &over, &future, &disagree, &unreadable_answers, &other, &missing})
+      if (f->count) out.push_back(f->sentence());
+    for (const auto& [pack, n] : changed_packs)
+      out.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
+                    " than the one graded with now (the pack changed since)");
+  }
+};
+
+// Reads every file; a file that is not a submission for this assignment goes to
+// r.unreadable. The rest are grouped by the identity each claims, in the order given.
+std::map<std::string, std::vector<FileEntry>> read_files(const Assignment& a, const std::vector<ReportInput>& files,
+                                                         Report& r) {
+  std::map<std::string, std::vector<FileEntry>> by_student;
   for (const auto& f : files) {
     SubmissionRead read = read_submission(f.text, f.file);
     if (!read.submission) {
@@ -136,137 +159,199 @@ Report make_report(const Assignment& a, const Library& course, const std::vector
                                            "\", not \"" + a.id + "\""}});
       continue;
     }
-    Student& st = by_student[s.student];
-    st.id = s.student;
-    st.files.push_back(f.file);
-    st.merged = st.files.size() == 1 ? s : merge_submissions(st.merged, s);
-    for (const auto& d : read.diagnostics) st.notes.push_back(format_diagnostic(d));
+    FileEntry e{f.file, std::move(s), {}};
+    for (const auto& d : read.diagnostics) e.notes.push_back(format_diagnostic(d));
+    by_student[e.submission.student].push_back(std::move(e));
   }
-  // 2. Whose numbers are whose: an attempt on another student's seed is a copy.
-  std::map<std::pair<std::string, uint64_t>, std::string> owner;
-  for (const auto& [id, st] : by_student)
-    for (const auto& item : a.exercises)
-      if (!item.seed && a.per_student_numbers) owner[{item.id, assignment_seed(a, item, id)}] = id;
+  return by_student;
+}
 
+// Grades files. Each file is graded alone: its attempts in the order the file lists them (the
+// times in a file are the file's word, so they never order anything), the attempt limit
+// counted within the file. No file can use up another file's attempts, so a file that
+// claims someone else's identity cannot lower their grade.
+struct Grader {
+  const Assignment& a;
+  const Library& course;
+  const ReportOptions& options;
+  std::map<std::pair<std::string, uint64_t>, std::string> owner;  // (exercise, seed) -> whose
+  Report& r;
+  std::vector<std::map<std::string, size_t>> group_index;  // per item: diagnosis key -> r.items[i].wrong
+  // The same answer on the same instance (a file handed in twice) is graded once.
+  std::map<std::string, Feedback> graded;
+
+  // Why `at` cannot count for `id` (its flag said), or false when it may.
+  bool cannot_count(const SubmittedAttempt& at, const AssignmentItem& item, const std::string& id, int counted,
+                    Flags& f) const;
+  const Feedback& grade_once(const Exercise& ex, const Instance& inst, const SubmittedAttempt& at, const Answer& answer);
+  void record_wrong(size_t idx, const Feedback& fb, const SubmittedAttempt& at, const std::string& id);
+  std::vector<ExerciseResult> grade_file(const std::string& id, const Submission& s, Flags& f);
+};
+
+bool Grader::cannot_count(const SubmittedAttempt& at, const AssignmentItem& item, const std::string& id, int counted,
+                          Flags& f) const {
+  uint64_t own = assignment_seed(a, item, id);
+  if (at.seed != own) {
+    auto o = owner.find({at.exercise, at.seed});
+    if (o != owner.end() && o->second != id)
+      f.copied.add(at.exercise + " seed " + std::to_string(at.seed) + " is " + o->second + "'s");
+    else
+      f.practice.add(at.exercise + " seed " + std::to_string(at.seed) + " (theirs is " + std::to_string(own) + ")");
+    return true;
+  }
+  if (at.at > a.due_unix) {
+    double hours = static_cast<double>(at.at - a.due_unix) / 3600.0;
+    f.late.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" +
+               (hours < 48 ? format_number(hours, 2) + " h" : format_number(hours / 24, 2) + " days") + " late)");
+    return true;
+  }
+  if (a.max_attempts && counted >= a.max_attempts) {
+    f.over.add(at.exercise);
+    return true;
+  }
+  return false;
+}
+
+const Feedback& Grader::grade_once(const Exercise& ex, const Instance& inst, const SubmittedAttempt& at,
+                                   const Answer& answer) {
+  std::string key = ex.id + '\x1f' + std::to_string(at.seed);
+  for (const auto& w : at.answer) key += '\x1e' + w;
+  auto it = graded.find(key);
+  if (it == graded.end()) it = graded.emplace(key, grade(inst, answer, options.services)).first;
+  return it->second;
+}
+
+void Grader::record_wrong(size_t idx, const Feedback& fb, const SubmittedAttempt& at, const std::string& id) {
+  ItemStats& is = r.items[idx];
+  std::string d = diagnosis_of(fb);
+  std::string key = group_key(d);
+  auto g = group_index[idx].find(key);
+  if (g == group_index[idx].end()) {
+    g = group_index[idx].emplace(key, is.wrong.size()).first;
+    is.wrong.push_back({d, answer_text(at.answer), 0, {}});
+  }
+  is.wrong[g->second].attempts++;
+  is.wrong[g->second].students.insert(id);
+}
+
+std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Submission& s, Flags& f) {
+  std::vector<ExerciseResult> results(a.exercises.size());
+  for (const auto& at : s.attempts) {
+    auto it = std::find_if(a.exercises.begin(), a.exercises.end(), [&](const AssignmentItem& x) { return x.id == at.exercise; });
+    if (it == a.exercises.end()) {
+      f.other.add(excerpt(at.exercise, 60));
+      continue;
+    }
+    size_t idx = static_cast<size_t>(it - a.exercises.begin());
+    const Exercise* ex = course.find(at.exercise);
+    if (!ex) {
+      f.missing.add(at.exercise);
+      continue;
+    }
+    std::string why;
+    auto inst = make_instance(*ex, at.seed, &why);
+    if (!inst) {
+      f.unreadable_answers.add(at.exercise + " seed " + std::to_string(at.seed) + ": no such instance (" + why + ")");
+      continue;
+    }
+    auto answer = ex->spec->parse_answer(*ex, *inst, at.answer, &why);
+    if (!answer) {
+      f.unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
+      continue;
+    }
+    if (!at.pack.empty() && !at.pack_sha256.empty()) {
+      auto h = options.pack_sha256.find(last_component(ex->file));
+      if (h != options.pack_sha256.end() && h->second != at.pack_sha256) f.changed_packs[last_component(ex->file)]++;
+    }
+    if (options.now && at.at > options.now + 86400) f.future.add(at.exercise + " at " + format_utc(at.at));
+    ExerciseResult& res = results[idx];
+    // Decided before grading: an attempt that cannot count is never run.
+    if (cannot_count(at, *it, id, res.attempts, f)) continue;
+    const Feedback& fb = grade_once(*ex, *inst, at, *answer);
+    if (!fb.counts_as_attempt()) {
+      f.unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
+      continue;
+    }
+    if (!at.verdict.empty() && at.verdict != verdict_name(fb.verdict))
+      f.disagree.add(at.exercise + " at " + format_utc(at.at) + ": the file says " + excerpt(at.verdict, 20) +
+                     ", the engine " + verdict_name(fb.verdict));
+    res.attempts++;
+    res.best = std::max(res.best, fb.score);
+    if (fb.verdict == Verdict::Correct && !res.attempts_to_solve) res.attempts_to_solve = res.attempts;
+    r.items[idx].attempts++;
+    if (fb.verdict != Verdict::Correct) record_wrong(idx, fb, at, id);
+  }
+  return results;
+}
+
+// Of two files' results for one exercise, the better: the higher score, then the sooner solve.
+const ExerciseResult& better(const ExerciseResult& x, const ExerciseResult& y) {
+  if (x.best != y.best) return x.best > y.best ? x : y;
+  if (x.attempts_to_solve && y.attempts_to_solve) return x.attempts_to_solve <= y.attempts_to_solve ? x : y;
+  return x.attempts_to_solve || !y.attempts ? x : y;
+}
+
+// The flag every file of a contested identity raises, first among its flags.
+std::string claimed_by_files_flag(const std::vector<std::string>& files) {
+  std::string list;
+  for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
+  return std::to_string(files.size()) + " FILES CLAIM THIS STUDENT: " + list +
+         ". Each is graded alone (its own attempts, in its own order, its own limit) and the best per exercise is "
+         "shown; one of them may not be theirs";
+}
+
+StudentReport report_identity(Grader& g, const std::string& id, const std::vector<FileEntry>& entries) {
+  const Assignment& a = g.a;
+  StudentReport sr;
+  sr.student = id;
+  sr.results.resize(a.exercises.size());
+  Flags flags(a);
+  std::vector<std::string> notes;
+  for (const auto& e : entries) {
+    sr.files.push_back(e.file);
+    notes.insert(notes.end(), e.notes.begin(), e.notes.end());
+    std::vector<ExerciseResult> mine = g.grade_file(id, e.submission, flags);
+    for (size_t i = 0; i < mine.size(); ++i) sr.results[i] = better(sr.results[i], mine[i]);
+  }
+  sr.claimed_by_several_files = entries.size() > 1;
+  if (sr.claimed_by_several_files) sr.flags.push_back(claimed_by_files_flag(sr.files));
+  if (!notes.empty()) {
+    FlagList left{"attempts left out because they could not be read"};
+    for (const auto& n : notes) left.add(n);
+    sr.flags.push_back(left.sentence());
+  }
+  flags.tell(sr.flags);
+  for (size_t i = 0; i < a.exercises.size(); ++i) sr.points += sr.results[i].best * a.exercises[i].points;
+  return sr;
+}
+
+}  // namespace
+
+Report make_report(const Assignment& a, const Library& course, const std::vector<ReportInput>& files,
+                   const ReportOptions& options) {
+  Report r;
+  r.assignment = &a;
+  std::map<std::string, std::vector<FileEntry>> by_student = read_files(a, files, r);
+  Grader g{a, course, options, {}, r, std::vector<std::map<std::string, size_t>>(a.exercises.size()), {}};
+  // Whose numbers are whose: an attempt on another student's seed is a copy.
+  for (const auto& [id, entries] : by_student)
+    for (const auto& item : a.exercises)
+      if (!item.seed && a.per_student_numbers) g.owner[{item.id, assignment_seed(a, item, id)}] = id;
   r.items.resize(a.exercises.size());
-  std::vector<std::map<std::string, size_t>> group_index(a.exercises.size());
-  std::vector<std::vector<int>> to_solve(a.exercises.size());
   for (size_t i = 0; i < a.exercises.size(); ++i) {
     r.items[i].id = a.exercises[i].id;
     if (const Exercise* ex = course.find(a.exercises[i].id)) r.items[i].title = ex->title;
   }
-
-  // 3. Grade every attempt again.
-  for (auto& [id, st] : by_student) {
-    StudentReport sr;
-    sr.student = id;
-    sr.files = st.files;
-    sr.results.resize(a.exercises.size());
-    FlagList copied{"attempts on another student's numbers (copied; not counted)"};
-    FlagList practice{"attempts on numbers the assignment did not give this student (not counted)"};
-    FlagList late{"attempts after the due date (not counted)"};
-    FlagList over{"attempts beyond the limit of " + std::to_string(a.max_attempts) + " (not counted)"};
-    FlagList future{"attempts dated after the report was made (the computer's clock?)"};
-    FlagList disagree{"verdicts in the file that the engine does not confirm (the engine's count)"};
-    FlagList unreadable_answers{"answers the engine cannot read (not attempts)"};
-    FlagList other{"attempts on exercises that are not in this assignment (ignored)"};
-    FlagList missing{"attempts on exercises the course no longer has (not graded)"};
-    std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
-    if (st.files.size() > 1) {
-      std::string list;
-      for (const auto& f : st.files) list += (list.empty() ? "" : ", ") + f;
-      sr.flags.push_back(std::to_string(st.files.size()) + " files for this student, merged: " + list);
-    }
-    if (!st.notes.empty()) {
-      FlagList left{"attempts left out because they could not be read"};
-      for (const auto& n : st.notes) left.add(n);
-      sr.flags.push_back(left.sentence());
-    }
-    for (const auto& at : st.merged.attempts) {
-      auto it = std::find_if(a.exercises.begin(), a.exercises.end(), [&](const AssignmentItem& x) { return x.id == at.exercise; });
-      if (it == a.exercises.end()) {
-        other.add(excerpt(at.exercise, 60));
-        continue;
-      }
-      size_t idx = static_cast<size_t>(it - a.exercises.begin());
-      const Exercise* ex = course.find(at.exercise);
-      if (!ex) {
-        missing.add(at.exercise);
-        continue;
-      }
-      std::string why;
-      auto inst = make_instance(*ex, at.seed, &why);
-      if (!inst) {
-        unreadable_answers.add(at.exercise + " seed " + std::to_string(at.seed) + ": no such instance (" + why + ")");
-        continue;
-      }
-      auto answer = ex->spec->parse_answer(*ex, *inst, at.answer, &why);
-      Feedback fb;
-      if (answer) fb = grade(*inst, *answer, options.services);
-      if (!answer || !fb.counts_as_attempt()) {
-        unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
-        continue;
-      }
-      if (!at.verdict.empty() && at.verdict != verdict_name(fb.verdict))
-        disagree.add(at.exercise + " at " + format_utc(at.at) + ": the file says " + excerpt(at.verdict, 20) +
-                     ", the engine " + verdict_name(fb.verdict));
-      if (!at.pack.empty() && !at.pack_sha256.empty()) {
-        auto h = options.pack_sha256.find(last_component(ex->file));
-        if (h != options.pack_sha256.end() && h->second != at.pack_sha256) changed_packs[last_component(ex->file)]++;
-      }
-      if (options.now && at.at > options.now + 86400) future.add(at.exercise + " at " + format_utc(at.at));
-      // Does it count?
-      const AssignmentItem& item = a.exercises[idx];
-      uint64_t own = assignment_seed(a, item, id);
-      bool counts = true;
-      if (at.seed != own) {
-        counts = false;
-        auto o = owner.find({at.exercise, at.seed});
-        if (o != owner.end() && o->second != id)
-          copied.add(at.exercise + " seed " + std::to_string(at.seed) + " is " + o->second + "'s");
-        else
-          practice.add(at.exercise + " seed " + std::to_string(at.seed) + " (theirs is " + std::to_string(own) + ")");
-      } else if (at.at > a.due_unix) {
-        counts = false;
-        double hours = static_cast<double>(at.at - a.due_unix) / 3600.0;
-        late.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" +
-                 (hours < 48 ? format_number(hours, 2) + " h" : format_number(hours / 24, 2) + " days") + " late)");
-      } else if (a.max_attempts && sr.results[idx].attempts >= a.max_attempts) {
-        counts = false;
-        over.add(at.exercise);
-      }
-      if (!counts) continue;
-      ExerciseResult& res = sr.results[idx];
-      res.attempts++;
-      res.best = std::max(res.best, fb.score);
-      if (fb.verdict == Verdict::Correct && !res.attempts_to_solve) res.attempts_to_solve = res.attempts;
-      ItemStats& is = r.items[idx];
-      is.attempts++;
-      if (fb.verdict != Verdict::Correct) {
-        std::string d = diagnosis_of(fb);
-        std::string key = group_key(d);
-        auto g = group_index[idx].find(key);
-        if (g == group_index[idx].end()) {
-          g = group_index[idx].emplace(key, is.wrong.size()).first;
-          is.wrong.push_back({d, answer_text(at.answer), 0, {}});
-        }
-        is.wrong[g->second].attempts++;
-        is.wrong[g->second].students.insert(id);
-      }
-    }
+  std::vector<std::vector<int>> to_solve(a.exercises.size());
+  for (const auto& [id, entries] : by_student) {
+    StudentReport sr = report_identity(g, id, entries);
     for (size_t i = 0; i < a.exercises.size(); ++i) {
-      sr.points += sr.results[i].best * a.exercises[i].points;
       if (sr.results[i].attempts) r.items[i].students++;
       if (sr.results[i].attempts_to_solve) {
         r.items[i].solved++;
         to_solve[i].push_back(sr.results[i].attempts_to_solve);
       }
     }
-    for (const FlagList* f : {&copied, &practice, &late, &over, &future, &disagree, &unreadable_answers, &other, &missing})
-      if (f->count) sr.flags.push_back(f->sentence());
-    for (const auto& [pack, n] : changed_packs)
-      sr.flags.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
-                         " than the one graded with now (the pack changed since)");
     r.students.push_back(std::move(sr));
   }
   for (size_t i = 0; i < r.items.size(); ++i) {
@@ -290,43 +375,67 @@ std::string pad(const std::string& s, size_t width) {
   return chars >= width ? s : s + std::string(width - chars, ' ');
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+// A value from a file, on one line of the terminal: controls, newlines and bidi overrides
+// shown as escapes, so it cannot redraw or reorder the report around it.
+std::string shown(const std::string& s) { return terminal_safe(s, false); }
+
+// RFC 4180 quoting, and a cell a spreadsheet would run as a formula (=, +, -, @, a tab or a
+// carriage return first) starts with an apostrophe. Separators of other locales (';', a tab)
+// are quoted too, so a spreadsheet that splits on them keeps the cell whole.
+std::string csv_field(const std::string& raw) {
+  std::string s = raw;
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) s = "'" + s;
+  if (s.find_first_of(",;\"\r\n\t") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
+}
+
+// The gradebook's last column: empty, or why this row's grade needs a look.
+std::string csv_flag(const StudentReport& s) {
+  if (!s.claimed_by_several_files) return "";
+  std::string list;
+  for (const auto& f : s.files) list += (list.empty() ? "" : "; ") + last_component(f);
+  return std::to_string(s.files.size()) + " files claim this student: " + shown(list);
 }
 
 }  // namespace
 
 std::string report_table(const Report& r) {
   const Assignment& a = *r.assignment;
-  std::string out = "Assignment " + a.id + " (" + a.title + "): " + std::to_string(a.exercises.size()) +
+  std::string out = "Assignment " + shown(a.id) + " (" + shown(a.title) + "): " + std::to_string(a.exercises.size()) +
                     " exercises, " + points_text(a.total_points()) + " points, due " +
                     format_datetime(a.due_unix, a.due_offset_minutes) + "\n";
   out += count_of(static_cast<int>(r.students.size()), "student");
   if (!r.unreadable.empty())
     out += ", " + count_of(static_cast<int>(r.unreadable.size()), "file") + " that could not be read";
-  out += "\n\n";
+  out += "\n";
+  std::string contested;
+  for (const auto& s : r.students)
+    if (s.claimed_by_several_files) contested += (contested.empty() ? "" : ", ") + shown(s.student);
+  if (!contested.empty())
+    out += "WARNING: more than one file claims " + contested + " (marked !; see Flags)\n";
+  out += "\n";
   size_t w = 7;
-  for (const auto& s : r.students) w = std::max(w, s.student.size());
+  for (const auto& s : r.students) w = std::max(w, shown(s.student).size());
   std::vector<size_t> cw;
   std::string head = pad("student", w + 2);
   for (const auto& it : a.exercises) {
-    std::string h = it.id;
+    std::string h = shown(it.id);
     cw.push_back(std::max<size_t>(h.size(), 5) + 2);
     head += pad(h, cw.back());
   }
   head += "total";
   out += head + "\n";
   for (const auto& s : r.students) {
-    std::string row = pad(s.student, w + 2);
+    std::string row = pad(shown(s.student), w + 2);
     for (size_t i = 0; i < s.results.size(); ++i) {
       const ExerciseResult& e = s.results[i];
       std::string cell = e.attempts ? points_text(e.best * a.exercises[i].points) : "-";
       row += pad(cell, cw[i]);
     }
     row += points_text(s.points) + " / " + points_text(a.total_points());
+    if (s.claimed_by_several_files) row += "  ! " + std::to_string(s.files.size()) + " files";
     out += row + "\n";
   }
   out += "\n(- no attempt that counts)\n";
@@ -335,14 +444,14 @@ std::string report_table(const Report& r) {
     if (!s.flags.empty()) {
       if (!any) out += "\nFlags\n";
       any = true;
-      out += "  " + s.student + ":\n";
-      for (const auto& f : s.flags) out += "    - " + f + "\n";
+      out += "  " + shown(s.student) + ":\n";
+      for (const auto& f : s.flags) out += "    - " + shown(f) + "\n";
     }
   if (!any) out += "\nNo flags.\n";
   if (!r.unreadable.empty()) {
     out += "\nFiles that could not be read (not graded; the others are)\n";
     for (const auto& u : r.unreadable)
-      for (const auto& m : u.messages) out += "  " + m + "\n";
+      for (const auto& m : u.messages) out += "  " + shown(m) + "\n";
   }
   return out;
 }
@@ -354,7 +463,7 @@ std::string report_csv(const Report& r) {
     out += ',';
     out += csv_field(it.id);
   }
-  out += ",total\r\n";
+  out += ",total,flag\r\n";
   for (const auto& s : r.students) {
     out += csv_field(s.student);
     for (size_t i = 0; i < s.results.size(); ++i) {
@@ -363,6 +472,8 @@ std::string report_csv(const Report& r) {
     }
     out += ',';
     out += points_text(s.points);
+    out += ',';
+    out += csv_field(csv_flag(s));
     out += "\r\n";
   }
   return out;
@@ -371,9 +482,9 @@ std::string report_csv(const Report& r) {
 std::string report_items(const Report& r, size_t top) {
   const Assignment& a = *r.assignment;
   size_t n = r.students.size();
-  std::string out = "Exercises of " + a.id + " (" + std::to_string(n) + " student" + (n == 1 ? "" : "s") + ")\n";
+  std::string out = "Exercises of " + shown(a.id) + " (" + std::to_string(n) + " student" + (n == 1 ? "" : "s") + ")\n";
   for (const auto& it : r.items) {
-    out += "\n" + it.id + (it.title.empty() ? "" : " (" + it.title + ")") + "\n";
+    out += "\n" + shown(it.id) + (it.title.empty() ? "" : " (" + shown(it.title) + ")") + "\n";
     int pct = n ? static_cast<int>(std::lround(100.0 * it.solved / static_cast<double>(n))) : 0;
     out += "  " + count_of(it.attempts, "attempt") + " by " + count_of(it.students, "student") + "; solved by " +
            std::to_string(it.solved) + " (" + std::to_string(pct) + " %)";
@@ -388,7 +499,7 @@ std::string report_items(const Report& r, size_t top) {
       const auto& g = it.wrong[i];
       out += "    " + count_of(g.attempts, "attempt") + " by " + count_of(static_cast<int>(g.students.size()), "student") +
              ", e.g. \"" +
-             g.example + "\"\n      the engine: " + g.diagnosis + "\n";
+             shown(g.example) + "\"\n      the engine: " + shown(g.diagnosis) + "\n";
     }
   }
   return out;

@@ -7,11 +7,19 @@
 // count, times the exercise's points):
 //   - attempts on the student's own numbers (the seed the assignment gives them);
 //   - made by the due date (by the times in the file: the student's clock);
-//   - within the assignment's maximum number of attempts (in time order);
+//   - within the assignment's maximum number of attempts, counted in the order the file
+//     lists them (never by the times a file claims) and within that one file;
 //   - answers the engine can read (an unreadable answer is not an attempt, as in the page).
 // Everything else is listed as a flag for the instructor to judge: attempts on another
 // student's numbers (copied), on numbers nobody was given (practice), late ones, attempts
 // beyond the limit, verdicts the engine does not confirm, packs changed since the attempt.
+// An attempt that cannot count is not graded at all, so its code never runs.
+//
+// Identity is per file (docs/AUTHORING.md, "Who a file is from"). Any file can write any
+// `student`, so a file never changes what another file earns: each file is graded alone
+// (its attempts, its order, its own attempt limit) and a student's result for an exercise
+// is the best of their files' results. Two files that claim one student are both named,
+// loudly: first among the flags, a "!" on the row, a WARNING line, and the CSV's `flag`.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +52,8 @@ struct ExerciseResult {
 
 struct StudentReport {
   std::string student;
-  std::vector<std::string> files;
+  std::vector<std::string> files;       // every file that claims this student, as given
+  bool claimed_by_several_files = false;
   std::vector<ExerciseResult> results;  // one per assignment exercise, in its order
   double points = 0;
   std::vector<std::string> flags;       // sentences, for the instructor
@@ -82,10 +91,13 @@ Report make_report(const Assignment& a, const Library& course, const std::vector
                    const ReportOptions& options);
 
 // The table `dtx report` prints: a heading, one row per student, the flags, the files that
-// could not be read.
+// could not be read. Every string from a file is shown on its line with its controls and
+// bidi overrides escaped (text_escape.h).
 std::string report_table(const Report& r);
-// The gradebook (`--csv FILE`): a header row "student,<exercise id>...,total", then one row
-// per student with the points earned per exercise and in total (RFC 4180, "." decimals).
+// The gradebook (`--csv FILE`): a header row "student,<exercise id>...,total,flag", then one
+// row per student with the points earned per exercise and in total (RFC 4180, "." decimals),
+// and `flag`: empty, or "2 files claim this student: a.json; b.json". A cell that starts
+// with = + - @ is written after an apostrophe, so no spreadsheet runs it.
 std::string report_csv(const Report& r);
 // Per exercise (`--items`): attempts, share solved, median attempts to solve, and the
 // `top` most common wrong answers with the engine's diagnosis of each.

@@ -25,7 +25,15 @@ bool read_attempt(LoadContext& ctx, const Json& a, const std::string& p, Submitt
   ctx.check_fields(a, p, {"exercise", "seed", "answer", "verdict", "score", "at", "pack", "pack_sha256"},
                    {"exercise", "seed", "answer", "at"});
   out.pointer = p;
-  if (auto e = ctx.string_field(a, p, "exercise", true)) out.exercise = *e;
+  if (auto e = ctx.string_field(a, p, "exercise", true)) {
+    // An exercise id is printed in flags and looked up in the course: the packs' own rule.
+    if (!valid_id(*e, true) || e->size() > kMaxIdChars)
+      ctx.error(DiagCode::BadName, p + "/exercise",
+                "expected an exercise id (lower-case letters, digits, '-' and '.', at most " +
+                    std::to_string(kMaxIdChars) + "), got \"" + excerpt(*e, 60) + "\"");
+    else
+      out.exercise = *e;
+  }
   if (auto s = ctx.int_field(a, p, "seed", true, 0, 9007199254740991LL)) out.seed = static_cast<uint64_t>(*s);
   if (auto it = a.find("answer"); it != a.end()) {
     if (!it->is_array() || it->size() > kMaxAnswerWords) {
@@ -71,11 +79,18 @@ SubmissionRead read_submission(const std::string& text, const std::string& file)
   if (auto f = ctx.string_field(doc, "", "format", true); f && *f != kSubmissionFormat)
     ctx.error(DiagCode::UnsupportedFormat, "/format",
               std::string("this engine reads submissions of format \"") + kSubmissionFormat + "\", got \"" + excerpt(*f, 40) + "\"");
-  if (auto a = ctx.string_field(doc, "", "assignment", true)) s.assignment = *a;
+  if (auto a = ctx.string_field(doc, "", "assignment", true)) {
+    if (!valid_id(*a, false) || a->size() > kMaxIdChars)
+      ctx.error(DiagCode::BadName, "/assignment",
+                "expected an assignment id (lower-case letters, digits and '-'), got \"" + excerpt(*a, 60) + "\"");
+    else
+      s.assignment = *a;
+  }
   if (auto st = ctx.string_field(doc, "", "student", true)) {
     std::string why;
-    if (auto n = normalize_student_id(*st, &why)) s.student = *n;
-    else ctx.error(DiagCode::ValueNotAllowed, "/student", "not a student identifier: " + why);
+    size_t at = 0;
+    if (auto n = normalize_student_id(*st, &why, &at)) s.student = *n;
+    else ctx.error(DiagCode::ValueNotAllowed, "/student", "not a student identifier: " + why, false, utf8_column(*st, at));
   }
   if (auto c = ctx.string_field(doc, "", "created", false)) {
     int off = 0;

@@ -6,11 +6,13 @@
 #include <set>
 
 #include "assignment.h"
+#include "grade/code.h"
 #include "helpers.h"
 #include "report.h"
 #include "sha256.h"
 #include "submission.h"
 #include "text.h"
+#include "text_escape.h"
 
 using namespace dtx;
 using namespace dtx::testing;
@@ -124,9 +126,31 @@ TEST(Assignment, StudentIdentifiersAreNormalisedAndChecked) {
   EXPECT_FALSE(normalize_student_id("", &why));
   EXPECT_FALSE(normalize_student_id("ana smith", &why));
   EXPECT_FALSE(normalize_student_id("=HYPERLINK(\"x\")", &why)) << "a spreadsheet would run it";
-  EXPECT_NE(why.find("letter or a digit"), std::string::npos) << why;
+  EXPECT_NE(why.find("character 1 is '='"), std::string::npos) << why;
+  EXPECT_FALSE(normalize_student_id("-ana", &why));
+  EXPECT_NE(why.find("starts with a letter or a digit"), std::string::npos) << why;
   EXPECT_FALSE(normalize_student_id(std::string(101, 'a'), &why));
+  EXPECT_TRUE(normalize_student_id(std::string(100, 'a'), &why));
+  // The documented set: letters, digits and . _ - @ +; e-mail addresses with tags pass.
+  EXPECT_EQ(normalize_student_id("Ana.B_c-d+hw@Uni.Example", &why).value_or("?"), "ana.b_c-d+hw@uni.example");
+  // Each of these was accepted before: a ';' a spreadsheet in a ';' locale splits on (the
+  // rest of the cell is then read as a formula), a tab (trimmed away, or inside), a
+  // right-to-left override and a leading no-break space (two identities that print alike).
+  size_t at = 99;
+  EXPECT_FALSE(normalize_student_id("ana;=1+1", &why, &at));
+  EXPECT_NE(why.find("character 4 is ';'"), std::string::npos) << why;
+  EXPECT_EQ(at, 3u);
   EXPECT_FALSE(normalize_student_id("a\tb", &why));
+  EXPECT_NE(why.find("a tab"), std::string::npos) << why;
+  EXPECT_FALSE(normalize_student_id("\tana", &why, &at)) << "a tab is not trimmed into another identity";
+  EXPECT_EQ(at, 0u);
+  EXPECT_FALSE(normalize_student_id("ana\xE2\x80\xAEmoc.evil", &why, &at));
+  EXPECT_NE(why.find("U+202E"), std::string::npos) << why;
+  EXPECT_EQ(at, 3u);
+  EXPECT_FALSE(normalize_student_id("\xC2\xA0" "ana", &why));
+  EXPECT_NE(why.find("U+00A0"), std::string::npos) << why;
+  EXPECT_FALSE(normalize_student_id("an\xC3\xA1", &why)) << "outside ASCII: accents have look-alikes";
+  EXPECT_FALSE(normalize_student_id("ana\x1b[2K", &why));
 }
 
 TEST(Assignment, DateTimesNeedTheirZone) {
@@ -285,7 +309,7 @@ TEST(Report, ScoresOwnTimelyAttemptsAndFlagsTheRest) {
   EXPECT_DOUBLE_EQ(B.points, 0);
   std::string bflags;
   for (const auto& f : B.flags) bflags += f + "\n";
-  EXPECT_NE(bflags.find("another student's numbers (copied; not counted): t.sum seed " + std::to_string(ana_sum) + " is ana's"),
+  EXPECT_NE(bflags.find("another student's numbers (copied; not counted, not run): t.sum seed " + std::to_string(ana_sum) + " is ana's"),
             std::string::npos) << bflags;
   EXPECT_NE(bflags.find("after the due date"), std::string::npos) << bflags;
   EXPECT_NE(bflags.find("the file says correct, the engine incorrect"), std::string::npos) << bflags;
@@ -294,7 +318,7 @@ TEST(Report, ScoresOwnTimelyAttemptsAndFlagsTheRest) {
   ASSERT_FALSE(C.flags.empty());
   EXPECT_NE(C.flags[0].find("beyond the limit of 2"), std::string::npos) << C.flags[0];
   // The gradebook: one row per student, points per exercise and in total.
-  EXPECT_EQ(report_csv(r), "student,t.sum,t.pick,total\r\nana,1,2,3\r\nbo,0,0,0\r\ncy,0,0,0\r\n");
+  EXPECT_EQ(report_csv(r), "student,t.sum,t.pick,total,flag\r\nana,1,2,3,\r\nbo,0,0,0,\r\ncy,0,0,0,\r\n");
   // The item statistics name the known mistake.
   // cy's two guesses are one group (numbers aside), ana's product another.
   ASSERT_EQ(r.items[0].wrong.size(), 2u);
@@ -313,4 +337,251 @@ TEST(Report, ScoresOwnTimelyAttemptsAndFlagsTheRest) {
   ASSERT_EQ(r2.students.size(), 1u);
   ASSERT_EQ(r2.students[0].flags.size(), 1u);
   EXPECT_NE(r2.students[0].flags[0].find("another version of test.json"), std::string::npos) << r2.students[0].flags[0];
+}
+
+namespace {
+
+std::string submission_file(const std::string& student, const std::vector<SubmittedAttempt>& attempts) {
+  Submission s;
+  s.assignment = "hw1";
+  s.student = student;
+  s.attempts = attempts;
+  return write_submission(s);
+}
+
+// The product of t.sum's numbers: a wrong answer the engine knows.
+std::string sum_product(const Exercise& ex, uint64_t seed) {
+  Instance inst = must_instance(ex, seed);
+  return format_number(inst.values[0].second * inst.values[1].second, 12);
+}
+
+std::string all_flags(const StudentReport& s) {
+  std::string out;
+  for (const auto& f : s.flags) out += f + "\n";
+  return out;
+}
+
+}  // namespace
+
+// Anyone can write any `student` into a file. A forged file with wrong attempts dated before
+// the victim's used to be merged into theirs, its attempts ordered first, and so used up the
+// victim's max_attempts: their right answers no longer counted. Each file is graded alone now.
+TEST(Report, AFileClaimingAnotherStudentCannotLowerTheirGrade) {
+  Library lib = course();
+  const Exercise& sum = *lib.find("t.sum");
+  const Exercise& pick = *lib.find("t.pick");
+  Assignment a = must_assignment(assignment_text());  // max_attempts 2
+  const int64_t before = a.due_unix - 3600;
+  uint64_t s = assignment_seed(a, a.exercises[0], "ana"), p = assignment_seed(a, a.exercises[1], "ana");
+  std::string wrong_pick = pick_answer(pick, p) == "A" ? "B" : "A";
+  std::string ana = submission_file("ana", {attempt("t.sum", s, {"s=" + sum_product(sum, s)}, before, "incorrect"),
+                                            attempt("t.sum", s, {"s=" + sum_answer(sum, s)}, before + 10, "correct"),
+                                            attempt("t.pick", p, {pick_answer(pick, p)}, before + 20, "correct")});
+  std::string forged = submission_file("ANA", {attempt("t.sum", s, {"s=1"}, before - 500, "incorrect"),
+                                               attempt("t.sum", s, {"s=2"}, before - 400, "incorrect"),
+                                               attempt("t.pick", p, {wrong_pick}, before - 300, "incorrect"),
+                                               attempt("t.pick", p, {wrong_pick}, before - 200, "incorrect")});
+  Report alone = make_report(a, lib, {{"ana.json", ana}}, {});
+  ASSERT_EQ(alone.students.size(), 1u);
+  ASSERT_DOUBLE_EQ(alone.students[0].points, 3);
+  for (const auto& order : {std::vector<ReportInput>{{"ana.json", ana}, {"mallory.json", forged}},
+                            std::vector<ReportInput>{{"mallory.json", forged}, {"ana.json", ana}}}) {
+    Report r = make_report(a, lib, order, {});
+    ASSERT_EQ(r.students.size(), 1u) << "one identity: ANA is ana";
+    const StudentReport& A = r.students[0];
+    EXPECT_DOUBLE_EQ(A.points, 3) << all_flags(A);
+    EXPECT_EQ(A.results[0].attempts_to_solve, 2) << "ana's own file, in its own order";
+    // Both files are named, loudly: first among the flags, on the row, above the table, in the CSV.
+    EXPECT_TRUE(A.claimed_by_several_files);
+    ASSERT_FALSE(A.flags.empty());
+    EXPECT_EQ(A.flags[0].rfind("2 FILES CLAIM THIS STUDENT: ", 0), 0u) << A.flags[0];
+    EXPECT_NE(A.flags[0].find("ana.json"), std::string::npos) << A.flags[0];
+    EXPECT_NE(A.flags[0].find("mallory.json"), std::string::npos) << A.flags[0];
+    std::string table = report_table(r);
+    EXPECT_NE(table.find("WARNING: more than one file claims ana"), std::string::npos) << table;
+    EXPECT_NE(table.find("3 / 3  ! 2 files"), std::string::npos) << table;
+    std::string csv = report_csv(r);
+    EXPECT_NE(csv.find("ana,1,2,3,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("2 files claim this student: "), std::string::npos) << csv;
+  }
+}
+
+// The limit counts attempts in the order the file lists them: a file that dates a later
+// right answer before its wrong ones does not get it counted.
+TEST(Report, AttemptsAreCountedInTheirOrderInTheFileNotByTheirTimes) {
+  Library lib = course();
+  const Exercise& sum = *lib.find("t.sum");
+  Assignment a = must_assignment(assignment_text());  // max_attempts 2
+  const int64_t before = a.due_unix - 3600;
+  uint64_t s = assignment_seed(a, a.exercises[0], "cy");
+  std::string cy = submission_file("cy", {attempt("t.sum", s, {"s=1"}, before, "incorrect"),
+                                          attempt("t.sum", s, {"s=2"}, before + 1, "incorrect"),
+                                          attempt("t.sum", s, {"s=" + sum_answer(sum, s)}, before - 9999, "correct")});
+  Report r = make_report(a, lib, {{"cy.json", cy}}, {});
+  ASSERT_EQ(r.students.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.students[0].points, 0) << all_flags(r.students[0]);
+  EXPECT_NE(all_flags(r.students[0]).find("beyond the limit of 2"), std::string::npos) << all_flags(r.students[0]);
+}
+
+namespace {
+
+const char* kCodePack = R"J({"format": 1, "chapter": 1, "id": "c", "title": "Code", "exercises": [
+  {"id": "c.inc", "type": "code", "title": "Inc", "prompt": "p", "function": "f", "args": ["x"],
+   "expected": "x + 1", "cases": [{"args": [1]}, {"args": [2]}]}]})J";
+
+// Counts the programs it is asked to run; each "fails" with an error message full of
+// terminal controls, as a student's `throw` can.
+struct CountingRunner : CodeRunner {
+  int runs = 0;
+  CodeRunResult run(const CodeRunRequest&) override {
+    ++runs;
+    CodeRunResult res;
+    res.kind = CodeRunResult::Kind::Runtime;
+    res.error = "\x1b[2K\rcorrect (score 100%) \xE2\x80\xAE \xC2\x9B" "31m";
+    res.error_line = 1;
+    return res;
+  }
+};
+
+}  // namespace
+
+// An attempt that cannot count (beyond the limit, on another student's numbers, late) is not
+// graded, so its code never runs: 1,000 infinite loops in one file used to cost 1,000 time
+// limits. Counted by the runner, not timed.
+TEST(Report, CodeOfAttemptsThatCannotCountIsNeverRun) {
+  Library lib;
+  lib.packs.push_back(must_load(kCodePack));
+  Assignment a = must_assignment(R"({"format": "dtx-assignment/1", "id": "hw1", "title": "H", "due": "2026-12-05T17:00:00Z",
+    "hand_in": "h", "exercises": ["c.inc"], "policies": {"max_attempts": 2}})");
+  const int64_t before = a.due_unix - 3600;
+  uint64_t mine = assignment_seed(a, a.exercises[0], "ana"), bos = assignment_seed(a, a.exercises[0], "bo");
+  std::vector<SubmittedAttempt> attempts;
+  for (int i = 0; i < 50; ++i)  // distinct programs, so none is a repeat of another
+    attempts.push_back(attempt("c.inc", mine, {"function f(x) { while (true) {} } // " + std::to_string(i)}, before + i));
+  for (int i = 0; i < 20; ++i) attempts.push_back(attempt("c.inc", bos, {"function f(x) { /* copy */ } // " + std::to_string(i)}, before));
+  for (int i = 0; i < 20; ++i) attempts.push_back(attempt("c.inc", mine, {"function f(x) { /* late */ } // " + std::to_string(i)}, a.due_unix + 60));
+  CountingRunner runner;
+  ReportOptions opt;
+  opt.services.runner = &runner;
+  Report r = make_report(a, lib, {{"ana.json", submission_file("ana", attempts)}, {"bo.json", submission_file("bo", {})}}, opt);
+  EXPECT_EQ(runner.runs, 2) << "the two attempts within the limit, and nothing else";
+  ASSERT_EQ(r.students.size(), 2u);
+  EXPECT_EQ(r.students[0].results[0].attempts, 2);
+  std::string flags = all_flags(r.students[0]);
+  EXPECT_NE(flags.find("48 attempts beyond the limit of 2 (not counted, not run)"), std::string::npos) << flags;
+  EXPECT_NE(flags.find("20 attempts on another student's numbers"), std::string::npos) << flags;
+  EXPECT_NE(flags.find("20 attempts after the due date"), std::string::npos) << flags;
+  // The same file handed in twice: its programs are not run again.
+  runner.runs = 0;
+  std::string twice = submission_file("ana", attempts);
+  make_report(a, lib, {{"a1.json", twice}, {"a2.json", twice}}, opt);
+  EXPECT_EQ(runner.runs, 2);
+}
+
+// A class with control sequences and bidi overrides wherever a file can put text: the table
+// and the item statistics show them as escapes, and the grades are right.
+TEST(Report, NoTerminalControlFromAFileReachesTheOutput) {
+  Library lib = course();
+  lib.packs.push_back(must_load(kCodePack));
+  const Exercise& sum = *lib.find("t.sum");
+  Assignment a = must_assignment(R"({"format": "dtx-assignment/1", "id": "hw1", "title": "H", "due": "2026-12-05T17:00:00Z",
+    "hand_in": "h", "exercises": ["t.sum", "c.inc"], "policies": {"max_attempts": 3}})");
+  const int64_t before = a.due_unix - 3600;
+  const std::string evil = "\x1b[2K\r\xE2\x80\xAE\xC2\x9B" "ana  3 / 3 correct (score 100%)\n";
+  uint64_t s = assignment_seed(a, a.exercises[0], "ana"), m = assignment_seed(a, a.exercises[0], "mal");
+  std::string ana = submission_file("ana", {attempt("t.sum", s, {"s=" + sum_answer(sum, s)}, before, "correct")});
+  std::string mal = submission_file("mal", {attempt("t.sum", m, {"s=" + evil}, before, "correct"),
+                                            attempt("t.sum", m, {"s=" + sum_product(sum, m)}, before + 1, evil),
+                                            attempt("c.inc", assignment_seed(a, a.exercises[1], "mal"), {"throw 1"}, before + 2)});
+  // The exercise field: left out with its error quoted; an unknown assignment; a bad file name.
+  mal.replace(mal.find("\"attempts\": ["), 13, "\"attempts\": [{\"exercise\": \"t.sum" + std::string("\\u001b[2K\\r\\u202e") +
+                                                   "\", \"seed\": 1, \"answer\": [\"s=1\"], \"at\": \"2026-12-05T10:00:00Z\"},");
+  std::string other = R"({"format": "dtx-submission/1", "assignment": "hw1\u001b[2K\rX", "student": "cy", "attempts": []})";
+  CountingRunner runner;
+  ReportOptions opt;
+  opt.services.runner = &runner;
+  Report r = make_report(a, lib, {{"ana.json", ana}, {"mal\x1b[2K.json", mal}, {"other.json", other}}, opt);
+  std::string out = report_table(r) + report_items(r);
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+  EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+  EXPECT_EQ(out.find("\xE2\x80\xAE"), std::string::npos) << "no right-to-left override";
+  EXPECT_EQ(out.find("\xC2\x9B"), std::string::npos) << "no C1 CSI";
+  EXPECT_TRUE(is_terminal_safe(out, true)) << out;
+  EXPECT_NE(out.find("\\x1b[2K"), std::string::npos) << "shown as an escape: " << out;
+  EXPECT_NE(out.find("\\u202e"), std::string::npos) << out;
+  // Every line of the table is one the report wrote: no student text starts a row.
+  EXPECT_EQ(out.find("\nana  3 / 3"), std::string::npos) << out;
+  EXPECT_EQ(report_csv(r), "student,t.sum,c.inc,total,flag\r\nana,1,0,1,\r\nmal,0,0,0,\r\n");
+  ASSERT_EQ(r.unreadable.size(), 1u);
+  EXPECT_EQ(r.unreadable[0].file, "other.json");
+}
+
+TEST(Report, GradebookCellsNeverStartAFormula) {
+  Library lib = course();
+  Assignment a = must_assignment(assignment_text());
+  std::string f = submission_file("ana", {});
+  // A file name is the one thing in the CSV a student chooses freely (the flag column).
+  Report r = make_report(a, lib, {{"=cmd|'-C calc'!A0.json", f}, {"x;=HYPERLINK(1).json", f}}, {});
+  ASSERT_EQ(r.students.size(), 1u);
+  std::string csv = report_csv(r);
+  EXPECT_EQ(csv, "student,t.sum,t.pick,total,flag\r\nana,0,0,0,\"2 files claim this student: =cmd|'-C calc'!A0.json; "
+                 "x;=HYPERLINK(1).json\"\r\n") << csv;
+  // Each cell, split at ',' or at ';' (the separator of some locales), starts safely or is quoted whole.
+  for (char sep : {',', ';'}) {
+    size_t start = 0;
+    bool quoted = false;
+    for (size_t i = 0; i <= csv.size(); ++i) {
+      if (i < csv.size() && csv[i] == '"') quoted = !quoted;
+      if (i == csv.size() || (!quoted && (csv[i] == sep || csv[i] == '\n'))) {
+        if (start < csv.size()) EXPECT_EQ(std::string("=+-@").find(csv[start]), std::string::npos) << csv.substr(start, 20);
+        start = i + 1;
+      }
+    }
+  }
+}
+
+TEST(Submission, IdsOutsideTheSafeSetAreRefusedWhereTheyAre) {
+  SubmissionRead r = read_submission("{\"format\": \"dtx-submission/1\", \"assignment\": \"hw1\",\n"
+                                     " \"student\": \"ana;=1+1\", \"attempts\": []}", "s.json");
+  EXPECT_FALSE(r.submission);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].pointer, "/student");
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  EXPECT_EQ(r.diagnostics[0].column, 17) << "at the ';' itself";
+  EXPECT_NE(r.diagnostics[0].message.find("character 4 is ';'"), std::string::npos) << r.diagnostics[0].message;
+  r = read_submission(R"({"format": "dtx-submission/1", "assignment": "HW 1", "student": "ana", "attempts": []})", "s.json");
+  EXPECT_FALSE(r.submission) << "an assignment id outside lower-case letters, digits and '-'";
+  r = read_submission(R"({"format": "dtx-submission/1", "assignment": "hw1", "student": "ana", "attempts": [
+    {"exercise": "t.sum\t;x", "seed": 1, "answer": ["s=3"], "at": "2026-12-01T10:00:00Z"},
+    {"exercise": "t.sum", "seed": 1, "answer": ["s=3"], "at": "2026-12-01T10:00:00Z"}]})", "s.json");
+  ASSERT_TRUE(r.submission);
+  EXPECT_EQ(r.submission->attempts.size(), 1u) << "the attempt with a bad exercise id is left out";
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].pointer, "/attempts/0/exercise");
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+}
+
+TEST(Assignment, ExerciseIdsFollowThePacksRule) {
+  std::string text = assignment_text();
+  text.replace(text.find("\"t.sum\""), 7, "\"t.sum;=1\"");
+  AssignmentLoad l = load_assignment(text, "a.json");
+  EXPECT_FALSE(l.assignment);
+  ASSERT_FALSE(l.diagnostics.empty());
+  EXPECT_EQ(std::string(diag_info(l.diagnostics[0].code).id), "E015");
+  EXPECT_EQ(l.diagnostics[0].pointer, "/exercises/0");
+}
+
+TEST(TextEscape, ControlsAndBidiBecomeVisibleEscapes) {
+  EXPECT_EQ(terminal_safe("plain ascii, é × ∞ 日本"), "plain ascii, é × ∞ 日本");
+  EXPECT_EQ(terminal_safe("a\x1b[2K\rb"), "a\\x1b[2K\\x0db");
+  EXPECT_EQ(terminal_safe("a\nb\tc"), "a\\x0ab\\x09c");
+  EXPECT_EQ(terminal_safe("a\nb\tc\r", true), "a\nb\tc\\x0d") << "keep_layout keeps newlines and tabs only";
+  EXPECT_EQ(terminal_safe("\x7f"), "\\x7f");
+  EXPECT_EQ(terminal_safe("\xC2\x9B" "31m"), "\\u009b31m") << "C1 CSI";
+  EXPECT_EQ(terminal_safe("x\xE2\x80\xAEy\xE2\x81\xA6z"), "x\\u202ey\\u2066z");
+  EXPECT_EQ(terminal_safe("\xE2\x80\x8F\xE2\x80\xA8"), "\\u200f\\u2028");
+  EXPECT_EQ(terminal_safe("\x9b" "31m"), "\\x9b31m") << "a lone byte that is not UTF-8";
+  EXPECT_EQ(terminal_safe("\xE2\x80"), "\\xe2\\x80") << "a cut sequence";
+  EXPECT_EQ(terminal_safe("\xC0\x9B"), "\\xc0\\x9b") << "an overlong form";
+  EXPECT_EQ(terminal_safe("\xED\xA0\x80"), "\\xed\\xa0\\x80") << "a surrogate";
 }
