@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "grade/buggy_line.h"
@@ -244,6 +245,9 @@ template <class Fn, class OnError>
 void for_each_placeholder(const std::string& text, Fn fn, OnError on_error) {
   const MathScan maths = find_math_spans(text);
   size_t next_span = 0;
+  // The next '}' or newline after the current '{', found once and reused until passed: a
+  // text of many '{' without a '}' on their line is scanned once, not once per '{'.
+  size_t stop = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     while (next_span < maths.spans.size() && maths.spans[next_span].begin < i) ++next_span;
     if (next_span < maths.spans.size() && maths.spans[next_span].begin == i) {
@@ -264,9 +268,10 @@ void for_each_placeholder(const std::string& text, Fn fn, OnError on_error) {
       continue;
     }
     if (text[i] != '{') continue;
-    size_t close = text.find('}', i + 1);
-    size_t nl = text.find('\n', i + 1);
-    if (close == std::string::npos || (nl != std::string::npos && nl < close)) continue;
+    if (stop <= i) stop = text.find_first_of("}\n", i + 1);
+    if (stop == std::string::npos) break;  // no '}' or newline follows: no placeholder either
+    if (text[stop] != '}') continue;
+    size_t close = stop;
     std::string raw = text.substr(i + 1, close - i - 1);
     TextFunctionError terr;
     if (auto tf = parse_text_function(raw, &terr)) {
@@ -293,24 +298,83 @@ void for_each_placeholder(const std::string& text, Fn fn) {
   for_each_placeholder(text, fn, [](size_t, const std::string&) {});
 }
 
+// Errors about one text's placeholders. A name is reported at its first use only (the
+// message says how often it is used), and past kMaxDiagnosticsPerPack problems in one text
+// the rest are counted, not checked: a prompt that repeats an undeclared {x} 20,000 times is
+// one error, found in one pass over the text.
+struct PlaceholderErrors {
+  const std::string& text;
+  LintContext& ctx;
+  std::map<std::string, std::pair<size_t, int>> reported;  // name -> (its diagnostic in ctx.out, or npos; uses)
+  size_t problems = 0, unchecked = 0;
+  size_t column_at = 0;  // utf8 column of `text` up to byte `column_at`, counted once
+  int column = 1;
+
+  int column_of(size_t byte) {
+    for (; column_at < byte && column_at < text.size(); ++column_at)
+      if ((static_cast<unsigned char>(text[column_at]) & 0xC0) != 0x80) ++column;
+    return column;
+  }
+  // Reports through `report` (which returns false when it reported) and remembers where the
+  // diagnostic went, so a later use of the same name only adds to its count.
+  template <class Report>
+  void check(const std::string& first_unknown, bool literal_hint, Report report) {
+    if (first_unknown.empty()) return;
+    if (auto it = reported.find(first_unknown); it != reported.end()) {
+      it->second.second++;
+      return;
+    }
+    if (problems >= kMaxDiagnosticsPerPack) {
+      ++unchecked;
+      return;
+    }
+    ++problems;
+    size_t before = ctx.out ? ctx.out->size() : 0;
+    report();
+    bool stored = ctx.out && ctx.out->size() > before;
+    if (stored && literal_hint) ctx.out->back().message += " (for literal braces write {{ and }})";
+    reported[first_unknown] = {stored ? ctx.out->size() - 1 : std::string::npos, 1};
+  }
+  void finish(const std::string& pointer, const std::string& where) {
+    for (const auto& [name, at] : reported)
+      if (at.first != std::string::npos && at.second > 1)
+        (*ctx.out)[at.first].message += "; '" + name + "' is used " + std::to_string(at.second) + " times in " + where;
+    if (unchecked)
+      ctx.error(DiagCode::UndeclaredName, pointer,
+                std::to_string(unchecked) + " more placeholders in " + where + " were not checked (the first " +
+                    std::to_string(kMaxDiagnosticsPerPack) + " problems are listed)");
+  }
+};
+
+// The first name `e` uses that is not known here, or "" when all are.
+std::string first_unknown_name(const Expr& e, const std::vector<std::string>& known) {
+  for (const auto& n : e.names())
+    if (std::find(known.begin(), known.end(), n) == known.end()) return n;
+  return "";
+}
+
 void check_placeholders(const std::string& text, const std::string& pointer, const std::string& where,
                         const std::vector<std::string>& known, LintContext& ctx) {
+  PlaceholderErrors errors{text, ctx, {}};
   for_each_placeholder(
       text,
       [&](const Expr& e, const std::string& inner, size_t brace) {
-        // The name's column counts from the character after the brace.
-        int offset = utf8_column(text, brace);
-        if (inner.find_first_of("'\"") != std::string::npos) {
-          // A text function: its expression starts after "plural(" or "if(".
-          offset += static_cast<int>(inner.find('(') + 1);
-        }
-        if (!ctx.check_names(e, pointer, "the placeholder {" + inner + "} in " + where, known, {}, offset) &&
-            ctx.out && !ctx.out->empty())
-          ctx.out->back().message += " (for literal braces write {{ and }})";
+        errors.check(first_unknown_name(e, known), true, [&] {
+          // The name's column counts from the character after the brace.
+          int offset = errors.column_of(brace);
+          if (inner.find_first_of("'\"") != std::string::npos) {
+            // A text function: its expression starts after "plural(" or "if(".
+            offset += static_cast<int>(inner.find('(') + 1);
+          }
+          ctx.check_names(e, pointer, "the placeholder {" + excerpt(inner, 80) + "} in " + where, known, {}, offset);
+        });
       },
       [&](size_t offset, const std::string& message) {
-        ctx.error(DiagCode::InvalidExpression, pointer, "in " + where + ": " + message, false, utf8_column(text, offset));
+        errors.check("\x1f" + message, false, [&] {
+          ctx.error(DiagCode::InvalidExpression, pointer, "in " + where + ": " + message, false, errors.column_of(offset));
+        });
       });
+  errors.finish(pointer, where);
 }
 
 // ---------------------------------------------------------------- links
