@@ -247,7 +247,7 @@ void for_each_placeholder(const std::string& text, Fn fn, OnError on_error) {
   size_t next_span = 0;
   // The next '}' or newline after the current '{', found once and reused until passed: a
   // text of many '{' without a '}' on their line is scanned once, not once per '{'.
-  size_t stop = 0;
+  size_t stop = 0, next_open = 0, next_quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     while (next_span < maths.spans.size() && maths.spans[next_span].begin < i) ++next_span;
     if (next_span < maths.spans.size() && maths.spans[next_span].begin == i) {
@@ -272,6 +272,12 @@ void for_each_placeholder(const std::string& text, Fn fn, OnError on_error) {
     if (stop == std::string::npos) break;  // no '}' or newline follows: no placeholder either
     if (text[stop] != '}') continue;
     size_t close = stop;
+    // Another '{' before the '}' and no quote (a text function's string) in between: not an
+    // expression, which has no braces. Decided without copying the inside, so a line of
+    // 20,000 "{a " before one '}' is not 20,000 copies of the rest of the line.
+    if (next_open <= i) next_open = text.find('{', i + 1);
+    if (next_quote <= i) next_quote = text.find_first_of("'\"", i + 1);
+    if (next_open < close && !(next_quote < close)) continue;
     std::string raw = text.substr(i + 1, close - i - 1);
     TextFunctionError terr;
     if (auto tf = parse_text_function(raw, &terr)) {

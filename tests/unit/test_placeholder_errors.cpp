@@ -58,5 +58,11 @@ TEST(PlaceholderErrors, ManyOpenBracesWithoutACloseAreNotPlaceholders) {
   std::string prompt;
   for (int i = 0; i < 20000; ++i) prompt += "{a ";
   EXPECT_TRUE(lint_prompt(prompt).empty());
+  auto last = lint_prompt(prompt + "}");
+  ASSERT_EQ(last.size(), 1u) << "one '}' after them all closes only the last, {a }";
+  EXPECT_NE(last[0].message.find("parameter 'a' is used in the placeholder {a }"), std::string::npos) << last[0].message;
+  auto d = lint_prompt("{a {zz} {plural(zz, '{')}");
+  ASSERT_EQ(d.size(), 1u) << "the inner {zz} and the text function are still checked";
+  EXPECT_NE(d[0].message.find("'zz' is used 2 times"), std::string::npos) << d[0].message;
   EXPECT_TRUE(lint_prompt("{N} and {{literal}}\n{x\n}").size() == 1u) << "a '}' on the next line closes nothing";
 }
