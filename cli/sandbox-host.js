@@ -23,6 +23,7 @@ const baseVariant = require('@jitl/quickjs-wasmfile-release-sync').default;
 const { runRequest, createProvider, wellFormed } = require('../web/sandbox/sandbox-core.js');
 
 const MAX_LINE_CHARS = 8 * 1024 * 1024;
+const WARM_UP = 'function f(a) { try { null.x; } catch (e) {} return [{ a }, String(a), [3, 1, 2].sort()]; }';
 
 // Anything that goes wrong in this process (not in the code under test) is answered with this
 // result, after which the process exits; the parent restarts it for the next request.
@@ -61,6 +62,10 @@ async function main() {
   const wasmModule = new WebAssembly.Module(fs.readFileSync(wasmPath));
   const provider = createProvider({ wasmModule, newQuickJSWASMModuleFromVariant, newVariant, baseVariant });
   await provider.get();
+  // One small program before "ready": the interpreter's code is compiled on first use, which
+  // on a loaded machine takes hundreds of milliseconds; without this the first program after
+  // every (re)start would pay it inside its own time limit.
+  await runRequest(provider, { function: 'f', source: WARM_UP, cases: [[1]], time_limit_ms: 10000 });
   process.stdout.write(JSON.stringify({ ready: true }) + '\n');
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {

@@ -177,10 +177,19 @@ bool SandboxRunner::read_line(std::string* line, double deadline_ms, bool* timed
 
 bool SandboxRunner::host_alive() {
   if (pid_ <= 0) return false;
-  if (::waitpid(pid_, nullptr, WNOHANG) == 0) return true;
-  pid_ = -1;  // reaped (or not ours to wait for): never signal that id again
-  stop();
-  return false;
+  if (::waitpid(pid_, nullptr, WNOHANG) != 0) {
+    pid_ = -1;  // reaped (or not ours to wait for): never signal that id again
+    stop();
+    return false;
+  }
+  // Between requests the host has nothing to say: anything it wrote unasked (a second answer
+  // to the last request) would be read as the next request's answer, so that host goes.
+  pollfd p{from_host_, POLLIN, 0};
+  if (!pending_.empty() || ::poll(&p, 1, 0) != 0) {
+    stop();
+    return false;
+  }
+  return true;
 }
 
 SandboxRunner::Exchange SandboxRunner::exchange(const std::string& request_line, double deadline_ms, std::string* answer) {

@@ -47,7 +47,7 @@ class SandboxRunner : public CodeRunner {
 
   bool start(std::string* error);
   void stop();
-  // False once the host has exited (it is reaped then, and its pipes closed).
+  // False once the host has exited or has written something unasked (it is stopped then).
   bool host_alive();
   // Writes one request line and reads the answer line before `deadline_ms`.
   Exchange exchange(const std::string& request_line, double deadline_ms, std::string* answer);

@@ -3,9 +3,11 @@
 // implementation fails, over 20 seeds. The escape suite (tests/escape/) attacks the same
 // runner through dtx grade and dtx lint, and the page's worker.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -187,4 +189,136 @@ TEST(SandboxRunner, ShippedCodeExercisesReferenceAndWrongImplementations) {
       }
     }
   EXPECT_GT(exercises, 0);
+}
+
+// ---- isolation: whatever a program returns or does, the next request is graded on its own
+
+namespace {
+
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    if (n == 3 && c == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0) return false;  // a surrogate
+    i += n;
+  }
+  return true;
+}
+
+// A host that misbehaves on command (the request's source names how) and otherwise answers
+// with the source as the returned value, so an answer can be matched to its request.
+const char* kFakeHost = R"JS('use strict';
+const readline = require('readline');
+process.stdout.write('{"ready":true}\n');
+const echo = (src) => JSON.stringify({ student: [{ ok: true, value: src }] }) + '\n';
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const src = JSON.parse(line).source;
+  if (src === 'answer-then-exit') process.stdout.write(echo(src), () => process.exit(0));
+  else if (src === 'exit') process.exit(1);
+  else if (src === 'garbage') process.stdout.write('Aborted(Assertion failed: list_empty)\n');
+  else if (src === 'half-a-line') process.stdout.write('{"student":[{"ok":tr', () => process.exit(0));
+  else if (src === 'two-answers') process.stdout.write(echo(src) + echo('forged'));
+  else if (src === 'failure') process.stdout.write('{"kind":"runtime","error":"broken","student":[]}\n');
+  else if (src === 'hang') {}
+  else process.stdout.write(echo(src));
+});
+)JS";
+
+std::string fake_host() {
+  std::string dir = ::testing::TempDir() + "dtx-fake-host";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/host.cjs") << kFakeHost;
+  return dir + "/host.cjs";
+}
+
+CodeRunRequest request_with(const std::string& source) {
+  CodeRunRequest r;
+  r.function = "f";
+  r.source = source;
+  r.cases = {{"1"}};
+  r.time_limit_ms = 200;
+  return r;
+}
+
+}  // namespace
+
+TEST(SandboxRunnerIsolation, AHostThatFailsNeverFailsTheNextRequest) {
+  // Each misbehaviour between correct requests: the failing request gets a failure, every
+  // other request its own answer, from a fresh host where needed.
+  SandboxRunner run(fake_host());
+  run.grace_ms = 300;
+  int checked = 0;
+  for (const char* bad : {"answer-then-exit", "exit", "garbage", "half-a-line", "two-answers", "failure", "hang"}) {
+    for (int i = 0; i < 3; ++i) {
+      std::string good = std::string("good ") + std::to_string(i) + " after " + bad;
+      CodeRunResult r = run.run(request_with(good));
+      ASSERT_EQ(r.kind, CodeRunResult::Kind::None) << good << ": " << r.error;
+      ASSERT_EQ(r.student.size(), 1u) << good;
+      EXPECT_EQ(r.student[0].value_json, "\"" + good + "\"") << good;
+      ++checked;
+      if (i == 0) {
+        CodeRunResult b = run.run(request_with(bad));
+        bool answered_itself = b.kind == CodeRunResult::Kind::None && b.student.size() == 1 && b.student[0].value_json == "\"" + std::string(bad) + "\"";
+        // Two misbehaviours still answer their own request first; the rest must not pass.
+        if (std::string(bad) != "answer-then-exit" && std::string(bad) != "two-answers") EXPECT_FALSE(answered_itself) << bad;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 21);
+}
+
+TEST(SandboxRunnerIsolation, AHostKilledBetweenRequestsIsReplaced) {
+  SandboxRunner run(fake_host());
+  ASSERT_EQ(run.run(request_with("one")).student.size(), 1u);
+  ASSERT_GT(run.host_pid(), 0);
+  ::kill(run.host_pid(), SIGKILL);
+  CodeRunResult r = run.run(request_with("two"));
+  ASSERT_EQ(r.kind, CodeRunResult::Kind::None) << r.error;
+  EXPECT_EQ(r.student[0].value_json, "\"two\"");
+}
+
+TEST(SandboxRunnerIsolation, ValuesNodeCannotHoldStayTheirOwnFailure) {
+  // Past node's JSON depth, lone surrogates, cycles, BigInt: each is its own verdict, read
+  // back as valid UTF-8, and the correct program after it passes.
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  Pack p = must_load(pack_with(kPack));
+  const char* good = "function ringTime(M, N, bw) { return 2*(N-1)*(M/N)/bw*1000; }";
+  for (const char* body : {"let a = []; for (let i = 0; i < 4500; i++) a = [a]; return a;",
+                           "let a = []; for (let i = 0; i < 100000; i++) a = [a]; return a;",
+                           "return ['\\ud800', {['\\udc00']: 1}];", "const o = {}; o.o = o; return o;", "return [1n];",
+                           "throw new Error('x'.repeat(399) + '\\ud83d\\ude00');", "throw new Error('\\ud800' + 'x'.repeat(1e6));"}) {
+    Feedback f = grade_code(inst_of(p), std::string("function ringTime() { ") + body + " }", run);
+    EXPECT_NE(f.verdict, Verdict::Correct) << body;
+    EXPECT_EQ(f.message.find("unreadable"), std::string::npos) << body << ": " << f.message;
+    EXPECT_EQ(f.message.find("Assertion"), std::string::npos) << body << ": " << f.message;
+    for (const auto& c : f.cases) {
+      EXPECT_TRUE(valid_utf8(c.message) && valid_utf8(c.got)) << body;
+      EXPECT_LT(c.message.size(), 600u) << body;
+    }
+    Feedback g = grade_code(inst_of(p), good, run);
+    EXPECT_EQ(g.verdict, Verdict::Correct) << "after " << body << ": " << g.message;
+  }
+}
+
+TEST(SandboxRunnerIsolation, SortWithoutAComparatorStopsAtTheDeadline) {
+  // The default order is compared in JavaScript, so the interrupt stops a sort at the limit;
+  // the built-in's C comparison never polls it, and one sort of 600 strings of 1 MB that
+  // differ nowhere (seconds of memcmp) ran on past the limit.
+  SandboxRunner run(DTX_SANDBOX_HOST);
+  run.grace_ms = 8000;
+  Pack p = must_load(pack_with(kPack));
+  ASSERT_EQ(grade_code(inst_of(p), "function ringTime() { return [10, 9, 1].sort().concat(['b', undefined, 'a'].sort()); }", run)
+                .cases.at(0).got,
+            "[1,10,9,\"a\",\"b\",null]");  // the default order, and a started host
+  CodeRunRequest req = make_code_request(inst_of(p), "function ringTime() { const s = 'x'.repeat(1e6), t = 'x'.repeat(1e6); const a = [];\n"
+      "  for (let i = 0; i < 600; i++) a.push(i % 2 ? s : t);\n  for (;;) a.sort(); }");
+  req.time_limit_ms = 200;
+  auto t0 = std::chrono::steady_clock::now();
+  CodeRunResult r = run.run(req);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.kind, CodeRunResult::Kind::Timeout) << r.error;
+  EXPECT_LT(s, 1.2);
 }
