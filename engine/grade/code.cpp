@@ -361,16 +361,73 @@ std::string code_result_to_json(const CodeRunResult& r) {
   return j.dump();
 }
 
+namespace {
+
+int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+// The UTF-16 unit of a \uXXXX escape starting at text[i] (the backslash), else -1.
+int escaped_unit(const std::string& text, size_t i) {
+  if (i + 6 > text.size() || text[i] != '\\' || text[i + 1] != 'u') return -1;
+  int v = 0;
+  for (size_t k = i + 2; k < i + 6; ++k) {
+    int d = hex_digit(text[k]);
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// JSON from JavaScript may escape a lone surrogate ("\ud800"), which is no character and
+// which the parser refuses, losing the whole result: each becomes \ufffd. Every backslash in
+// valid JSON starts a two-character escape, so stepping over escapes keeps the scan in step.
+std::string without_lone_surrogates(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '\\' || i + 1 >= text.size()) {
+      out += text[i++];
+      continue;
+    }
+    int u = escaped_unit(text, i);
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      int next = escaped_unit(text, i + 6);
+      if (next >= 0xDC00 && next <= 0xDFFF) {
+        out.append(text, i, 12);
+        i += 12;
+        continue;
+      }
+    }
+    if (u >= 0xD800 && u <= 0xDFFF) {
+      out += "\\ufffd";
+      i += 6;
+      continue;
+    }
+    out.append(text, i, 2);
+    i += 2;
+  }
+  return out;
+}
+
+}  // namespace
+
 CodeRunResult code_result_from_json(const std::string& text) {
   CodeRunResult r;
   Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded() && text.find("\\u") != std::string::npos) j = Json::parse(without_lone_surrogates(text), nullptr, false);
   if (!j.is_object()) {
     r.kind = CodeRunResult::Kind::Runtime;
     r.error = "the code runner returned something unreadable";
     return r;
   }
   if (auto e = j.find("error"); e != j.end() && e->is_string()) r.error = e->get<std::string>();
-  if (auto l = j.find("line"); l != j.end() && l->is_number()) r.error_line = l->get<int>();
+  // Any number may arrive; only a plausible line number is kept (a cast of 1e300 to int is
+  // undefined behaviour).
+  if (auto l = j.find("line"); l != j.end() && l->is_number()) {
+    double line = l->get<double>();
+    r.error_line = line >= 1 && line <= 1e9 ? static_cast<int>(line) : 0;
+  }
   if (auto k = j.find("kind"); k != j.end() && k->is_string()) {
     std::string s = k->get<std::string>();
     r.kind = s == "syntax" ? CodeRunResult::Kind::Syntax

@@ -322,3 +322,17 @@ TEST(SandboxRunnerIsolation, SortWithoutAComparatorStopsAtTheDeadline) {
   EXPECT_EQ(r.kind, CodeRunResult::Kind::Timeout) << r.error;
   EXPECT_LT(s, 1.2);
 }
+
+TEST(SandboxRunnerIsolation, ALoneSurrogateDoesNotMakeTheResultUnreadable) {
+  // JavaScript escapes a lone surrogate as \ud800, which is no character: it is read as U+FFFD
+  // and the rest of the result stays; pairs, and escaped backslashes before a 'u', are kept.
+  CodeRunResult r = code_result_from_json(
+      R"({"student":[{"ok":true,"value":"a\ud800b"},{"ok":true,"value":["\ud83d\ude00","\\ud800"]},)"
+      R"({"ok":false,"error":"x\udc00"}],"line":1e300})");
+  ASSERT_EQ(r.kind, CodeRunResult::Kind::None) << r.error;
+  ASSERT_EQ(r.student.size(), 3u);
+  EXPECT_EQ(r.student[0].value_json, "\"a\xEF\xBF\xBD" "b\"");
+  EXPECT_EQ(r.student[1].value_json, "[\"\xF0\x9F\x98\x80\",\"\\\\ud800\"]");
+  EXPECT_EQ(r.student[2].error, "x\xEF\xBF\xBD");
+  EXPECT_EQ(r.error_line, 0);
+}
