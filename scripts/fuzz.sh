@@ -2,7 +2,8 @@
 # Fuzzes the engine's parsers with libFuzzer + AddressSanitizer + UBSan (clang), one target
 # after another, FUZZ_SECONDS each. Not part of `make test`: run it with `make fuzz`.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: pack expr answer progress (default: all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: pack expr answer progress host_result
+#                                              (default: all)
 #
 # Seeds: exercises/*.json and tests/malformed/*.json for packs, tests/fuzz/seeds/<target>/ for
 # the others, plus every regression input. What the fuzzer learns is kept in
@@ -16,7 +17,7 @@ cd "$repo_root"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(pack expr answer progress)
+[[ ${#targets[@]} -gt 0 ]] || targets=(pack expr answer progress host_result)
 
 # clang and its libFuzzer/sanitizer runtimes from Debian (bookworm: clang 14), installed only
 # when missing, the way scripts/deps.sh does it.

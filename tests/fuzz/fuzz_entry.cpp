@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "expr.h"
+#include "grade/code.h"
 #include "lint.h"
 #include "model.h"
 #include "preview.h"
@@ -145,6 +146,83 @@ std::string progress(std::string_view bytes) {
     return "dtx cannot read what it wrote: " + (again.problems.empty() ? std::string("unreadable") : again.problems[0]);
   std::string rewritten = write_progress(again.progress);
   if (rewritten != written) return "writing what was read back changed it";
+  return "";
+}
+
+namespace {
+
+// Answers every request with one fixed result.
+class FixedRunner : public CodeRunner {
+ public:
+  explicit FixedRunner(CodeRunResult r) : result_(std::move(r)) {}
+  CodeRunResult run(const CodeRunRequest&) override { return result_; }
+
+ private:
+  CodeRunResult result_;
+};
+
+// Two exercises: cases with expected values (one hidden), and cases the reference decides.
+const std::vector<Instance>& host_instances() {
+  static const std::vector<Instance> insts = [] {
+    const char* text = R"J({"format": 1, "chapter": 1, "id": "f", "title": "F", "exercises": [
+      {"id": "f.add", "type": "code", "title": "Add", "prompt": "p", "function": "add", "args": ["a", "b"],
+       "expected": "a + b", "cases": [{"args": [1, 2]}, {"args": [3, 4], "hidden": true}]},
+      {"id": "f.ref", "type": "code", "title": "Ref", "prompt": "p", "function": "add", "args": ["a", "b"],
+       "reference": "function add(a, b) { return [a, b]; }", "cases": [{"args": [1, 2]}, {"args": [0.5, -1]}]}]})J";
+    static LoadResult loaded = load_pack(text, "host.json");
+    std::vector<Instance> out;
+    if (loaded.pack)
+      for (const auto& ex : loaded.pack->exercises)
+        if (auto inst = make_instance(ex, 0, nullptr)) out.push_back(*inst);
+    return out;
+  }();
+  return insts;
+}
+
+std::string check_outcomes(const std::vector<CodeCaseOutcome>& list) {
+  for (const auto& c : list) {
+    if (!valid_utf8(c.error)) return "an outcome's error is not valid UTF-8";
+    if (!valid_utf8(c.value_json)) return "a value is not valid UTF-8";
+    if (!c.value_json.empty() && nlohmann::json::parse(c.value_json, nullptr, false).is_discarded())
+      return "a value is not JSON: " + c.value_json.substr(0, 200);
+  }
+  return "";
+}
+
+bool same_outcomes(const std::vector<CodeCaseOutcome>& a, const std::vector<CodeCaseOutcome>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].ok != b[i].ok || a[i].value_json != b[i].value_json || a[i].error != b[i].error) return false;
+  return true;
+}
+
+std::string check_feedback(const Feedback& fb) {
+  if (!valid_utf8(fb.message)) return "a feedback message is not valid UTF-8";
+  for (const auto& d : fb.details)
+    if (!valid_utf8(d)) return "a feedback detail is not valid UTF-8";
+  for (const auto& c : fb.cases)
+    if (!valid_utf8(c.args) || !valid_utf8(c.expected) || !valid_utf8(c.got) || !valid_utf8(c.message))
+      return "a case's feedback is not valid UTF-8: " + c.got.substr(0, 100);
+  return "";
+}
+
+}  // namespace
+
+std::string host_result(std::string_view bytes) {
+  CodeRunResult r = code_result_from_json(std::string(bytes));
+  if (r.error_line < 0) return "a negative line number";
+  if (!valid_utf8(r.error)) return "the error is not valid UTF-8";
+  for (const auto* list : {&r.student, &r.reference})
+    if (auto why = check_outcomes(*list); !why.empty()) return why;
+  CodeRunResult again = code_result_from_json(code_result_to_json(r));
+  if (again.kind != r.kind || again.error != r.error || again.error_line != r.error_line ||
+      !same_outcomes(again.student, r.student) || !same_outcomes(again.reference, r.reference))
+    return "writing the result and reading it back changed it";
+  FixedRunner runner(r);
+  for (const auto& inst : host_instances()) {
+    if (auto why = check_feedback(grade_code(inst, "function add(a, b) {}", runner)); !why.empty()) return why;
+    if (auto why = check_feedback(grade_code_for_author(inst, "function add(a, b) {}", runner)); !why.empty()) return why;
+  }
   return "";
 }
 

@@ -32,4 +32,11 @@ std::string answer(std::string_view bytes);
 // problems, and writing it again gives the same text.
 std::string progress(std::string_view bytes);
 
+// code_result_from_json on one line as the sandbox host (or the page's worker) answers, then
+// what the engine does with it: writing it back and reading it again, and grading it on a
+// code exercise with expected values and on one whose reference decides, as a student and as
+// the author. Properties: every text is valid UTF-8 and every value JSON, a line number is
+// not negative, writing and reading back gives the same result.
+std::string host_result(std::string_view bytes);
+
 }  // namespace dtx::fuzz
