@@ -67,8 +67,22 @@ const LIMITS = {
 };
 
 // Lone surrogates become U+FFFD: the engine reads results as UTF-8 and cannot hold them.
+// (A loop, not a regular expression with lookbehind, which older Safari cannot parse.)
 function wellFormed(s) {
-  return String(s).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  s = String(s);
+  let out = '', from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const d = s.charCodeAt(i + 1);
+    if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+      i++;
+      continue;
+    }
+    out += s.slice(from, i) + '\ufffd';
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
 }
 
 // Cuts to at most n UTF-16 units without splitting a surrogate pair.
