@@ -911,7 +911,94 @@ void plain(const MathNode& n, std::string& out) {
   }
 }
 
+// ---- words: what a screen reader says for a formula ("2 M times (N minus 1) over N"), so
+// the page's spoken feedback never spells out symbols or LaTeX.
+
+std::string words_of(const MathNode& n);
+
+std::string symbol_words(const std::string& t) {
+  static const std::pair<const char*, const char*> kSaid[] = {
+      {"−", "minus"}, {"-", "minus"}, {"+", "plus"}, {"×", "times"}, {"·", "times"}, {"⋅", "times"},
+      {"=", "equals"}, {"≈", "is about"}, {"≤", "is at most"}, {"≥", "is at least"}, {"<", "is less than"},
+      {">", "is greater than"}, {"≠", "is not"}, {"/", "over"}, {"÷", "divided by"}, {"→", "to"},
+      {"∞", "infinity"}, {"%", "percent"}, {"±", "plus or minus"}, {"∝", "is proportional to"}};
+  for (const auto& [sym, said] : kSaid)
+    if (t == sym) return said;
+  return t;
+}
+
+std::string power_words(const MathNode& sup) {
+  const std::string p = plain_of(sup);
+  if (p == "2") return " squared";
+  if (p == "3") return " cubed";
+  return " to the power " + words_of(sup) + (has_operator(sup) ? ", end power" : "");
+}
+
+void words(const MathNode& n, std::string& out) {
+  auto add = [&](const std::string& w) {
+    if (w.empty()) return;
+    if (!out.empty() && out.back() != ' ' && out.back() != '(' && w.front() != ')' && w.front() != ',') out += ' ';
+    out += w;
+  };
+  switch (n.kind) {
+    case MathNode::Row:
+      for (const auto& k : n.kids) words(k, out);
+      break;
+    case MathNode::Symbol:
+    case MathNode::Text:
+      add(symbol_words(n.text));
+      break;
+    case MathNode::Space:
+      break;
+    case MathNode::Scripts:
+      words(n.kids[0], out);
+      if (n.has_sub) add("sub " + words_of(n.kids[2]));
+      if (n.has_sup) out += power_words(n.kids[1]);
+      break;
+    case MathNode::Frac: {
+      std::string num = words_of(n.kids[0]), den = words_of(n.kids[1]);
+      // (grouped wherever a side is more than one atom: said aloud, "2 M (N minus 1) over N"
+      // would not tell where the numerator ends)
+      if (!single_atom(n.kids[0])) num = "(" + num + ")";
+      if (!single_atom(n.kids[1])) den = "(" + den + ")";
+      add(num + " over " + den);
+      break;
+    }
+    case MathNode::Root: {
+      const std::string idx = plain_of(n.kids[1]);
+      const std::string which = idx.empty() || idx == "2" ? "the square root of " : idx == "3" ? "the cube root of " : "the root " + idx + " of ";
+      add(which + (single_atom(n.kids[0]) ? words_of(n.kids[0]) : "(" + words_of(n.kids[0]) + ")"));
+      break;
+    }
+  }
+}
+
+std::string words_of(const MathNode& n) {
+  std::string out;
+  words(n, out);
+  return out;
+}
+
 }  // namespace
+
+std::string math_to_words(const MathNode& node) { return words_of(node); }
+
+std::string markdown_math_to_words(std::string_view md) {
+  MathScan scan = find_math_spans(md);
+  std::string out;
+  size_t at = 0;
+  for (const MathSpan& sp : scan.spans) {
+    for (size_t k = at; k < sp.open; ++k)
+      if (!(md[k] == '\\' && k + 1 < sp.open && md[k + 1] == '$')) out += md[k];
+    std::string_view src = md.substr(sp.begin, sp.end - sp.begin);
+    if (auto node = parse_math(src, nullptr)) out += math_to_words(*node);
+    else out += std::string(md.substr(sp.open, sp.close - sp.open));
+    at = sp.close;
+  }
+  for (size_t k = at; k < md.size(); ++k)
+    if (!(md[k] == '\\' && k + 1 < md.size() && md[k + 1] == '$')) out += md[k];
+  return out;
+}
 
 std::string math_to_plain(const MathNode& node) {
   std::string out;

@@ -118,4 +118,11 @@ std::string math_to_plain(const MathNode& node);
 // not parse keeps its source) and `\$` by `$`: what the CLI prints.
 std::string markdown_math_to_plain(std::string_view markdown);
 
+// What a screen reader should say for a formula: "2 M times (N minus 1) over N", "x squared",
+// "the square root of (2 C F)". For the page's spoken feedback (engine/model.h spoken_feedback).
+std::string math_to_words(const MathNode& node);
+// A Markdown text with every maths span said in words (a span that does not parse keeps its
+// source).
+std::string markdown_math_to_words(std::string_view markdown);
+
 }  // namespace dtx

@@ -91,8 +91,16 @@ std::string spoken_feedback(const Feedback& fb) {
     if (!fb.cases[i].pass)
       add("Case " + std::to_string(row) + " fails" + (fb.cases[i].message.empty() ? "" : ": " + fb.cases[i].message));
   }
-  for (const auto& d : fb.details) add(d);
-  return out;
+  // A detail that repeats a part's message ("<label>: <message>", as dtx grade lists them)
+  // was said with its part above: each sentence is heard once.
+  for (const auto& d : fb.details) {
+    const bool said = std::any_of(fb.parts.begin(), fb.parts.end(), [&](const PartFeedback& p) {
+      return !p.message.empty() && d.size() >= p.message.size() && d.compare(d.size() - p.message.size(), p.message.size(), p.message) == 0;
+    });
+    if (!said) add(d);
+  }
+  // Maths as a screen reader should say it, never its LaTeX.
+  return markdown_math_to_words(out);
 }
 
 namespace {

@@ -189,6 +189,16 @@ ProgressRead read_progress(const std::string& text) {
                                           : "the stored progress is not a JSON object");
     return r;
   }
+  // A document that says it is something else, or says nothing of being progress, is not
+  // read as an empty record: importing {"hello": 1} is refused, never "0 records merged".
+  auto format = j.find("format");
+  const bool named = format != j.end() && format->is_string() && format->get<std::string>() == "dtx-progress";
+  if ((format != j.end() && !named) || (format == j.end() && !j.contains("exercises"))) {
+    r.unreadable = true;
+    r.problems.push_back(format != j.end() ? "its \"format\" is " + format->dump().substr(0, 60) + ", not \"dtx-progress\""
+                                           : "it has neither \"format\": \"dtx-progress\" nor \"exercises\"");
+    return r;
+  }
   auto version = j.find("version");
   if (version == j.end() || !version->is_number_integer()) {
     r.problems.push_back("no version number; reading it as version 1");

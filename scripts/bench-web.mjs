@@ -9,6 +9,9 @@
 //    usable (screen 'course', at least one "ex-" item) and every pack in; then as many cold
 //    loads of a link to an exercise of the last pack, to that exercise drawn with its Submit
 //    button: median, min and max of the runs;
+//    then a second visit (the service worker installed), and a returning student (stored
+//    progress on an exercise of every type, a setting) on a first visit of the day (the
+//    browser started again on the same profile), a second visit and an offline start;
 // 3. frames drawn in 5 s of idleness on the course map (the page should draw none);
 // 4. the wasm heap size once every pack is loaded.
 //
@@ -18,6 +21,7 @@
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -333,6 +337,67 @@ async function secondVisit(browser, url) {
   }
 }
 
+// A returning student's record: an exercise of every type tried, a theme chosen.
+function returningRecord() {
+  const outline = JSON.parse(fs.readFileSync(path.join(distDir, 'exercises/outline.json'), 'utf8'));
+  const byType = new Map();
+  for (const p of outline.packs) for (const e of p.exercises || []) if (!byType.has(e.type)) byType.set(e.type, e.id);
+  const exercises = {};
+  let t = 1700000000;
+  for (const id of byType.values()) exercises[id] = { attempts: 1, by_writer: { '1700000000-bench': 1 }, best: 0.5, solved_at: 0, last_at: ++t };
+  return { format: 'dtx-progress', version: 2, exercises, streak: { current: 0, best: 1, last_day: '2020-01-01' },
+    last_exercise: [...byType.values()].pop(), last_exercise_at: t };
+}
+
+// A returning student on a profile of its own: one visit installs the site and stores the
+// record; then, by `mode`, the browser is started again on that profile ('day': the first
+// visit of a day, no worker running, nothing in memory), or the same browser opens the site
+// again ('second'), or opens it with the network off ('offline'). Timed like a first visit.
+async function returningVisit(url, mode) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-bench-profile-'));
+  const open = async () => {
+    const ctx = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true,
+      args: CHROMIUM_ARGS, viewport: VIEWPORT, deviceScaleFactor: 1, serviceWorkers: 'allow' });
+    await ctx.addInitScript(pageProbe);
+    return ctx;
+  };
+  let ctx = await open();
+  try {
+    const first = await ctx.newPage();
+    await first.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    const installed = () => first.evaluate(async () => {
+      const B = window.__dtxBench;
+      if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
+      const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
+      return !!hit && (await hit.text()) === window.dtx.version;
+    });
+    const deadline = Date.now() + 60000;
+    while (!(await installed())) {
+      if (Date.now() > deadline) throw new Error('the service worker did not install this build within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await first.evaluate((r) => { localStorage.setItem('dtx.progress', JSON.stringify(r)); localStorage.setItem('dtx.theme', 'light'); }, returningRecord());
+    if (mode === 'day') {
+      await ctx.close();
+      ctx = await open();
+    } else {
+      await first.close();
+    }
+    if (mode === 'offline') await ctx.setOffline(true);
+    const page = await ctx.newPage();
+    const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'dtx-bench-done', timeout: LOAD_TIMEOUT_MS });
+    done.catch(() => {});
+    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await done;
+    return await page.evaluate(() => ({ usable: window.__dtxBench.usable, htmlMap: window.__dtxBench.htmlMap,
+      engineMap: window.__dtxBench.engineMap, fromWorker: !!navigator.serviceWorker.controller,
+      late: window.dtx.lateCode().state + ' ' + window.dtx.lateCode().how }));
+  } finally {
+    await ctx.close().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Bytes a gzip server sends before `until` (ms from navigation start): each file whose answer
 // was complete by then, at its gzip -9 size from the transfer table.
 function gzipBefore(r, until, sizes, origin) {
@@ -426,6 +491,20 @@ async function main() {
         console.log(`second visit run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
       }
     }
+    const returning = { day: [], second: [], offline: [] };
+    const returningNames = { day: 'first visit of the day', second: 'second visit', offline: 'offline start' };
+    for (let i = 0; i < runs; i++) {
+      for (const mode of Object.keys(returning)) {
+        try {
+          const r = await returningVisit(server.url, mode);
+          returning[mode].push(r);
+          console.log(`returning student, ${returningNames[mode]}, run ${i + 1}: course map usable ${ms(r.usable)} ms ` +
+            `(HTML ${ms(r.htmlMap)}, engine's ${ms(r.engineMap)}); second part ${r.late}${r.fromWorker ? '' : ' (NOT from the service worker)'}`);
+        } catch (e) {
+          console.log(`returning student, ${returningNames[mode]}, run ${i + 1}: FAILED: ${e.message.split('\n')[0]}`);
+        }
+      }
+    }
     console.log();
 
     const rows = [
@@ -452,6 +531,10 @@ async function main() {
       ["  the engine's exercise drawn", (r) => r.exerciseUsable, deep],
       ['second visit: course map usable', (r) => r.usable, second],
       ["second visit: engine's course map drawn", (r) => r.engineMap, second],
+      ...Object.keys(returning).flatMap((m) => [
+        [`returning student, ${returningNames[m]}: course map usable`, (r) => r.usable, returning[m]],
+        [`returning student, ${returningNames[m]}: engine's course map drawn`, (r) => r.engineMap, returning[m]],
+      ]),
     ].map(([name, get, from = results]) => {
       const xs = from.map(get).filter((v) => typeof v === 'number');
       if (!xs.length) return [name, '-', '-', '-'];
@@ -498,6 +581,12 @@ async function main() {
       ['deep link to an exercise usable <= 3.5 x plain', `${ms(deepMed)} ms = ${ratio(deepMed)}`, p ? `${ms(3.5 * p)} ms` : '-', verdict(deepMed != null && p ? deepMed <= 3.5 * p : null)],
       ['second visit usable <= 1.5 x plain', `${ms(secondMed)} ms = ${ratio(secondMed)}`, p ? `${ms(1.5 * p)} ms` : '-', verdict(secondMed != null && p ? secondMed <= 1.5 * p : null)],
     ]);
+    // A returning student beside today's visitors (no target of its own): the HTML map stands
+    // in until the engine, which starts with both parts for a stored record, draws its own.
+    for (const m of Object.keys(returning)) {
+      const u = med((r) => r.usable, returning[m]), en = med((r) => r.engineMap, returning[m]);
+      console.log(`returning student, ${returningNames[m]}: map usable ${ms(u)} ms = ${ratio(u)}, the engine's map ${ms(en)} ms = ${ratio(en)}`);
+    }
     // The engine's own exercise, for the record: the HTML view stands in for it until then.
     const deepEngine = med((r) => r.exerciseUsable, deep);
     console.log(`the engine's exercise drawn from a deep link: ${ms(deepEngine)} ms = ${ratio(deepEngine)}`);

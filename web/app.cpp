@@ -425,6 +425,7 @@ void app_init(App& app, Platform* platform) {
   app.platform = platform;
   app.images.set_platform(platform);
   if (auto t = platform->storage_get("dtx.theme")) app.theme_choice = *t == "light" ? 1 : *t == "dark" ? 2 : 0;
+  if (auto k = platform->storage_get("dtx.single-key-shortcuts")) app.single_key_shortcuts = *k != "off";
   app_apply_theme(app);
   app.writer_id = new_writer_id(app);
   load_stored_progress(app);
@@ -902,6 +903,10 @@ static void record(App& app, const Answer& answer, const Feedback& fb) {
 void submit(App& app) {
   ExerciseState& st = app.ex;
   if (!st.inst || st.code_request) return;
+  // A key press reaches a field (EnterReturnsTrue) and the page's shortcut (Ctrl+Enter) in
+  // the same frame: it submits once.
+  if (app.submitted_frame == app.frame) return;
+  app.submitted_frame = app.frame;
   const TypeView* v = find_view(st.exercise->type);
   if (!v || !st.view) return;
   Answer a;
@@ -922,7 +927,7 @@ void app_on_file(App& app, const std::string& name, const std::string& text) {
   ProgressRead r = read_progress(text);
   if (r.unreadable) {
     app.import_message = name + " is not a dtx progress file" +
-                         (r.problems.empty() ? std::string(".") : ": " + r.problems.front()) + " Nothing was changed.";
+                         (r.problems.empty() ? std::string(".") : ": " + r.problems.front() + ".") + " Nothing was changed.";
     return;
   }
   // The record before the import is kept, so an import by mistake can be undone by hand; if
@@ -1099,13 +1104,25 @@ void app_frame(App& app) {
   // few frames: ImGui clamps it to the previous frame's content height, which on the first
   // frame of a new screen is the old screen's.
   if (place != app.last_place) {
+    // Back on the map from an exercise: the keyboard's focus returns to that exercise's row.
+    if (app.screen == Screen::CourseMap && app.last_place.rfind("exercise|", 0) == 0 && keyboard_focus_id() != 0)
+      app.return_focus = app.last_place.substr(9, app.last_place.find('|', 9) - 9);
     app.last_place = place;
     app.scroll_frames = app.scroll_restore ? 4 : 0;
+    app.scroll_wait = 0;
     if (!app.scroll_restore) ImGui::SetScrollY(0.0f);
+    app.top_frames = !app.scroll_restore && app.screen == Screen::Exercise ? 3 : 0;
   }
-  if (app.scroll_restore) {
-    if (app.scroll_frames-- > 0) ImGui::SetScrollY(*app.scroll_restore);
-    else app.scroll_restore.reset();
+  // (Not on the loading screen: a reloaded page's exercise or map is restored once it is up,
+  // and held while the content is still shorter than the place, as packs arrive.)
+  if (app.scroll_restore && app.screen != Screen::Loading) {
+    const bool short_yet = ImGui::GetScrollMaxY() + 1 < *app.scroll_restore && ++app.scroll_wait < 120;
+    if (app.scroll_frames > 0 || short_yet) {
+      ImGui::SetScrollY(*app.scroll_restore);
+      if (!short_yet) --app.scroll_frames;
+    } else {
+      app.scroll_restore.reset();
+    }
   }
   if (app.scroll_request) {
     ImGui::SetScrollY(*app.scroll_request);
@@ -1151,6 +1168,13 @@ void app_frame(App& app) {
   ImGui::PopItemWidth();
   if (margin > 0) ImGui::Unindent(margin);
   ImGui::Dummy(ImVec2(1, em(app) * 3));
+  // A new exercise opens at its top (title and numbers in view), also where its first field,
+  // focused for typing, is below the fold (a phone, a zoomed page): ImGui scrolls to a field
+  // it focuses, and this later target wins.
+  if (app.top_frames > 0) {
+    --app.top_frames;
+    ImGui::SetScrollY(0.0f);
+  }
   if (!app.scroll_restore && app.screen != Screen::Loading) {
     if (app.scroll_memory.size() > 1000) app.scroll_memory.clear();  // every slider value is an address
     app.scroll_memory[app.address] = ImGui::GetScrollY();

@@ -142,6 +142,7 @@ struct App {
   // theme: the student's choice (0 follow the system, 1 light, 2 dark, in localStorage
   // "dtx.theme") and what the browser reports (prefers-color-scheme, prefers-reduced-motion)
   int theme_choice = 0;
+  bool single_key_shortcuts = true;  // h and n on an exercise; Settings turns them off (WCAG 2.1.4)
   bool system_dark = false;
   bool reduced_motion = false;
   bool coarse_pointer = false;   // (pointer: coarse): a finger; controls are at least 44 CSS px
@@ -152,6 +153,7 @@ struct App {
   std::vector<std::unique_ptr<Preview>> previews;
   std::map<int, std::string> preview_requests;  // fetch id -> source URL
   bool submit_requested = false;  // Enter on an answer control, or Ctrl+Enter (ui/keyboard)
+  long submitted_frame = -1;     // one submission per frame: Ctrl+Enter in a field is its Enter and the page's
   int instructor = -1;  // instructor view: -1 as by default (on in preview only), 0 off, 1 on
   // `?instructor` in the address: the instructor view may be turned on outside a preview. A
   // published exercise's answers are otherwise never drawn (the pack JSON is public anyway;
@@ -175,6 +177,9 @@ struct App {
   std::map<std::string, float> scroll_memory;  // fragment -> where that screen was scrolled
   std::optional<float> scroll_restore;         // Back/Forward: scroll the new screen here
   int scroll_frames = 0;                       // frames left to apply scroll_restore
+  int scroll_wait = 0;                         // frames scroll_restore waited for content that tall
+  int top_frames = 0;                          // frames a newly opened exercise is held at its top
+  std::string return_focus;                    // the map row the keyboard's focus returns to
   // The browser scrolled the text layer (find in page, a screen reader moving to a word):
   // the page follows, in physical pixels.
   std::optional<float> scroll_request;

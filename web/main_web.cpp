@@ -601,6 +601,11 @@ EMSCRIPTEN_KEEPALIVE void dtx_layer_scrolled(float css_y) {
   g_app.scroll_request = css_y * g_app.dpr;
   dtx_wake();
 }
+// Where a screen was scrolled before the page was reloaded (glue.js keeps it for the tab, as
+// the browser does a page's scroll): that screen opens there.
+EMSCRIPTEN_KEEPALIVE void dtx_remember_scroll(const char* address, float css_y) {
+  if (address && css_y >= 0) g_app.scroll_memory[address] = css_y * g_app.dpr;
+}
 // A press on the text layer's words (a selection starting): the field being edited closes.
 EMSCRIPTEN_KEEPALIVE void dtx_pointer_on_text() {
   g_app.release_field = true;

@@ -42,6 +42,13 @@ bool parse_u64(std::string_view s, uint64_t& out) {
 
 }  // namespace
 
+std::string exercise_address(const std::string& id) {
+  Route r;
+  r.kind = Route::Exercise;
+  r.id = id;
+  return format_route(r);
+}
+
 std::string percent_encode(std::string_view s) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;

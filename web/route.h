@@ -44,6 +44,8 @@ constexpr size_t kMaxRouteBytes = 2048;
 Route parse_route(std::string_view fragment);
 // Route -> "#/ex/ring.volume/3". Seed 0 is left out; ids and values are percent-encoded.
 std::string format_route(const Route& r);
+// The address of an exercise's default instance ("#/ex/ring.volume"), for a link to it.
+std::string exercise_address(const std::string& id);
 
 std::string percent_encode(std::string_view s);
 // False on a bad escape ("%G1", a truncated "%4") or an encoded NUL.

@@ -71,6 +71,24 @@ async function download(page, student) {
 }
 
 export default function register({ test, newPage, assert, eq, server }) {
+  // A phone from 320 to 430 px: the identifier field and its Start button are on the screen
+  // (beside each other where they fit, one above the other where not), and Start starts.
+  test('course: on a phone, the assignment\'s Start button is on the screen and starts', async () => {
+    const body = fs.readFileSync(ASSIGNMENT, 'utf8');
+    for (const width of [320, 375, 430]) {
+      const page = await newPage({ viewport: { width, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+      await page.route('**/e2e-assignment.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
+      await page.goto(server().url + '?assign=e2e-assignment.json');
+      const s = await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+      const start = s.items.find((i) => i.id === 'student-start'), field = s.items.find((i) => i.id === 'student-id');
+      assert(start && field, `${width} px: the field and Start listed: ` + s.items.map((i) => i.id));
+      assert(start.x >= 0 && start.x + start.w <= width && !start.cut, `${width} px: Start at x ${start.x.toFixed(0)}, w ${start.w.toFixed(0)}`);
+      assert(field.x + field.w <= width, `${width} px: the field at x ${field.x.toFixed(0)}, w ${field.w.toFixed(0)}`);
+      if (width === 320) await shot(page, 'phone-assignment-320');
+      await page.context().close();
+    }
+  }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
+
   test('course: three students, an assignment, dtx report', async () => {
     fs.rmSync(OUT, { recursive: true, force: true });
     fs.mkdirSync(OUT, { recursive: true });
@@ -160,5 +178,5 @@ export default function register({ test, newPage, assert, eq, server }) {
     assert(/ring\.volume[^\n]*\n  \d+ attempts by 3 students; solved by 2 \(67 %\)/.test(report), 'item statistics for ring.volume');
     assert(/most common wrong answers:\n    \d attempts? by \d students?, e\.g\./.test(report), 'wrong answers with a diagnosis');
     for (const p of [ana, bo, cy]) await p.context().close();
-  });
+  }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
 }

@@ -178,6 +178,88 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     await page.context().close();
   });
 
+  // A returning student: stored progress on an exercise of every type, a setting, the last
+  // exercise. Reading them runs the engine's second part, which the page must have fetched
+  // (never by a synchronous request, which no service worker sees: WEB-PITFALLS.md) and awaited.
+  const returningRecord = () => {
+    const outline = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
+    const byType = new Map();
+    for (const p of outline.packs) for (const e of p.exercises || []) if (!byType.has(e.type)) byType.set(e.type, e.id);
+    const exercises = {};
+    let t = 1700000000;
+    for (const id of byType.values()) exercises[id] = { attempts: 1, by_writer: { '1700000000-aaaa': 1 }, best: 0.5, solved_at: 0, last_at: ++t };
+    const last = [...byType.values()].pop();
+    return { types: [...byType.keys()], record: { format: 'dtx-progress', version: 2, exercises,
+      streak: { current: 0, best: 1, last_day: '2020-01-01' }, last_exercise: last, last_exercise_at: t } };
+  };
+  const storeReturning = (page, record) => page.evaluate((r) => {
+    localStorage.setItem('dtx.progress', JSON.stringify(r));
+    localStorage.setItem('dtx.theme', 'dark');
+  }, record);
+  // How each request for the second part was made ('fetch', 'link'; never 'xmlhttprequest').
+  const lateRequests = (page) => page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.endsWith('/dtx.deferred.wasm')).map((e) => e.initiatorType));
+
+  test('returning student online: the engine starts with both parts, fetched, never by a synchronous request', async () => {
+    const { types, record } = returningRecord();
+    assert(types.length >= 6, 'an exercise of every type: ' + types);
+    const page = await newPage();
+    await page.goto(server().url);
+    await ready(page);
+    await storeReturning(page, record);
+    await page.reload();
+    const s = await ready(page);
+    eq(s.problems.length, 0, 'problems: ' + JSON.stringify(s.problems));
+    for (const id of Object.keys(record.exercises)) assert(s.progress.exercises[id], 'the stored record of ' + id + ' is read');
+    const late = await page.evaluate(() => window.dtx.lateCode());
+    eq(late.state, 'ready', 'the second part');
+    eq(late.how, 'ahead', 'how the second part came in (fetched and compiled before it was called)');
+    eq(late.why, 'a returning student', 'why it was asked for at start');
+    const how = await lateRequests(page);
+    assert(how.length >= 1 && !how.includes('xmlhttprequest'), 'requests for the second part: ' + JSON.stringify(how));
+    await page.context().close();
+  });
+
+  test('offline: a returning student (progress of every type, a setting) reloads with the network off, on the map and on a link', async () => {
+    const dir = copyDist(dist, 'offline-returning');
+    let srv;
+    try {
+      srv = await serve(dir);
+      const page = await newPage({ serviceWorkers: 'allow' });
+      await page.goto(srv.url);
+      await ready(page);
+      await openExercise(page, 'ring.volume');  // opened, nothing solved
+      await page.evaluate(() => { location.hash = '#/'; });
+      await waitFor(page, "s.screen === 'course'");
+      const { record } = returningRecord();
+      await storeReturning(page, record);
+      await offlineReady(page);
+      await page.context().setOffline(true);
+      srv.stop();
+      srv = null;
+      await page.reload();
+      let s = await ready(page);
+      eq(s.problems.length, 0, 'problems offline: ' + JSON.stringify(s.problems));
+      for (const id of Object.keys(record.exercises)) assert(s.progress.exercises[id], 'the stored record of ' + id + ' is read offline');
+      const late = await page.evaluate(() => window.dtx.lateCode());
+      eq(`${late.state} ${late.how}`, 'ready ahead', 'the second part offline: ' + JSON.stringify(late));
+      const loading = await page.evaluate(() => { const l = document.getElementById('loading'); return l && getComputedStyle(l).display !== 'none' ? l.textContent : ''; });
+      eq(loading, '', 'the loading line is gone');
+      // an exercise of a chapter never opened, then a graded one
+      await openExercise(page, 'tp.column-shard');
+      s = await solveRingVolume(page);
+      eq(s.verdict, 'correct', 'graded offline');
+      // a link to an exercise, offline
+      await page.goto(page.url().split('#')[0] + '#/ex/ring.order-steps');
+      s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.order-steps'", 20000);
+      await shot(page, 'offline-returning');
+      await page.context().close();
+    } finally {
+      if (srv) srv.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('offline: after one visit a reload with the network off opens the map and grades', async () => {
     const dir = copyDist(dist, 'offline');
     let srv;

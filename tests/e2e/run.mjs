@@ -5,6 +5,12 @@
 // --shard K/N runs the Kth of N shards of about equal length (by tests/e2e/durations.json,
 // which --record-durations rewrites from this run's times), so ctest can run the suite as N
 // entries side by side (each with its own server and browser).
+// --returning runs every test as a returning student: each page's browser profile holds a
+// progress record (an exercise of every type tried) and a setting, and the site's service
+// worker, installed by a visit before the test's own, serves the test's pages. A test whose
+// subject is a first visit says so (test(name, fn, { fresh: 'why' })) and runs once, fresh;
+// one that holds or replaces the site's files with page.route (which never sees what the
+// worker answers from its copies) gets the record without the worker ({ worker: 'why' }).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,12 +24,14 @@ import { minifyInline } from '../../scripts/minify-inline.mjs';
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const shard = argv.includes('--shard') ? argv[argv.indexOf('--shard') + 1].split('/').map(Number) : [1, 1];
+const returning = argv.includes('--returning');
 const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--only' && argv[i - 1] !== '--shard');
 const dist = path.resolve(positional[0] || path.join(ROOT, 'dist'));
 fs.mkdirSync(path.join(ROOT, 'build/e2e'), { recursive: true });
 
 const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+const test = (name, fn, opts = {}) => tests.push({ name, fn, ...opts });
+let current = null;  // the test running (newPage reads how it runs as a returning student)
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 function eq(a, b, msg) { if (a !== b) throw new Error(`${msg}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`); }
 function near(a, b, tol, msg) { if (!(Math.abs(a - b) <= tol)) throw new Error(`${msg}: expected ${b} ± ${tol}, got ${a}`); }
@@ -31,10 +39,55 @@ function near(a, b, tol, msg) { if (!(Math.abs(a - b) <= tol)) throw new Error(`
 let server, browser;
 let pagesOfTest = [];  // every page a test opened: the runner checks their CSP violations
 
+// A returning student's record, as the engine writes it: an exercise of every type tried once,
+// none of those the tests solve (the last of each type in the outline).
+function returningRecord() {
+  const outline = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
+  const byType = new Map();
+  for (const p of outline.packs) for (const e of p.exercises || []) byType.set(e.type, e.id);
+  const exercises = {};
+  let t = 1700000000;
+  for (const id of byType.values()) exercises[id] = { attempts: 1, by_writer: { '1700000000-back': 1 }, best: 0.5, solved_at: 0, last_at: ++t };
+  return JSON.stringify({ format: 'dtx-progress', version: 2, exercises, streak: { current: 0, best: 1, last_day: '2020-01-01' } });
+}
+
+// The site's service worker installed in `context` by a visit to the test server, as after a
+// student's earlier visit: it controls the next page and holds this build.
+async function installWorker(context) {
+  const p = await context.newPage();
+  await p.goto(server.url);
+  const deadline = Date.now() + 60000;
+  while (!(await p.evaluate(async () => {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller || !window.dtx) return false;
+    const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
+    return !!hit && (await hit.text()) === window.dtx.version;
+  }).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('returning student: the service worker did not install within 60 s');
+    await p.waitForTimeout(100);
+  }
+  await p.close();
+}
+
 async function newPage(opts = {}) {
-  // No service worker unless a test asks for one (tests/e2e/offline.mjs): a page it controls
-  // would be served from its copies, past page.route() and a test's changed files.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', ...opts });
+  // No service worker unless a test asks for one (tests/e2e/offline.mjs), or the run is for a
+  // returning student: a page it controls is served from its copies, past page.route() and a
+  // test's changed files.
+  const back = returning && current && !current.fresh;
+  const worker = back && !current.worker && opts.serviceWorkers !== 'block';
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts, serviceWorkers: worker || opts.serviceWorkers === 'allow' ? 'allow' : 'block' });
+  if (back) {
+    // Once per origin (a test's own server too): the record and a setting, unless the test
+    // stored its own first.
+    await context.addInitScript((record) => {
+      try {
+        if (localStorage.getItem('e2e.returning')) return;
+        localStorage.setItem('e2e.returning', '1');
+        if (!localStorage.getItem('dtx.progress')) localStorage.setItem('dtx.progress', record);
+        if (!localStorage.getItem('dtx.theme')) localStorage.setItem('dtx.theme', 'system');
+      } catch (e) { /* a page without storage */ }
+    }, returningRecord());
+    if (worker) await installWorker(context);
+  }
   const page = await context.newPage();
   page.errors = [];
   // Whatever the Content-Security-Policy (index.html, scripts/serve.mjs) refuses is a page
@@ -564,6 +617,85 @@ test('phone: 320, 360 and 430 px: nothing cut at the side, touch targets of 44 C
   await tap(page, 'down-0');
   s = await waitFor(page, `s.order[1] === ${before[0]}`);
   await shot(page, 'phone-ordering-touch');
+  await page.context().close();
+});
+
+// A chord pressed once counts once, and a field keeps the browser's own shortcuts.
+test('keyboard: Ctrl+Enter in a numeric field is one attempt; Ctrl+F and Ctrl+= stay the browser\'s', async () => {
+  const page = await newPage();
+  await page.goto(server.url + '#/ex/ring.volume');
+  await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume'", 20000);
+  const ans = engineAnswer('ring.volume');
+  await typeInto(page, 'part-phase', String(ans.parts[0].value));
+  await typeInto(page, 'part-total', String(ans.parts[1].value));
+  // whether the page kept each key from the browser (a listener that runs after all of the page's)
+  await page.evaluate(() => {
+    window.__keys = [];
+    window.addEventListener('keydown', (e) => { if (e.key !== 'Control') window.__keys.push([e.key, e.defaultPrevented]); });
+  });
+  await press(page, 'Control+f');
+  await press(page, 'Control+Equal');
+  await press(page, 'Control+a');
+  const keys = await page.evaluate(() => window.__keys);
+  eq(JSON.stringify(keys), JSON.stringify([['f', false], ['=', false], ['a', true]]), 'which shortcuts the field keeps from the browser');
+  let s = await waitFor(page, "s.text_input && s.active === 'part-total'");
+  const graded = s.graded;
+  await press(page, 'Control+Enter');
+  s = await waitFor(page, `s.graded > ${graded}`);
+  await page.waitForTimeout(300);
+  s = await waitFor(page, 'true');
+  eq(s.graded, graded + 1, 'submissions for one Ctrl+Enter');
+  eq(s.progress.exercises['ring.volume'].attempts, 1, 'attempts counted for one Ctrl+Enter');
+  eq(s.verdict, 'correct', 'verdict');
+  await page.context().close();
+});
+
+// A row held and dragged over four rows lands four places away, with the button (or finger)
+// held all along: by the mouse on its text, by a finger on its grip, and by a long press.
+test('ordering: a row dragged over four rows lands there (mouse, touch grip, long press)', async () => {
+  const moved = (order, from, to) => { const a = order.slice(); const [v] = a.splice(from, 1); a.splice(to, 0, v); return a; };
+  const rowAt = (st, id) => st.items.find((i) => i.id === id);
+  const open = async (page) => {
+    await page.goto(server.url + '#/ex/ring.order-steps');
+    return waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.order-steps' && s.items.some((i) => i.id === 'order-5')", 20000);
+  };
+  // the mouse, on the row's text, in ten moves of one frame each
+  let page = await newPage({ viewport: { width: 1280, height: 1100 } });
+  let s = await open(page);
+  let before = s.order.slice();
+  let a = rowAt(s, 'order-0'), b = rowAt(s, 'order-4');
+  const x = a.x + a.w / 2, y0 = a.y + a.h / 2, y1 = b.y + b.h / 2 + 2;
+  await page.mouse.move(x, y0);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; k++) {
+    const f = (await state(page)).frame;
+    await page.mouse.move(x, y0 + (y1 - y0) * k / 10);
+    await waitFor(page, `s.frame > ${f}`);
+  }
+  s = await waitFor(page, 'true');
+  eq(s.grabbed, 4, 'the row is still held, four places down, before the button is released');
+  await page.mouse.up();
+  const want = JSON.stringify(moved(before, 0, 4));
+  s = await waitFor(page, `JSON.stringify(s.order) === ${JSON.stringify(want)}`).catch(async () => {
+    throw new Error(`mouse drag: order ${JSON.stringify((await state(page)).order)}, wanted ${want} (from ${JSON.stringify(before)})`);
+  });
+  await page.context().close();
+  // a finger: on the grip at once, then on the text after a long press; each four rows up
+  page = await newPage({ viewport: { width: 430, height: 1600 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  s = await open(page);
+  for (const [by, hold] of [['grip', 0], ['order', 700]]) {
+    before = s.order.slice();
+    a = rowAt(s, `${by}-4`);
+    b = rowAt(s, 'order-0');
+    assert(a && b, `${by}-4 and row 1 on screen: ` + s.items.map((i) => i.id));
+    const tx = a.x + a.w / 2, ty0 = a.y + a.h / 2, ty1 = b.y + b.h / 2 - 2;
+    await touchPath(page, [[tx, ty0], ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((k) => [tx, ty0 + (ty1 - ty0) * k / 10])], hold);
+    const w = JSON.stringify(moved(before, 4, 0));
+    s = await waitFor(page, `JSON.stringify(s.order) === ${JSON.stringify(w)}`).catch(async () => {
+      throw new Error(`${by} drag by finger: order ${JSON.stringify((await state(page)).order)}, wanted ${w} (from ${JSON.stringify(before)})`);
+    });
+  }
+  await shot(page, 'phone-ordering-dragged-four');
   await page.context().close();
 });
 
@@ -2280,6 +2412,7 @@ for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) =>
 (await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/offline.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
+(await import(path.join(ROOT, 'tests/e2e/page.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/first-screen.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist, axeAudit });
 
 // ---------------------------------------------------------------- runner
@@ -2311,6 +2444,11 @@ let failed = 0, ran = 0;
 for (const [i, t] of tests.entries()) {
   if (only && !t.name.includes(only)) continue;
   if (shardOf.get(i) !== shard[0] - 1) continue;
+  if (returning && t.fresh) {
+    console.log(`-    ${t.name} (fresh profile only: ${t.fresh})`);
+    continue;
+  }
+  current = t;
   ran++;
   const t0 = Date.now();
   pagesOfTest = [];

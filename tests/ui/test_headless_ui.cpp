@@ -32,6 +32,7 @@
 #include "sandbox_runner.h"
 #include "text.h"
 #include "ui/markdown.h"
+#include "ui/keyboard.h"
 #include "ui/maths_layout.h"
 #include "ui/text_layer.h"
 #include "ui/theme.h"
@@ -703,6 +704,8 @@ TEST_F(HeadlessUi, AFullStorageLosesNothingAndSaysSo) {
   EXPECT_TRUE(app.progress.exercises.count(picks[1]->id)) << "the page forgot the new solve";
   EXPECT_NE(join(app.notices).find("Progress could not be saved: browser storage is full"), std::string::npos)
       << join(app.notices);
+  frame("the second press comes in a later frame");  // (one submission a frame: ui/keyboard, app.cpp submit)
+  fill_correct();  // (the focused field gave its own text back in that frame)
   submit(app);  // a second failure: still one notice
   EXPECT_EQ(std::count_if(app.notices.begin(), app.notices.end(),
                           [](const std::string& n) { return n.find("could not be saved") != std::string::npos; }),
@@ -765,6 +768,13 @@ TEST_F(HeadlessUi, ImportMergesAndKeepsOneBackup) {
   Progress before_progress = app.progress;
   record_attempt(file, "1600000000-elsewhere", "imported.three", wrong, 1600000001, "2020-09-13");
   app_on_file(app, "c.json", write_progress(file));
+  EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
+  EXPECT_EQ(pf.storage, before);
+  EXPECT_EQ(app.progress, before_progress);
+  // a JSON file that is not progress: refused by name, nothing stored changes
+  pf.storage_full = false;
+  app_on_file(app, "hello.json", R"({"hello": 1})");
+  EXPECT_NE(app.import_message.find("hello.json is not a dtx progress file"), std::string::npos) << app.import_message;
   EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
   EXPECT_EQ(pf.storage, before);
   EXPECT_EQ(app.progress, before_progress);
@@ -1617,4 +1627,110 @@ TEST_F(HeadlessUi, TheLayerGivesEveryControlARoleANameAndItsState) {
   ASSERT_FALSE(code.is_null());
   EXPECT_EQ(code["multi"], 1);
   EXPECT_NE(code["vt"].get<std::string>().find("function ringAllReduceTime"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- input that counts once
+
+// An ordering row held by its grip (or by the row itself, under a mouse) and dragged down
+// across four rows, one frame at a time, with the button held all along: it stays held (its ID
+// follows the item, not the place) and lands four places down; nothing moved is drawn twice.
+TEST_F(HeadlessUi, AnOrderingRowDraggedAcrossFourRowsStaysHeldAndLandsThere) {
+  start();
+  const Exercise* target = nullptr;
+  for (const Exercise* e : all_exercises())
+    if (const auto* o = e->spec_as<OrderingSpec>(); o && o->items.size() >= 5 && !target) target = e;
+  ASSERT_TRUE(target);
+  for (const char* by : {"grip-0", "order-0"}) {
+    open_exercise(app, target->id, 0);
+    frames_n(3, target->id);
+    const std::vector<int> before = fields()["order"].get<std::vector<int>>();
+    const HookItem* from = item(by);
+    const HookItem* to = item("order-4");
+    ASSERT_TRUE(from && to) << by;
+    const float x = (from->min.x + from->max.x) * 0.5f, y0 = (from->min.y + from->max.y) * 0.5f;
+    const float y1 = (to->min.y + to->max.y) * 0.5f + 2;
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(x, y0);
+    io.MouseDown[0] = true;
+    frame(std::string("press ") + by);
+    const ImGuiID held = GImGui->ActiveId;
+    ASSERT_NE(held, 0u) << by;
+    for (int step = 1; step <= 12; ++step) {
+      io.MousePos = ImVec2(x, y0 + (y1 - y0) * step / 12.0f);
+      frame(std::string("drag ") + by);
+      ASSERT_EQ(GImGui->ActiveId, held) << by << ": the hold ended at step " << step << " of 12, button still down";
+    }
+    io.MouseDown[0] = false;
+    frame(std::string("release ") + by);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    const std::vector<int> after = fields()["order"].get<std::vector<int>>();
+    std::vector<int> want = before;
+    want.erase(want.begin());
+    want.insert(want.begin() + 4, before[0]);
+    EXPECT_EQ(after, want) << by << ": the row held at the top is fifth after the drag";
+  }
+}
+
+// Ctrl+Enter in a numeric field reaches the field (its Enter) and the page's shortcut in one
+// frame: one attempt, not two.
+TEST_F(HeadlessUi, CtrlEnterInANumericFieldSubmitsOnce) {
+  start();
+  open_exercise(app, "ring.volume", 0);
+  frames_n(2, "ring.volume");
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::ClearActiveID();
+  frames_n(2, "ring.volume, out of the field");
+  fill_correct();  // into the view's fields, then into the first field to type, as a student would
+  ImGuiIO& mouse = ImGui::GetIO();
+  const HookItem* field = item("part-phase");
+  ASSERT_TRUE(field);
+  mouse.MousePos = ImVec2((field->min.x + field->max.x) * 0.5f, (field->min.y + field->max.y) * 0.5f);
+  mouse.MouseDown[0] = true;
+  frame("press in the field");
+  mouse.MouseDown[0] = false;
+  frames_n(2, "ring.volume, typing");
+  ASSERT_TRUE(io.WantTextInput);
+  const int enter = 300;  // any free key index, as GLFW's are
+  io.KeyMap[ImGuiKey_Enter] = enter;
+  io.KeyCtrl = true;
+  io.KeysDown[enter] = true;
+  keyboard_before_frame(app);  // as main_web.cpp runs it before the frame
+  frame("ring.volume Ctrl+Enter");
+  io.KeysDown[enter] = false;
+  io.KeyCtrl = false;
+  frames_n(2, "ring.volume after Ctrl+Enter");
+  ASSERT_TRUE(app.progress.exercises.count("ring.volume")) << feedback_text() << " fields " << fields().dump();
+  EXPECT_EQ(app.progress.exercises.at("ring.volume").attempts(), 1);
+}
+
+// h and n can be turned off in Settings (WCAG 2.1.4), and that choice is kept.
+TEST_F(HeadlessUi, SingleKeyShortcutsCanBeTurnedOff) {
+  start();
+  open_exercise(app, "ring.volume", 0);
+  frames_n(2, "ring.volume");
+  ImGui::ClearActiveID();  // out of the field: letters are shortcuts
+  frames_n(2, "ring.volume, no field");
+  ASSERT_FALSE(ImGui::GetIO().WantTextInput);
+  auto press = [&](int key) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    frame("key down");
+    io.KeysDown[key] = false;
+    frame("key up");
+  };
+  app.single_key_shortcuts = false;
+  press('N');
+  EXPECT_EQ(app.ex.id, "ring.volume") << "n with single-key shortcuts off";
+  app.screen = Screen::Settings;
+  frames_n(2, "settings");
+  ASSERT_TRUE(click("single-keys", "settings"));
+  EXPECT_TRUE(app.single_key_shortcuts);
+  EXPECT_EQ(pf.storage["dtx.single-key-shortcuts"], "on");
+  ASSERT_TRUE(click("single-keys", "settings"));
+  EXPECT_EQ(pf.storage["dtx.single-key-shortcuts"], "off");
+  App next;
+  FakePlatform again;
+  again.storage = pf.storage;
+  app_init(next, &again);
+  EXPECT_FALSE(next.single_key_shortcuts);
 }

@@ -220,4 +220,43 @@ TEST(MathLint, MalformedMathsIsAnErrorAtTheCharacter) {
 }
 
 }  // namespace
+// ---------------------------------------------------------------- words (spoken feedback)
+
+std::string said(std::string_view src) {
+  auto n = parse_math(src, nullptr);
+  return n ? math_to_words(*n) : "(no parse)";
+}
+
+TEST(MathWords, FormulasAreSaidAsWordsNotSymbols) {
+  EXPECT_EQ(said("\\frac{2M(N-1)}{N}"), "(2 M (N minus 1)) over N");
+  EXPECT_EQ(said("x^2 + y^3"), "x squared plus y cubed");
+  EXPECT_EQ(said("2^{30}"), "2 to the power 30");
+  EXPECT_EQ(said("\\sqrt{2 C F}"), "the square root of (2 C F)");
+  EXPECT_EQ(said("a \\times b \\le c"), "a times b is at most c");
+  EXPECT_EQ(said("t_{i+1}"), "t sub i plus 1");
+  EXPECT_EQ(markdown_math_to_words("so the total is $\\frac{2M(N-1)}{N}$, \\$5."),
+            "so the total is (2 M (N minus 1)) over N, $5.");
+}
+
+// The live region's words: no LaTeX, and a part's message once, though dtx grade's details
+// repeat it under the part's label.
+TEST(SpokenFeedback, EachSentenceOnceAndMathsInWords) {
+  Feedback fb;
+  fb.verdict = Verdict::Incorrect;
+  fb.message = "0 of 2 parts correct.";
+  PartFeedback a;
+  a.label = "Sent during reduce-scatter";
+  a.message = "You counted all 8 chunks.";
+  PartFeedback b;
+  b.label = "Sent over the whole AllReduce";
+  b.message = "The total is $\\frac{2M(N-1)}{N}$.";
+  fb.parts = {a, b};
+  fb.details = {a.label + ": " + a.message, b.label + ": " + b.message, "A note of its own."};
+  const std::string s = spoken_feedback(fb);
+  EXPECT_EQ(s.find("You counted all 8 chunks."), s.rfind("You counted all 8 chunks.")) << s;
+  EXPECT_NE(s.find("The total is (2 M (N minus 1)) over N."), std::string::npos) << s;
+  EXPECT_EQ(s.find("\\frac"), std::string::npos) << s;
+  EXPECT_NE(s.find("A note of its own."), std::string::npos) << s;
+}
+
 }  // namespace dtx

@@ -382,3 +382,18 @@ TEST(ProgressWriters, BeyondTheCapTheOldestAreFoldedAndNeverCountedTwice) {
   EXPECT_TRUE(writer_folded(p.exercises.at("x"), "1700000005-w"));
   EXPECT_FALSE(writer_folded(p.exercises.at("x"), "1800000000-n"));
 }
+
+// Another JSON document is not an empty record: importing it is refused, and a stored one is
+// kept aside, never read as "no progress".
+TEST(Progress, AJsonDocumentThatIsNotProgressIsUnreadable) {
+  for (const char* text : {R"J({"hello": 1})J", R"J({})J", R"J({"format": "dtx-submission", "exercises": {}})J",
+                           R"J({"format": 3, "version": 2, "exercises": {}})J"}) {
+    ProgressRead r = read_progress(text);
+    EXPECT_TRUE(r.unreadable) << text;
+    ASSERT_EQ(r.problems.size(), 1u) << text;
+    EXPECT_NE(r.problems[0].find("dtx-progress"), std::string::npos) << r.problems[0];
+  }
+  // a record of an older version without "format" is still read
+  EXPECT_FALSE(read_progress(R"J({"version": 1, "exercises": {}})J").unreadable);
+  EXPECT_FALSE(read_progress(R"J({"format": "dtx-progress", "version": 2})J").unreadable);
+}

@@ -21,12 +21,16 @@ std::unordered_set<ImGuiID> g_text_fields;  // IDs seen as InputText (their labe
 std::unordered_map<ImGuiID, HookItem> g_last_seen;  // bounded: cleared when it grows past kMaxRemembered
 constexpr size_t kMaxRemembered = 8192;
 
+// "text##key" and "text###key" are listed as key. "text##key###stable": listed as key, while
+// ImGui's ID comes from "###stable" alone, so an item that moves (a row being dragged) keeps
+// its ID and the tests still find it by its place.
 std::string key_of(const char* label) {
   std::string s = label ? label : "";
   size_t p = s.find("##");
   if (p == std::string::npos) return s;
   std::string k = s.substr(p + 2);
-  if (!k.empty() && k[0] == '#') k.erase(0, 1);  // "###id"
+  if (!k.empty() && k[0] == '#') return k.substr(1);  // "###id"
+  if (size_t q = k.find("###"); q != std::string::npos) k.erase(q);
   return k;
 }
 

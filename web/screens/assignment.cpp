@@ -128,7 +128,8 @@ void draw_identifier(App& app) {
   ImGui::SetNextItemWidth(std::min(app.content_width, em(app) * 24));
   bool enter = ImGui::InputTextWithHint("##student-id", "ana@university.edu", &c.id_input, ImGuiInputTextFlags_EnterReturnsTrue);
   access_item(Role::Textbox, "Your identifier (e-mail or student number)");
-  ImGui::SameLine();
+  // Beside the field where there is room; on a phone, below it (never past the right edge).
+  same_line_if_room(std::max(ImGui::CalcTextSize("Start").x + ImGui::GetStyle().FramePadding.x * 2, touch_target(app)));
   if (button("Start##student-start", true) || enter) {
     std::string why;
     if (auto id = normalize_student_id(c.id_input, &why)) {

@@ -5,8 +5,10 @@
 #include <set>
 
 #include "load_ctx.h"
+#include "route.h"
 #include "screens/screens.h"
 #include "ui/access.h"
+#include "ui/keyboard.h"
 #include "ui/text_layer.h"
 #include "views/views.h"
 
@@ -58,11 +60,19 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
     bool show_right = e * 1.4f + title_w + rw + e < app.content_width;
     ImGui::SetCursorScreenPos(ImVec2(pos.x + e * 1.4f, pos.y));
     ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0, 0.5f));
-    if (ImGui::Selectable(label.c_str(), last_id == ex.id, 0, ImVec2(app.content_width - e * 1.4f, h))) open_exercise(app, ex.id, 0);
+    // The row's link ends before the type and tries (drawn beside it, said in its description):
+    // its visible words are its name (WCAG 2.5.3, label in name).
+    const float link_w = app.content_width - e * 1.4f - (show_right ? rw + e : 0);
+    if (ImGui::Selectable(label.c_str(), last_id == ex.id, 0, ImVec2(link_w, h))) open_exercise(app, ex.id, 0);
+    if (app.return_focus == ex.id) {  // back from this exercise by the keyboard
+      focus_last_item();
+      app.return_focus.clear();
+    }
     {
       Access a;
       a.role = Role::Link;
       a.name = ex.title;
+      a.href = exercise_address(ex.id);
       a.desc = std::string(!ep ? "not tried" : ep->solved_at ? "solved" : "tried, not solved yet") + ", " + type_label(ex.type);
       access_item(std::move(a));
     }
@@ -232,6 +242,10 @@ void draw_course_map(App& app) {
                std::to_string(cp.total) + " solved";
       a.checked = open ? 1 : 0;
       a.heading = 2;
+      if (!open) {
+        for (const auto& ex : p->exercises) a.hidden_words.push_back(ex.title);
+        a.href = "#/chapter/" + std::to_string(p->chapter);
+      }
       access_item(std::move(a));
     }
     if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
@@ -262,6 +276,7 @@ void draw_course_map(App& app) {
     ImGui::Spacing();
   }
   if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
+  app.return_focus.clear();  // (its row is drawn in the first frame back, or not at all: a closed chapter)
   if (course.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::kMuted,

@@ -5,6 +5,7 @@
 
 #include "text.h"
 
+#include "route.h"
 #include "screens/screens.h"
 #include "ui/access.h"
 #include "ui/text_layer.h"
@@ -209,8 +210,9 @@ void draw_exercise_screen(App& app) {
       app.screen = Screen::CourseMap;
       return;
     }
-    if (ImGui::IsKeyPressed('H', false) && st.inst && st.hints_shown < static_cast<int>(ex.hints.size())) st.hints_shown++;
-    if (ImGui::IsKeyPressed('N', false)) {
+    const bool letters = app.single_key_shortcuts;
+    if (letters && ImGui::IsKeyPressed('H', false) && st.inst && st.hints_shown < static_cast<int>(ex.hints.size())) st.hints_shown++;
+    if (letters && ImGui::IsKeyPressed('N', false)) {
       if (const Exercise* next = neighbour(app, ex.id, +1)) {
         open_exercise(app, next->id, 0);
         return;
@@ -218,7 +220,7 @@ void draw_exercise_screen(App& app) {
     }
   }
   const bool back = small_button(app, "← Course##back");
-  access_item(Role::Link, "Back to the course map");
+  link_item("Back to the course map", "#/");
   if (back) {
     app.screen = Screen::CourseMap;
     return;
@@ -361,7 +363,7 @@ void draw_exercise_screen(App& app) {
     open_exercise(app, prev->id, 0);
     return;
   }
-  if (prev) access_item(Role::Link, "Previous: " + prev->title);
+  if (prev) link_item("Previous: " + prev->title, exercise_address(prev->id));
   if (const Exercise* next = neighbour(app, ex.id, +1)) {
     // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
     // title when even a line of its own is too narrow (a phone).
@@ -373,7 +375,7 @@ void draw_exercise_screen(App& app) {
       open_exercise(app, next->id, 0);
       return;
     }
-    access_item(Role::Link, "Next: " + next->title);
+    link_item("Next: " + next->title, exercise_address(next->id));
   }
   (void)e;
 }

@@ -75,9 +75,16 @@ void draw_settings(App& app) {
       {"Space, then ← →", "a slider: take it, change its value (Enter: type one), Space or Esc to let go"},
       {"Esc", "leave the field you are typing in (Tab in the code editor indents: Esc, then Tab, moves on); "
               "out of a field, back to the course"},
-      {"h", "next hint"},
-      {"n", "next exercise"},
+      {"h", "next hint (unless single-key shortcuts are off)"},
+      {"n", "next exercise (unless single-key shortcuts are off)"},
   };
+  // Keys without a modifier can be set off by speech input or a stray press (WCAG 2.1.4).
+  bool letters = app.single_key_shortcuts;
+  if (ImGui::Checkbox("Single-key shortcuts: h for the next hint, n for the next exercise##single-keys", &letters)) {
+    app.single_key_shortcuts = letters;
+    app.platform->storage_set("dtx.single-key-shortcuts", letters ? "on" : "off");
+  }
+  access_item(Role::Checkbox, "", "", letters ? 1 : 0);
   const float key_w = ImGui::CalcTextSize("Space, then ↑ ↓").x + ImGui::GetStyle().ItemSpacing.x * 2;
   const bool narrow = app.content_width < key_w * 2.5f;  // a phone: key above, meaning below
   for (const auto& k : kKeys) {

@@ -138,6 +138,16 @@
       }).observe({ type: 'paint', buffered: true });
     } catch (e) { resolve(); }
   });
+  // Anything of a returning student's stored (as glue.js's storedState).
+  function storedState() {
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k && k.startsWith('dtx.') && k !== 'dtx.version') return true;
+      }
+    } catch (e) { /* no storage: nothing stored */ }
+    return false;
+  }
   function startEngine() {
     let local = false;
     try { local = !!(navigator.serviceWorker && navigator.serviceWorker.controller); } catch (e) { /* no workers here */ }
@@ -155,8 +165,9 @@
     painted.then(() => {
       preload('dtx.wasm', 'fetch', true);
       for (const src of ENGINE_SCRIPTS) preload(src, 'script', src === 'glue.js' || src === 'dtx.js');
-      // An address but the map's needs the engine's second part at start (glue.js compileLate).
-      if (!onMap(location.hash)) preload('dtx.deferred.wasm', 'fetch', false);
+      // An address but the map's, or a returning student, needs the engine's second part at
+      // start (glue.js lateAtStart).
+      if (!onMap(location.hash) || storedState()) preload('dtx.deferred.wasm', 'fetch', false);
     });
     // (run in order once loaded, not before the page is parsed: glue.js finds #loading below the map)
     const parsed = new Promise((resolve) => {

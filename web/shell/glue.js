@@ -123,12 +123,15 @@
     return p;
   }
   // ---- the engine's second part (scripts/split-wasm.mjs). dtx.wasm holds what the course map's
-  // start runs; dtx.deferred.wasm the rest (packs' parsing, grading, the exercise views, the
-  // widgets). It is fetched once the first screen is up, or at once for an address that needs
-  // it (an exercise, the Lab, a preview, a course), compiled and instantiated without blocking;
-  // the engine parses no pack before it is in (late_code_ready in platform.h). Should the engine
-  // call into it before all the same (a path the profile did not run), Emscripten's placeholder
-  // asks loadSplitModule below, which loads it synchronously: a pause, never a failure.
+  // start runs for a fresh visitor; dtx.deferred.wasm the rest (packs' parsing, grading, the
+  // exercise views, the widgets, reading a stored record). It is fetched once the first screen
+  // is up, or at once, and awaited before main(), for a start that needs more than a fresh
+  // map: an exercise, the Lab, a preview, a course, or a returning student (anything stored:
+  // progress, an assignment, a setting). Every part comes by fetch, which the service worker
+  // answers from the build the page was opened with; there is no synchronous request (a
+  // service worker never sees one, so it failed offline: WEB-PITFALLS.md). Should the engine
+  // call into the second part before it is in all the same (a path the profile did not run),
+  // the page says so and stops, instead of waiting for ever.
   const late = { split: false, state: 'idle', module: null, how: '', why: '', error: '', promise: null };
   const LATE_FILE = 'dtx.deferred.wasm';
   function lateFailed(e) {
@@ -161,12 +164,12 @@
   // Resolves once the second part is in (or failed, which the loading line says).
   function loadLateCode(why) {
     if (late.promise) return late.promise;
-    if (!late.split || late.state !== 'idle') return Promise.resolve();  // loaded synchronously, or failed
+    if (!late.split || late.state !== 'idle') return Promise.resolve();  // linked already, or failed
     late.state = 'loading';
     late.why = why;
     performance.mark('dtx:late-code-asked');
     late.promise = compileLate().then((m) => {
-      if (late.state === 'ready') return null;  // loaded synchronously meanwhile
+      if (late.state === 'ready') return null;  // linked by a placeholder meanwhile
       checkPair(m);
       late.module = m;
       return WebAssembly.instantiate(m, { primary: primaryExports });
@@ -191,31 +194,33 @@
     if (!a || a !== b) throw new Error('it is from another build than dtx.wasm');
   }
   // Emscripten's hook (SPLIT_MODULE): returns [instance, module] for the second part, at once.
+  // It can only hand over a module compiled already (loadLateCode): a placeholder called
+  // earlier is a start path that should have awaited it, reported as such.
   function loadSplitModule(file, imports, placeholder) {
     if (late.state === 'failed') throw new Error('the rest of the engine is missing: ' + late.error);
-    let m = late.module;
+    const m = late.module;
     if (!m) {
-      // Not here yet: a synchronous request (an asynchronous one cannot be waited for here).
-      const xhr = new XMLHttpRequest();
-      xhr.open('GET', file, false);
-      xhr.overrideMimeType('text/plain; charset=x-user-defined');
-      xhr.send();
-      if (xhr.status !== 200) {
-        const e = new Error('HTTP ' + xhr.status);
-        lateFailed(e);
-        throw e;
-      }
-      const t = xhr.responseText;
-      const bytes = new Uint8Array(t.length);
-      for (let i = 0; i < t.length; i++) bytes[i] = t.charCodeAt(i) & 0xff;
-      m = new WebAssembly.Module(bytes);
+      const e = new Error('the engine needed its second part (placeholder ' + placeholder + ') before it had arrived');
+      lateFailed(e);
+      throw e;
     }
     try { checkPair(m); } catch (e) { lateFailed(e); throw e; }
     const inst = new WebAssembly.Instance(m, imports);
-    late.module = m;
     late.state = 'ready';
-    late.how = 'blocking, for placeholder ' + placeholder;
+    late.how = 'linked when first called, placeholder ' + placeholder;
     return [inst, m];
+  }
+
+  // Something of a returning student is stored (progress, an assignment's log, a setting):
+  // reading it runs the engine's second part, so the engine starts with both parts.
+  function storedState() {
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k && k.startsWith('dtx.') && k !== 'dtx.version') return true;
+      }
+    } catch (e) { /* no storage here: nothing stored */ }
+    return false;
   }
 
   // The engine comes first: nothing runs until it is compiled, and a browser opens only six
@@ -227,7 +232,8 @@
   const startQuery = new URLSearchParams(location.search);
   const everyPack = startQuery.has('pack') || startQuery.has('assign');
   const onMap = (hash) => /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
-  const lateAtStart = everyPack ? 'a preview or a course' : onMap(location.hash) ? '' : 'the address ' + location.hash;
+  const lateAtStart = everyPack ? 'a preview or a course' : !onMap(location.hash) ? 'the address ' + location.hash
+    : storedState() ? 'a returning student' : '';
   if (lateAtStart) compileLate();
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
@@ -434,6 +440,7 @@
   const PAGE_KEYS = new Set([' ', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'Tab']);
   const EDIT_KEYS = new Set(['Enter', 'Backspace', 'Delete', 'Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight',
     'Home', 'End', 'PageUp', 'PageDown', 'Escape']);
+  const FIELD_SHORTCUTS = new Set(['a', 'z', 'y']);
   window.addEventListener('keypress', (e) => { e.stopImmediatePropagation(); }, true);
   // GLFW (3.1.6) releases every held key on any blur its window-level capture listener sees,
   // and a blur of an element (the text field's textarea when a field closes, a DOM proxy)
@@ -452,8 +459,10 @@
     if (e.target === ta) {
       // Editing keys go to ImGui (GLFW sees this event); the textarea must not act on them.
       if (EDIT_KEYS.has(e.key)) e.preventDefault();
-      // Shortcuts are ImGui's too, except the ones that fire copy/cut/paste events.
-      if (mod && !['c', 'x', 'v', 'C', 'X', 'V'].includes(e.key)) e.preventDefault();
+      // The shortcuts a field of ImGui's acts on are kept from the textarea (select all, undo,
+      // redo); every other one stays the browser's (find, zoom, print, a new tab), and
+      // copy/cut/paste fire their events.
+      if (mod && FIELD_SHORTCUTS.has(e.key.toLowerCase())) e.preventDefault();
     } else if (PAGE_KEYS.has(e.key)) {
       e.preventDefault();  // the page is the app: these keys never scroll the browser
     }
@@ -693,6 +702,16 @@
       const prefs = () => call('_dtx_system_prefs', dark.matches ? 1 : 0, still.matches ? 1 : 0, coarse.matches ? 1 : 0);
       for (const q of [dark, still, coarse]) q.addEventListener('change', prefs);
       prefs();
+      // A reload lands where the screen was scrolled (kept for this tab, as a browser keeps a
+      // page's scroll; the text layer's page box scrolls with the canvas).
+      try {
+        const kept = JSON.parse(sessionStorage.getItem('dtx.scroll') || 'null');
+        if (kept && kept.hash === location.hash && Number.isFinite(kept.y)) withCString(kept.hash, (h) => call('_dtx_remember_scroll', h, kept.y));
+      } catch (e) { /* nothing kept */ }
+      window.addEventListener('pagehide', () => {
+        const box = document.getElementById('dtx-page');
+        try { sessionStorage.setItem('dtx.scroll', JSON.stringify({ hash: location.hash, y: box ? box.scrollTop : 0 })); } catch (e) { /* no storage */ }
+      });
       const address = () => withCString(location.hash, (h) => call('_dtx_address', h));
       window.addEventListener('popstate', address);
       window.addEventListener('hashchange', address);
@@ -718,6 +737,8 @@
     },
     storageChanged(key) {
       const hit = changedKeys.has(key) || changedKeys.has('*');
+      // Another tab's record is read by the engine's second part: kept until it is in.
+      if (hit && late.split && late.state !== 'ready') { loadLateCode('another tab saved'); return false; }
       changedKeys.delete(key);
       changedKeys.delete('*');
       return hit;

@@ -201,7 +201,7 @@
       if (g.kind === 'ctl' || g.kind === 'cgroup') {
         // A control keeps its node while its state, name and place change (its node may have
         // the focus): kept by its ID; the rest is brought up to date in place (syncControls).
-        g.key = g.kind + g.name + JSON.stringify(g.els.map((el) => [el.id, el.role, el.heading || 0]));
+        g.key = g.kind + g.name + JSON.stringify(g.els.map((el) => [el.id, el.role, el.heading || 0, !!el.href]));
         g.geometry = '';
         continue;
       }
@@ -220,10 +220,17 @@
     if (focusing || !call) return;
     call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 0);
   }
+  // A key just pressed (Enter on a focused link clicks it: the engine has the key already).
+  let keyAt = -1e9;
+  window.addEventListener('keydown', () => { keyAt = performance.now(); }, true);
   function onControlClick(e) {
-    // Only assistive technology clicks a proxy (the mouse goes through to the canvas): the
-    // same press a click on the canvas makes.
+    // Assistive technology clicks a proxy, and a mouse clicks a link's (other controls let
+    // it through to the canvas): the same press a click on the canvas makes. A link clicked
+    // with a modifier, or by the middle button (auxclick), is the browser's: another tab.
+    const link = e.currentTarget.tagName === 'A';
+    if (link && (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0)) return;
     e.preventDefault();
+    if (link && e.detail === 0 && performance.now() - keyAt < 100) return;
     if (call) call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 1);
   }
   function setAttr(node, name, value) {
@@ -231,8 +238,35 @@
     const v = String(value);
     if (node.getAttribute(name) !== v) node.setAttribute(name, v);
   }
+  // A closed chapter's exercise titles, hidden until find in page matches one: then the
+  // chapter opens (the press its header gets from a click) and its rows are drawn.
+  function syncHidden(node, c) {
+    const want = c.uf ? JSON.stringify([c.uf, c.ufh]) : '';
+    let box = node.querySelector(':scope > .dtx-found');
+    if (box && box.dataset.words === want) return;
+    if (box) box.remove();
+    if (!want) return;
+    box = document.createElement('div');
+    box.className = 'dtx-found';
+    box.dataset.words = want;
+    box.setAttribute('hidden', 'until-found');
+    for (const t of c.uf) {
+      const d = document.createElement('div');
+      d.textContent = t;
+      box.appendChild(d);
+    }
+    // (the address replaced, not pushed: finding a word makes no history entry)
+    const href = c.ufh;
+    box.addEventListener('beforematch', () => {
+      if (!href) return;
+      history.replaceState(history.state, '', location.pathname + location.search + href);
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    node.appendChild(box);
+  }
   function syncControl(node, c) {
-    setAttr(node, 'role', c.role);
+    setAttr(node, 'role', node.tagName === 'A' ? null : c.role);  // (an <a href> is a link)
+    if (node.tagName === 'A') setAttr(node, 'href', c.href || null);
     setAttr(node, 'aria-label', c.name);
     setAttr(node, 'aria-description', c.desc);
     setAttr(node, 'aria-checked', c.checked === undefined ? null : c.checked);
@@ -244,6 +278,7 @@
     setAttr(node, 'aria-valuemax', slider ? c.vmax : null);
     setAttr(node, 'aria-valuetext', slider ? c.vt : null);
     setAttr(node, 'aria-orientation', slider ? 'horizontal' : null);
+    syncHidden(node, c);
     const text = c.role === 'textbox';
     setAttr(node, 'aria-multiline', text ? (c.multi ? 'true' : 'false') : null);
     setAttr(node, 'aria-placeholder', text && c.ph ? c.ph : null);
@@ -269,12 +304,21 @@
         v.textContent = c.vt || '';
         node.appendChild(v);
       }
+      // A link or a chapter scrolled out of the canvas draws no words: its name stands in, so
+      // find in page reaches every title of the map (a match scrolls the page to it).
+      if (!c.lines.length && (c.role === 'link' || c.role === 'button' && c.expanded !== undefined)) {
+        const o = document.createElement('span');
+        o.className = 'dtx-unseen';
+        o.textContent = c.name;
+        node.appendChild(o);
+      }
+      syncHidden(node, c);
       return true;
     }
     return false;
   }
   function controlNode(c) {
-    const node = document.createElement('div');
+    const node = document.createElement(c.href ? 'a' : 'div');
     node.className = 'dtx-ctl';
     node.dataset.id = c.id;
     node.tabIndex = -1;

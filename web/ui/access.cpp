@@ -29,6 +29,14 @@ void access_item(Role role, std::string name, std::string desc, int checked, std
   access_item(std::move(a));
 }
 
+void link_item(std::string name, std::string href) {
+  Access a;
+  a.role = Role::Link;
+  a.name = std::move(name);
+  a.href = std::move(href);
+  access_item(std::move(a));
+}
+
 const Access* access_find(ImGuiID id) {
   auto it = g_notes.find(id);
   return it == g_notes.end() ? nullptr : &it->second;

@@ -45,6 +45,13 @@ struct Access {
   int heading = 0;         // an expander that heads its section: the heading's level
   // Textbox, Textarea: the text in it (value_text) and what it shows while empty
   std::string placeholder;
+  // Link: the address it opens ("#/ex/ring.volume"): the layer makes it a real link, so a
+  // middle-click, Ctrl+click or the context menu opens it in another tab.
+  std::string href;
+  // Expander, closed: the words it hides (a chapter's exercise titles), which find in page
+  // still reaches: the layer keeps them hidden until found, and a match goes to the address
+  // that shows them (href: "#/chapter/N").
+  std::vector<std::string> hidden_words;
 };
 
 // Describes ImGui's last item (call right after it, also when it is scrolled out of view).
@@ -53,6 +60,9 @@ void access_item(Access a);
 // The same for the usual case: a role, a name, what else to say, its checked (pressed,
 // expanded) state and its group.
 void access_item(Role role, std::string name, std::string desc = "", int checked = -1, std::string group = "");
+
+// A link to another screen of the site (its address, "#/ex/ID").
+void link_item(std::string name, std::string href);
 
 // The description of an item this frame, or nullptr.
 const Access* access_find(ImGuiID id);

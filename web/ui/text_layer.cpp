@@ -414,6 +414,11 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     if (a.role == Role::Row) c["kind"] = "row";
     if (a.heading > 0) c["heading"] = a.heading;
     if (a.role == Role::Textarea) c["multi"] = 1;
+    if (a.role == Role::Link && !a.href.empty()) c["href"] = a.href;
+    if (a.role == Role::Expander && a.checked == 0 && !a.hidden_words.empty()) {
+      c["uf"] = a.hidden_words;
+      c["ufh"] = a.href;
+    }
     if (a.checked >= 0) {
       const char* state = a.role == Role::Checkbox || a.role == Role::Radio ? "checked"
                           : a.role == Role::Expander                        ? "expanded"
