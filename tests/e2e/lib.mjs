@@ -38,6 +38,13 @@ export function launch(extraArgs = []) {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args });
 }
 
+// A browser on a profile folder of its own (a returning student's: its service worker and
+// storage are in the folder); resolves with its one context.
+export function launchProfile(dir, extraArgs = [], opts = {}) {
+  const args = CHROMIUM_ARGS.filter((a) => !extraArgs.some((e) => e.split('=')[0] === a.split('=')[0])).concat(extraArgs);
+  return chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true, args, ...opts });
+}
+
 // Serves `dir` with scripts/serve.mjs on a free port; resolves with {url, stop}.
 export function serve(dir, base = '/', extraArgs = []) {
   return new Promise((resolve, reject) => {

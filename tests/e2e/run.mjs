@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem } from './lib.mjs';
+import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
@@ -68,27 +68,49 @@ async function installWorker(context) {
   await p.close();
 }
 
+// A returning student's browser profile, made once per run: one visit installed the service
+// worker and stored the record; each page of a test gets a copy of the folder.
+let returningProfileDir = null;
+const profileDirs = [];
+async function returningProfile() {
+  if (returningProfileDir) return returningProfileDir;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-e2e-returning-'));
+  const context = await launchProfile(dir, TEST_ARGS, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'allow' });
+  await context.addInitScript(seedReturning, returningRecord());
+  await installWorker(context);
+  await context.close();
+  return (returningProfileDir = dir);
+}
+function seedReturning(record) {
+  try {
+    if (localStorage.getItem('e2e.returning')) return;
+    localStorage.setItem('e2e.returning', '1');
+    if (!localStorage.getItem('dtx.progress')) localStorage.setItem('dtx.progress', record);
+    if (!localStorage.getItem('dtx.theme')) localStorage.setItem('dtx.theme', 'system');
+  } catch (e) { /* a page without storage */ }
+}
+
 async function newPage(opts = {}) {
   // No service worker unless a test asks for one (tests/e2e/offline.mjs), or the run is for a
   // returning student: a page it controls is served from its copies, past page.route() and a
   // test's changed files.
   const back = returning && current && !current.fresh;
   const worker = back && !current.worker && opts.serviceWorkers !== 'block';
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts, serviceWorkers: worker || opts.serviceWorkers === 'allow' ? 'allow' : 'block' });
+  let context;
+  if (worker) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-e2e-profile-'));
+    fs.cpSync(await returningProfile(), dir, { recursive: true });
+    context = await launchProfile(dir, TEST_ARGS, { viewport: { width: 1280, height: 900 }, ...opts, serviceWorkers: 'allow' });
+    profileDirs.push(dir);  // removed when the run ends (the browser may still be writing as it closes)
+  } else {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts, serviceWorkers: opts.serviceWorkers === 'allow' ? 'allow' : 'block' });
+  }
   if (back) {
     // Once per origin (a test's own server too): the record and a setting, unless the test
     // stored its own first.
-    await context.addInitScript((record) => {
-      try {
-        if (localStorage.getItem('e2e.returning')) return;
-        localStorage.setItem('e2e.returning', '1');
-        if (!localStorage.getItem('dtx.progress')) localStorage.setItem('dtx.progress', record);
-        if (!localStorage.getItem('dtx.theme')) localStorage.setItem('dtx.theme', 'system');
-      } catch (e) { /* a page without storage */ }
-    }, returningRecord());
-    if (worker) await installWorker(context);
+    await context.addInitScript(seedReturning, returningRecord());
   }
-  const page = await context.newPage();
+  const page = context.pages()[0] || await context.newPage();
   page.errors = [];
   // Whatever the Content-Security-Policy (index.html, scripts/serve.mjs) refuses is a page
   // error, and the runner fails a test whose pages saw any, so every test is also a test that
@@ -1267,7 +1289,7 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
     eq(JSON.stringify(await page.evaluate(() => window.__opened)), '[]', 'the glue opened a refused scheme');
     // The allowed ones are real links in the text layer (middle-click and "open in new tab"
     // work), opening in a new tab with no opener and no referrer; the refused one is text.
-    const anchors = await page.evaluate(() => [...document.querySelectorAll('#dtx-layer a')]
+    const anchors = await page.evaluate(() => [...document.querySelectorAll('#dtx-layer a:not(.dtx-ctl)')]
       .map((a) => [a.textContent, a.getAttribute('href'), a.target, a.rel]));
     eq(JSON.stringify(anchors), JSON.stringify([['docs', 'https://example.com/docs', '_blank', 'noopener noreferrer'],
       ['notes', srv.url + 'notes.html', '_blank', 'noopener noreferrer'], ['mail', 'mailto:a@example.com', '_blank', 'noopener noreferrer']]),
@@ -2467,6 +2489,9 @@ for (const [i, t] of tests.entries()) {
 }
 await browser.close();
 server.stop();
+for (const d of [...profileDirs, returningProfileDir].filter(Boolean)) {
+  try { fs.rmSync(d, { recursive: true, force: true, maxRetries: 3 }); } catch (e) { /* a temporary folder */ }
+}
 if (record) {  // merged into the file, so shards run one after another each add theirs
   const now = fs.existsSync(durationsPath) ? JSON.parse(fs.readFileSync(durationsPath, 'utf8')) : {};
   const names = new Set(tests.map((t) => t.name));

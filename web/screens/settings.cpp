@@ -80,7 +80,7 @@ void draw_settings(App& app) {
   };
   // Keys without a modifier can be set off by speech input or a stray press (WCAG 2.1.4).
   bool letters = app.single_key_shortcuts;
-  if (ImGui::Checkbox("Single-key shortcuts: h for the next hint, n for the next exercise##single-keys", &letters)) {
+  if (ImGui::Checkbox("Single-key shortcuts (h, n)##single-keys", &letters)) {
     app.single_key_shortcuts = letters;
     app.platform->storage_set("dtx.single-key-shortcuts", letters ? "on" : "off");
   }

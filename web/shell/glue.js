@@ -124,15 +124,15 @@
   }
   // ---- the engine's second part (scripts/split-wasm.mjs). dtx.wasm holds what the course map's
   // start runs for a fresh visitor; dtx.deferred.wasm the rest (packs' parsing, grading, the
-  // exercise views, the widgets, reading a stored record). It is fetched once the first screen
-  // is up, or at once, and awaited before main(), for a start that needs more than a fresh
-  // map: an exercise, the Lab, a preview, a course, or a returning student (anything stored:
-  // progress, an assignment, a setting). Every part comes by fetch, which the service worker
-  // answers from the build the page was opened with; there is no synchronous request (a
-  // service worker never sees one, so it failed offline: WEB-PITFALLS.md). Should the engine
-  // call into the second part before it is in all the same (a path the profile did not run),
-  // the page says so and stops, instead of waiting for ever.
-  const late = { split: false, state: 'idle', module: null, how: '', why: '', error: '', promise: null };
+  // exercise views, the widgets, reading a stored record). Both are fetched by every start and
+  // awaited before main(); for a start that needs more than a fresh map (an exercise, the Lab,
+  // a preview, a course, or a returning student: anything stored, progress, an assignment, a
+  // setting) the second is asked for at once, beside the first, else once the first is
+  // compiled. Every part comes by fetch, which the service worker answers from the build the
+  // page was opened with; there is no synchronous request (a service worker never sees one, so
+  // it failed offline: WEB-PITFALLS.md). Should the engine call into the second part before it
+  // is in all the same, the page says so and stops, instead of waiting for ever.
+  const late = { split: false, state: 'idle', module: null, compiled: null, how: '', why: '', error: '', promise: null };
   const LATE_FILE = 'dtx.deferred.wasm';
   function lateFailed(e) {
     late.state = 'failed';
@@ -157,7 +157,7 @@
           return WebAssembly.compileStreaming(new Response(r.body, { headers: { 'Content-Type': 'application/wasm' } }));
         return r.arrayBuffer().then((buf) => WebAssembly.compile(buf));
       });
-      lateCompile.catch(() => {});  // reported by loadLateCode
+      lateCompile.then((m) => { late.compiled = m; }, () => {});  // (failures: reported by loadLateCode)
     }
     return lateCompile;
   }
@@ -198,7 +198,7 @@
   // earlier is a start path that should have awaited it, reported as such.
   function loadSplitModule(file, imports, placeholder) {
     if (late.state === 'failed') throw new Error('the rest of the engine is missing: ' + late.error);
-    const m = late.module;
+    const m = late.module || late.compiled;
     if (!m) {
       const e = new Error('the engine needed its second part (placeholder ' + placeholder + ') before it had arrived');
       lateFailed(e);
@@ -234,6 +234,9 @@
   const onMap = (hash) => /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
   const lateAtStart = everyPack ? 'a preview or a course' : !onMap(location.hash) ? 'the address ' + location.hash
     : storedState() ? 'a returning student' : '';
+  // A site whose outline is missing or does not list every pack parses packs for its map:
+  // known once the outline is in (asked for below), before the engine starts.
+  let lateForSite = Promise.resolve('');
   if (lateAtStart) compileLate();
   engineResponse.catch(() => {});  // instantiateWasm reports the failure
   // A Playwright test or a bench may set window.dtxNoEarlyFetch to see the engine fetch alone.
@@ -270,16 +273,21 @@
       packsFor(location.hash);
       if (!onMap(location.hash)) compileLate();
     });
-    Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
+    lateForSite = Promise.all([fetchEarly('exercises/index.json', 'index').then(readJson, () => null),
       fetchEarly('exercises/outline.json', 'outline').then(readJson, () => null)]).then(([index, outline]) => {
       names = index && Array.isArray(index.packs) ? index.packs.filter((n) => typeof n === 'string') : [];
       const entries = outline && outline.dtx_outline === 1 && Array.isArray(outline.packs) ? outline.packs : null;
-      if (!entries || everyPack) { names.slice(0, MAX_EARLY_PACKS).forEach(askPack); return; }
+      if (!entries || everyPack) {
+        names.slice(0, MAX_EARLY_PACKS).forEach(askPack);
+        return entries ? '' : 'a site without an outline';
+      }
       covered = new Map();
       for (const e of entries) if (e && typeof e.file === 'string' && !e.error) covered.set(e.file, e);
-      names.filter((n) => !covered.has(n)).slice(0, MAX_EARLY_PACKS).forEach(askPack);
+      const uncovered = names.filter((n) => !covered.has(n));
+      uncovered.slice(0, MAX_EARLY_PACKS).forEach(askPack);
       packsFor(location.hash);
-    });
+      return uncovered.length ? 'packs the outline does not list' : '';
+    }, () => '');
     for (const f of FONT_FILES) fetchEarly(f, 'font');
   }
 
@@ -340,14 +348,24 @@
       makeContext();  // (made already, unless the engine came before the first paint's frame)
       primaryExports = res.instance.exports;
       primaryModule = res.module;
-      // The instrumented build split-wasm.mjs profiles (it exports __write_profile) waits for a
-      // second part too, which never comes there: its profile holds no pack parsing.
+      // The instrumented build split-wasm.mjs profiles (it exports __write_profile) is "split"
+      // too, so the engine parses no pack there (late_code_ready): its profile holds no pack
+      // parsing.
       late.split = WebAssembly.Module.imports(res.module).some((i) => i.module === 'placeholder') ||
         WebAssembly.Module.exports(res.module).some((e) => e.name === '__write_profile');
       // An address that opens more than the map: the engine starts with both parts (the second
       // was fetched beside the first), so its first screen never waits in the middle of a frame.
-      if (late.split && lateAtStart) return loadLateCode(lateAtStart).then(() => receive(res.instance, res.module));
-      receive(res.instance, res.module);
+      // Every start has both parts before main(): a path of the map's start the profile did
+      // not run (a font or a pack that failed, a site without an outline) would call into the
+      // second part, which cannot be waited for inside a call. A fresh visitor reads the HTML
+      // map (first-screen.js) meanwhile.
+      // (The instrumented build scripts/split-wasm.mjs profiles starts at once and never gets
+      // the second part: its profile holds what the map's start runs before any pack is parsed.)
+      const profiling = !WebAssembly.Module.imports(res.module).some((i) => i.module === 'placeholder');
+      return lateForSite.then((site) => {
+        if (!late.split || profiling) return receive(res.instance, res.module);
+        return loadLateCode(lateAtStart || site || 'the start').then(() => receive(res.instance, res.module));
+      });
     }, (e) => {
       loading.className = 'error';
       loading.textContent = 'dtx could not load its engine (dtx.wasm): ' + e.message;

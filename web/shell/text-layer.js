@@ -220,17 +220,10 @@
     if (focusing || !call) return;
     call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 0);
   }
-  // A key just pressed (Enter on a focused link clicks it: the engine has the key already).
-  let keyAt = -1e9;
-  window.addEventListener('keydown', () => { keyAt = performance.now(); }, true);
   function onControlClick(e) {
-    // Assistive technology clicks a proxy, and a mouse clicks a link's (other controls let
-    // it through to the canvas): the same press a click on the canvas makes. A link clicked
-    // with a modifier, or by the middle button (auxclick), is the browser's: another tab.
-    const link = e.currentTarget.tagName === 'A';
-    if (link && (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0)) return;
+    // Only assistive technology clicks a proxy (the mouse goes through to the canvas): the
+    // same press a click on the canvas makes.
     e.preventDefault();
-    if (link && e.detail === 0 && performance.now() - keyAt < 100) return;
     if (call) call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 1);
   }
   function setAttr(node, name, value) {
@@ -265,8 +258,7 @@
     node.appendChild(box);
   }
   function syncControl(node, c) {
-    setAttr(node, 'role', node.tagName === 'A' ? null : c.role);  // (an <a href> is a link)
-    if (node.tagName === 'A') setAttr(node, 'href', c.href || null);
+    setAttr(node, 'role', c.role);
     setAttr(node, 'aria-label', c.name);
     setAttr(node, 'aria-description', c.desc);
     setAttr(node, 'aria-checked', c.checked === undefined ? null : c.checked);
@@ -318,7 +310,7 @@
     return false;
   }
   function controlNode(c) {
-    const node = document.createElement(c.href ? 'a' : 'div');
+    const node = document.createElement('div');
     node.className = 'dtx-ctl';
     node.dataset.id = c.id;
     node.tabIndex = -1;
