@@ -983,23 +983,6 @@ std::string words_of(const MathNode& n) {
 
 std::string math_to_words(const MathNode& node) { return words_of(node); }
 
-std::string markdown_math_to_words(std::string_view md) {
-  MathScan scan = find_math_spans(md);
-  std::string out;
-  size_t at = 0;
-  for (const MathSpan& sp : scan.spans) {
-    for (size_t k = at; k < sp.open; ++k)
-      if (!(md[k] == '\\' && k + 1 < sp.open && md[k + 1] == '$')) out += md[k];
-    std::string_view src = md.substr(sp.begin, sp.end - sp.begin);
-    if (auto node = parse_math(src, nullptr)) out += math_to_words(*node);
-    else out += std::string(md.substr(sp.open, sp.close - sp.open));
-    at = sp.close;
-  }
-  for (size_t k = at; k < md.size(); ++k)
-    if (!(md[k] == '\\' && k + 1 < md.size() && md[k + 1] == '$')) out += md[k];
-  return out;
-}
-
 std::string math_to_plain(const MathNode& node) {
   std::string out;
   plain(node, out);
@@ -1008,7 +991,9 @@ std::string math_to_plain(const MathNode& node) {
   return out;
 }
 
-std::string markdown_math_to_plain(std::string_view md) {
+// A Markdown text with every maths span rendered by `render` (a span that does not parse
+// keeps its source) and `\$` written `$`.
+static std::string markdown_math_rendered(std::string_view md, std::string (*render)(const MathNode&)) {
   MathScan scan = find_math_spans(md);
   std::string out;
   size_t at = 0;
@@ -1022,12 +1007,16 @@ std::string markdown_math_to_plain(std::string_view md) {
   for (const MathSpan& sp : scan.spans) {
     copy_text(at, sp.open);
     std::string_view src = md.substr(sp.begin, sp.end - sp.begin);
-    if (auto node = parse_math(src, nullptr)) out += math_to_plain(*node);
+    if (auto node = parse_math(src, nullptr)) out += render(*node);
     else out += std::string(md.substr(sp.open, sp.close - sp.open));
     at = sp.close;
   }
   copy_text(at, md.size());
   return out;
 }
+
+std::string markdown_math_to_plain(std::string_view md) { return markdown_math_rendered(md, math_to_plain); }
+
+std::string markdown_math_to_words(std::string_view md) { return markdown_math_rendered(md, math_to_words); }
 
 }  // namespace dtx

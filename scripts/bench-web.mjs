@@ -304,6 +304,22 @@ async function plainRun(browser, url) {
   }
 }
 
+// Resolves once `page` has loaded every pack and the service worker controls it with this
+// build installed (polled: waitForFunction takes an async predicate's promise for a true answer).
+async function workerInstalled(page) {
+  const installed = () => page.evaluate(async () => {
+    const B = window.__dtxBench;
+    if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
+    const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
+    return !!hit && (await hit.text()) === window.dtx.version;
+  });
+  const deadline = Date.now() + 60000;
+  while (!(await installed())) {
+    if (Date.now() > deadline) throw new Error('the service worker did not install this build within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 // A second visit: one visit in a context (the service worker installs the site), then the
 // same address opened again in it, timed like a first visit.
 async function secondVisit(browser, url) {
@@ -312,18 +328,7 @@ async function secondVisit(browser, url) {
     await context.addInitScript(pageProbe);
     const first = await context.newPage();
     await first.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    // (polled from here: waitForFunction takes an async predicate's promise for a true answer)
-    const installed = () => first.evaluate(async () => {
-      const B = window.__dtxBench;
-      if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
-      const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
-      return !!hit && (await hit.text()) === window.dtx.version;
-    });
-    const deadline = Date.now() + 60000;
-    while (!(await installed())) {
-      if (Date.now() > deadline) throw new Error('the service worker did not install this build within 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await workerInstalled(first);
     await first.close();
     const page = await context.newPage();
     const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'dtx-bench-done', timeout: LOAD_TIMEOUT_MS });
@@ -365,17 +370,7 @@ async function returningVisit(url, mode) {
   try {
     const first = await ctx.newPage();
     await first.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    const installed = () => first.evaluate(async () => {
-      const B = window.__dtxBench;
-      if (!B || B.allPacks == null || !navigator.serviceWorker.controller) return false;
-      const hit = await (await caches.open('dtx-meta')).match('__dtx/current');
-      return !!hit && (await hit.text()) === window.dtx.version;
-    });
-    const deadline = Date.now() + 60000;
-    while (!(await installed())) {
-      if (Date.now() > deadline) throw new Error('the service worker did not install this build within 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await workerInstalled(first);
     await first.evaluate((r) => { localStorage.setItem('dtx.progress', JSON.stringify(r)); localStorage.setItem('dtx.theme', 'light'); }, returningRecord());
     if (mode === 'day') {
       await ctx.close();
