@@ -346,7 +346,7 @@ struct PlaceholderErrors {
       if (at.first != std::string::npos && at.second > 1)
         (*ctx.out)[at.first].message += "; '" + name + "' is used " + std::to_string(at.second) + " times in " + where;
     if (unchecked)
-      ctx.error(DiagCode::UndeclaredName, pointer,
+      ctx.error(DiagCode::TooManyProblems, pointer,
                 std::to_string(unchecked) + " more placeholders in " + where + " were not checked (the first " +
                     std::to_string(kMaxDiagnosticsPerPack) + " problems are listed)");
   }
@@ -713,9 +713,29 @@ void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& use
                "states it, or the student cannot know its value");
 }
 
+// Past kMaxDiagnosticsPerPack problems in one pack the rest of its exercises are not checked
+// and the list is cut there, with one line saying so: a pack of 200 broken exercises costs
+// the same as one with 200 problems, and its author reads the first ones. A text's own
+// "n more were not checked" lines stay (one per text, of the exercises checked).
+void cap_pack_problems(std::vector<Diagnostic>& out, size_t pack_start, size_t unchecked, const std::string& file) {
+  auto tail = out.begin() + static_cast<std::ptrdiff_t>(pack_start);
+  auto is_problem = [](const Diagnostic& d) { return d.code != DiagCode::TooManyProblems; };
+  size_t listed = static_cast<size_t>(std::count_if(tail, out.end(), is_problem));
+  if (listed <= kMaxDiagnosticsPerPack && unchecked == 0) return;
+  size_t dropped = listed > kMaxDiagnosticsPerPack ? listed - kMaxDiagnosticsPerPack : 0;
+  size_t kept = 0;
+  out.erase(std::remove_if(tail, out.end(), [&](const Diagnostic& d) { return is_problem(d) && ++kept > kMaxDiagnosticsPerPack; }),
+            out.end());
+  std::string message = "lint stopped after the first " + std::to_string(kMaxDiagnosticsPerPack) + " problems in this pack";
+  if (dropped) message += " (" + std::to_string(dropped) + " more not listed)";
+  if (unchecked) message += "; " + std::to_string(unchecked) + (unchecked == 1 ? " exercise" : " exercises") + " not checked";
+  out.push_back(make_diagnostic(DiagCode::TooManyProblems, file, 1, 1, "", message));
+}
+
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options) {
   std::vector<Diagnostic> out;
   for (const auto& pack : lib.packs) {
+    size_t pack_start = out.size(), unchecked = 0;
     // The chapter intro: positions come from an exercise, which carries the file's text.
     Reporter pack_rep{pack.file, nullptr, nullptr, &out};
     if (!pack.exercises.empty()) {
@@ -725,7 +745,12 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
     check_links(pack.intro, "/intro", pack_rep);
     check_images(pack.intro, "/intro", pack.file, options, pack_rep);
     check_maths(pack.intro, "/intro", pack_rep);
-    for (const auto& ex : pack.exercises) {
+    for (size_t i = 0; i < pack.exercises.size(); ++i) {
+      if (out.size() - pack_start >= kMaxDiagnosticsPerPack) {
+        unchecked = pack.exercises.size() - i;
+        break;
+      }
+      const Exercise& ex = pack.exercises[i];
       LintContext ctx;
       ctx.file = ex.file;
       ctx.text = ex.source;
@@ -736,8 +761,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       ctx.warnings = options.warnings;
       for (const auto& p : ex.params) ctx.declared.push_back(p.name);
       for (const auto& d : ex.derived) ctx.declared.push_back(d.first);
-      size_t errors_before = 0;
-      for (const auto& d : out) errors_before += d.severity == Severity::Error;
+      size_t exercise_start = out.size();
 
       style_warnings(ex, ctx);
       check_exercise_links(ex, ctx);
@@ -764,9 +788,9 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
 
       // Every instance the default seed and a few others produce must be makeable. When
       // something is already reported, the failure would only repeat it.
-      size_t errors_now = 0;
-      for (const auto& d : out) errors_now += d.severity == Severity::Error;
-      if (errors_now > errors_before) continue;
+      if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(exercise_start), out.end(),
+                      [](const Diagnostic& d) { return d.severity == Severity::Error; }))
+        continue;
       bool makeable = true;
       for (uint64_t seed : {0ull, 1ull, 7ull}) {
         std::string err;
@@ -778,6 +802,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       }
       if (makeable && options.seeds > 0) lint_seeds(ex, options.seeds, ctx);
     }
+    cap_pack_problems(out, pack_start, unchecked, pack.file);
   }
   return out;
 }

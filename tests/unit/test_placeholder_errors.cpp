@@ -66,3 +66,20 @@ TEST(PlaceholderErrors, ManyOpenBracesWithoutACloseAreNotPlaceholders) {
   EXPECT_NE(d[0].message.find("'zz' is used 2 times"), std::string::npos) << d[0].message;
   EXPECT_TRUE(lint_prompt("{N} and {{literal}}\n{x\n}").size() == 1u) << "a '}' on the next line closes nothing";
 }
+
+TEST(PlaceholderErrors, APackListsAtMost200ProblemsAndStopsCheckingItsExercises) {
+  std::string exercises;
+  for (int i = 0; i < 300; ++i) {
+    Json ex = {{"id", "t.e" + std::to_string(i)}, {"type", "choice"}, {"title", "A"}, {"prompt", "{zz}"},
+               {"options", Json::array({{{"text", "x"}, {"correct", true}}, {{"text", "y"}}})}};
+    exercises += (i ? "," : "") + ex.dump();
+  }
+  Library lib;
+  lib.packs.push_back(must_load(pack_with(exercises)));
+  auto d = lint_library(lib, nullptr);
+  ASSERT_EQ(d.size(), kMaxDiagnosticsPerPack + 1);
+  EXPECT_NE(d[199].pointer.find("/exercises/199"), std::string::npos) << d[199].pointer;
+  EXPECT_EQ(std::string(diag_info(d.back().code).id), std::string(diag_info(DiagCode::TooManyProblems).id));
+  EXPECT_NE(d.back().message.find("lint stopped after the first 200 problems in this pack; 100 exercises not checked"),
+            std::string::npos) << d.back().message;
+}
