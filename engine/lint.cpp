@@ -403,16 +403,35 @@ std::string shown_destination(const std::string& d) {
 
 // The page opens only http, https, mailto and relative links and draws any other link as
 // text (engine/markdown_links.h says why); the author hears about it here, at the link.
-void check_links(const std::string& text, const std::string& pointer, const Reporter& rep) {
+// The exercise an in-text reference #/ex/ID (or #/ex/ID/SEED) names, or "" for other links.
+std::string referenced_exercise(const std::string& destination) {
+  const std::string prefix = "#/ex/";
+  std::string d = trim(destination);
+  if (d.compare(0, prefix.size(), prefix) != 0) return "";
+  std::string id = d.substr(prefix.size());
+  return id.substr(0, id.find_first_of("/?"));  // (ids need no percent-encoding)
+}
+
+void check_links(const std::string& text, const std::string& pointer, const ExerciseExists& exists, const Reporter& rep) {
   // An image's source is checked as an image (E044), which allows fewer schemes than a link.
   std::set<size_t> image_sources;
   for (const auto& img : find_markdown_images(text)) image_sources.insert(img.source_offset);
   for (const auto& link : find_markdown_links(text)) {
-    if (image_sources.count(link.offset) || link_scheme_allowed(link.destination)) continue;
-    rep.error(DiagCode::LinkScheme, pointer,
-              "link to " + shown_destination(trim(link.destination)) + " uses the scheme " +
-                  link_scheme(link.destination) + ":; only http, https and mailto links are allowed",
-              false, utf8_column(text, link.offset));
+    if (image_sources.count(link.offset)) continue;
+    if (!link_scheme_allowed(link.destination)) {
+      rep.error(DiagCode::LinkScheme, pointer,
+                "link to " + shown_destination(trim(link.destination)) + " uses the scheme " +
+                    link_scheme(link.destination) + ":; only http, https and mailto links are allowed",
+                false, utf8_column(text, link.offset));
+      continue;
+    }
+    // A reference to another exercise opens it in the page: it must name one.
+    std::string id = referenced_exercise(link.destination);
+    if (!id.empty() && !exists(id))
+      rep.error(DiagCode::UnknownExercise, pointer,
+                "link to " + shown_destination(trim(link.destination)) + " names the exercise '" + id +
+                    "', which no pack linted here has (an exercise reference is #/ex/ID; lint the packs it refers to together)",
+                false, utf8_column(text, link.offset));
   }
 }
 
@@ -426,9 +445,9 @@ void for_each_markdown_text(const Exercise& ex, Fn fn) {
   if (ex.spec) ex.spec->texts(ex, fn);
 }
 
-void check_exercise_links(const Exercise& ex, const Reporter& rep) {
+void check_exercise_links(const Exercise& ex, const ExerciseExists& exists, const Reporter& rep) {
   for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
-    check_links(text, pointer, rep);
+    check_links(text, pointer, exists, rep);
   });
 }
 
@@ -734,6 +753,8 @@ void cap_pack_problems(std::vector<Diagnostic>& out, size_t pack_start, size_t u
 
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options) {
   std::vector<Diagnostic> out;
+  ExerciseExists exists = options.exercise_exists;
+  if (!exists) exists = [&lib](const std::string& id) { return lib.find(id) != nullptr; };
   for (const auto& pack : lib.packs) {
     size_t pack_start = out.size(), unchecked = 0;
     // The chapter intro: positions come from an exercise, which carries the file's text.
@@ -742,7 +763,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       pack_rep.text = pack.exercises[0].source;
       pack_rep.positions = pack.exercises[0].positions;
     }
-    check_links(pack.intro, "/intro", pack_rep);
+    check_links(pack.intro, "/intro", exists, pack_rep);
     check_images(pack.intro, "/intro", pack.file, options, pack_rep);
     check_maths(pack.intro, "/intro", pack_rep);
     for (size_t i = 0; i < pack.exercises.size(); ++i) {
@@ -764,7 +785,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       size_t exercise_start = out.size();
 
       style_warnings(ex, ctx);
-      check_exercise_links(ex, ctx);
+      check_exercise_links(ex, exists, ctx);
       for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
         check_images(text, pointer, pack.file, options, ctx);
       });

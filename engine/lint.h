@@ -13,6 +13,7 @@
 namespace dtx {
 
 class CodeRunner;
+using ExerciseExists = std::function<bool(const std::string& id)>;
 
 struct LintOptions {
   // With a runner, code exercises also run their reference solution and their listed wrong
@@ -29,7 +30,11 @@ struct LintOptions {
   // in markdown_links.h). `dtx lint` looks on disk (E043); unset, as in the page's preview,
   // which sees no files, the check is skipped. The engine itself never touches files.
   std::function<bool(const std::string& pack_file, const std::string& path)> image_exists;
+  // Whether an exercise a text refers to (a Markdown link to #/ex/ID) exists: unset, it must
+  // be in the library linted (E071); the page's preview also accepts the course's.
+  ExerciseExists exercise_exists;
 };
+
 
 std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& options);
 

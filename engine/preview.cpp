@@ -50,7 +50,9 @@ PreviewPack load_preview(const std::string& text, const std::string& file, const
   // Lint what loaded, without running code (a page has no node; the code runs when played).
   Library one;
   one.packs.push_back(pack);
-  for (auto& d : lint_library(one, nullptr)) out.errors.push_back(std::move(d));
+  LintOptions options;
+  options.exercise_exists = [&](const std::string& id) { return one.find(id) || course.find(id); };
+  for (auto& d : lint_library(one, options)) out.errors.push_back(std::move(d));
 
   // Keep the exercises no error points into.
   std::vector<Exercise> keep;

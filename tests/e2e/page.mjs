@@ -55,7 +55,7 @@ export default function register({ test, newPage, assert, eq, server }) {
       .find((b) => [...b.children].some((d) => d.textContent === t)) || null, closedTitle);
     assert(await box.evaluate((b) => !!b), `"${closedTitle}" is in the layer, hidden until found`);
     await box.evaluate((b) => b.dispatchEvent(new Event('beforematch')));
-    const rowLinked = () => page.evaluate((t) => [...document.querySelectorAll('#dtx-layer .dtx-ctl[role=link]')].some((n) => n.getAttribute('aria-label') === t), closedTitle);
+    const rowLinked = () => page.evaluate((t) => [...document.querySelectorAll('#dtx-layer a.dtx-ctl[href]')].some((n) => n.getAttribute('aria-label') === t), closedTitle);
     const until = Date.now() + 5000;
     while (!(await rowLinked()) && Date.now() < until) await page.waitForTimeout(100);
     assert(await rowLinked(), `the chapter of ${closedId} opened on find (its row is in the layer)`);
@@ -116,6 +116,90 @@ export default function register({ test, newPage, assert, eq, server }) {
     }
     await shot(page, 'zoom-200-deep-link');
     await page.context().close();
+  });
+
+  test('links: map rows, Next and an in-text reference are <a href>: middle-click and Ctrl+click open another tab, a click opens here', async () => {
+    const page = await newPage();
+    await page.goto(server().url);
+    await ready(page);
+    const context = page.context();
+    const center = (selector) => page.evaluate((sel) => {
+      const n = document.querySelector(sel);
+      if (!n) return null;
+      const r = n.getBoundingClientRect();
+      const x = r.x + Math.min(r.width / 2, 40), y = r.y + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      return { x, y, hit: hit && hit.closest('a') ? hit.closest('a').getAttribute('href') : null, tag: n.tagName };
+    }, selector);
+    const newTab = async (how) => {
+      const opened = context.waitForEvent('page', { timeout: 5000 });
+      await how();
+      const tab = await opened;
+      await tab.waitForLoadState('domcontentloaded');
+      const url = tab.url();
+      await tab.close();
+      return url;
+    };
+    // A row of the map: the element under the pointer is the link (the browser's context menu
+    // offers "Open link in new tab" for what is under it).
+    const row = 'a.dtx-ctl[href="#/ex/ring.latency"]';
+    const at = await center(row);
+    assert(at, 'the row of ring.latency is an <a href> in the layer');
+    eq(at.hit, '#/ex/ring.latency', 'the element under the pointer on the row');
+    const label = await page.evaluate((sel) => document.querySelector(sel).getAttribute('aria-label'), row);
+    assert(label === null || label.includes(engineAnswer('ring.latency').title), 'label in name: ' + label);
+    let url = await newTab(() => page.mouse.click(at.x, at.y, { button: 'middle' }));
+    assert(url.endsWith('#/ex/ring.latency'), 'middle-click opened ' + url);
+    url = await newTab(async () => {
+      await page.keyboard.down('Control');
+      await page.mouse.click(at.x, at.y);
+      await page.keyboard.up('Control');
+    });
+    assert(url.endsWith('#/ex/ring.latency'), 'Ctrl+click opened ' + url);
+    let s = await state(page);
+    eq(s.screen, 'course', 'this tab stays on the map');
+    eq(context.pages().length, 1, 'tabs open');
+    // a plain click opens the exercise in this tab (the engine's press)
+    await page.mouse.click(at.x, at.y);
+    s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.latency'");
+    // Next
+    const next = await page.evaluate(() => {
+      const a = [...document.querySelectorAll('#dtx-layer a.dtx-ctl[href]')].find((n) => (n.getAttribute('aria-label') || '').startsWith('Next'));
+      return a ? a.getAttribute('href') : null;
+    });
+    eq(next, '#/ex/ring.crossover', "Next's address");
+    const n = await center(`a.dtx-ctl[href="${next}"]`);
+    if (n && n.y > 0 && n.y < 900) {
+      url = await newTab(() => page.mouse.click(n.x, n.y, { button: 'middle' }));
+      assert(url.endsWith(next), 'middle-click on Next opened ' + url);
+    }
+    // An exercise's words referring to another: solved, the explanation links ring.busbw.
+    await page.evaluate(() => { location.hash = '#/ex/coll.busbw'; });
+    await waitFor(page, "s.screen === 'exercise' && s.exercise === 'coll.busbw'");
+    const ans = engineAnswer('coll.busbw');
+    for (const p of ans.parts) await typeInto(page, `part-${p.id}`, String(p.value), { commit: true });
+    eq((await submit(page)).verdict, 'correct', 'coll.busbw');
+    const ref = 'a.dtx-line[href="#/ex/ring.busbw"]';
+    let shown = null;
+    for (let i = 0; i < 30 && !shown; i++) {
+      await page.evaluate((sel) => { const a = document.querySelector(sel); if (a) a.scrollIntoView({ block: 'center' }); }, ref);
+      await page.waitForTimeout(150);
+      shown = await page.evaluate((sel) => {
+        const a = document.querySelector(sel);
+        if (!a) return null;
+        const r = a.getBoundingClientRect();
+        const x = r.x + r.width / 2, y = r.y + r.height / 2;
+        return y > 0 && y < innerHeight && document.elementFromPoint(x, y) === a ? { x, y, target: a.target } : null;
+      }, ref);
+    }
+    assert(shown, 'the reference to ring.busbw is a link in view');
+    eq(shown.target, '', 'an address of dtx opens in this tab');
+    url = await newTab(() => page.mouse.click(shown.x, shown.y, { button: 'middle' }));
+    assert(url.endsWith('#/ex/ring.busbw'), 'middle-click on the reference opened ' + url);
+    await page.mouse.click(shown.x, shown.y);
+    await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.busbw'");
+    await shot(page, 'links-reference-followed');
+    await context.close();
   });
 
   test('import: a JSON file that is not progress is refused by name, and nothing stored changes', async () => {

@@ -1619,7 +1619,9 @@ TEST_F(HeadlessUi, TheLayerGivesEveryControlARoleANameAndItsState) {
   EXPECT_EQ(l8["pressed"], false);
   // ordering: each step says its place; move buttons name the step they move
   cs = layer_of("ring.order-steps");
-  EXPECT_FALSE(find(cs, "button", "Step 1 of 7: ").is_null());
+  nlohmann::json step1 = find(cs, "button", "1. ");
+  ASSERT_FALSE(step1.is_null());
+  EXPECT_EQ(step1["desc"].get<std::string>().rfind("Step 1 of 7. ", 0), 0u) << step1;
   EXPECT_FALSE(find(cs, "button", "Move down: ").is_null());
   // code: a multi-line text box holding the code
   cs = layer_of("ring.code-time");

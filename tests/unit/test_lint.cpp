@@ -622,6 +622,25 @@ TEST(LintLinks, OtherSchemesAreErrorsAtTheLink) {
   EXPECT_NE(ds[4].message.find("scheme file:"), std::string::npos) << all;
 }
 
+// A reference to another exercise (#/ex/ID) is a link the page opens in the same tab: it
+// must name an exercise of the packs linted, or the one the page's preview has beside them.
+TEST(LintLinks, AnExerciseReferenceNamesAnExercise) {
+  const std::string two = R"J({"id": "a", "type": "choice", "title": "A",
+    "prompt": "As in [the ring](#/ex/b) and [its instance](#/ex/b/7), not [this](#/ex/nowhere).",
+    "options": [{"text": "x", "correct": true}, {"text": "y"}]},
+    {"id": "b", "type": "choice", "title": "B", "prompt": "p", "options": [{"text": "x", "correct": true}, {"text": "y"}]})J";
+  auto ds = lint_text(two);
+  ASSERT_EQ(ds.size(), 1u) << joined(ds);
+  EXPECT_EQ(std::string(diag_info(ds[0].code).id), "E071");
+  EXPECT_EQ(ds[0].pointer, "/exercises/0/prompt");
+  EXPECT_NE(ds[0].message.find("link to #/ex/nowhere names the exercise 'nowhere', which no pack linted here has"),
+            std::string::npos) << ds[0].message;
+  LintOptions options;
+  options.exercise_exists = [](const std::string& id) { return id == "nowhere"; };
+  auto other = lint_with(two, options);
+  EXPECT_EQ(other.size(), 2u) << "with another library, b is the unknown one: " << joined(other);
+}
+
 TEST(LintLinks, EveryMarkdownFieldIsChecked) {
   const std::string bad = "[x](javascript:alert(1))";
   auto pointers = [&](const std::string& ex) {

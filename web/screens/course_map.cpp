@@ -227,7 +227,7 @@ void draw_course_map(App& app) {
   for (const Pack* p : packs) {
     ChapterProgress cp = chapter_progress(app.progress, *p);
     std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
-                       "/" + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
+                       " of " + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
     bool open_default = !last_pack.empty() ? last_pack == p->id : p == packs.front();
     // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
     bool focus = app.focus_chapter == p->chapter;

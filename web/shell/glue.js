@@ -828,6 +828,8 @@
     // parser disagree on can run script in the page. Relative links resolve against the page.
     // noopener,noreferrer: the opened page gets no handle on this one and no Referer.
     openUrl(url) {
+      // A reference to another exercise (#/ex/ID) opens here, as a click on its words does.
+      if (/^#\/\S*$/.test(url)) { location.hash = url; return; }
       let href;
       try { href = new URL(url, document.baseURI); } catch (e) { return; }
       if (!OPENABLE.has(href.protocol)) { console.warn(`dtx: not opening ${href.protocol} link`); return; }

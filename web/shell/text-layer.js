@@ -56,7 +56,11 @@
     }, true);
     // A press on the words starts a selection, not a click: the canvas's open field (if any)
     // closes, as a click beside it would (else its Ctrl+C would copy the field, not the words).
-    layer.addEventListener('mousedown', () => { pointerDown = true; if (call) call('_dtx_pointer_on_text'); }, true);
+    layer.addEventListener('mousedown', (e) => {
+      if (e.target.closest('a.dtx-ctl')) return;  // a link's press is the control's (onLinkMouse)
+      pointerDown = true;
+      if (call) call('_dtx_pointer_on_text');
+    }, true);
     window.addEventListener('mouseup', () => { pointerDown = false; }, true);
     // A selection made without the mouse (window.find, a screen reader's cursor, the keyboard)
     // out of the page's view is scrolled into it; the canvas follows the scroll. (Chromium's
@@ -101,11 +105,14 @@
   }
 
   function safeHref(url) {
+    if (isAddress(url)) return url;
     try {
       const u = new URL(url, document.baseURI);
       return OPENABLE.has(u.protocol) ? u.href : null;
     } catch (e) { return null; }
   }
+  // An address inside dtx (#/ex/ID, #/chapter/N): opened in this tab, as the page's own links.
+  function isAddress(url) { return /^#\/[^\s]*$/.test(url); }
 
   function size(node) {
     const fc = FONT_CLASS.find((c) => node.classList.contains(c)) || 'f-body';
@@ -119,8 +126,10 @@
     if (href) {
       node = document.createElement('a');
       node.href = href;
-      node.target = '_blank';
-      node.rel = 'noopener noreferrer';
+      if (!isAddress(href)) {
+        node.target = '_blank';
+        node.rel = 'noopener noreferrer';
+      }
     } else {
       node = document.createElement('span');
     }
@@ -220,11 +229,33 @@
     if (focusing || !call) return;
     call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 0);
   }
+  // A key just pressed (Enter on a focused link clicks it: the engine has the key already).
+  let keyAt = -1e9;
+  window.addEventListener('keydown', () => { keyAt = performance.now(); }, true);
   function onControlClick(e) {
-    // Only assistive technology clicks a proxy (the mouse goes through to the canvas): the
-    // same press a click on the canvas makes.
+    // Assistive technology clicks a proxy: the same press a click on the canvas makes. A
+    // link's mouse click was the canvas's already (onLinkMouse), unless it was the browser's:
+    // with a modifier (another tab or window) it follows its href.
+    const link = e.currentTarget.tagName === 'A';
+    if (link && (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0)) return;
     e.preventDefault();
+    if (link && (e.detail > 0 || performance.now() - keyAt < 100)) return;
     if (call) call('_dtx_focus_control', Number(e.currentTarget.dataset.id), 1);
+  }
+  // A link's proxy takes a mouse's presses where the link is drawn, so that the browser's
+  // own ways with a link work on it: the middle button, Ctrl/Cmd/Shift+click and the context
+  // menu (open in a new tab, copy the address). A plain press, and every move, goes on to the
+  // canvas, which draws the link's hover and opens it as before; the press starts no drag of
+  // the link and no selection.
+  function onLinkMouse(e) {
+    const plain = e.button === 0 && !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey);
+    if (!plain) return;
+    e.preventDefault();
+    e.stopPropagation();
+    document.getElementById('canvas').dispatchEvent(new MouseEvent(e.type, {
+      clientX: e.clientX, clientY: e.clientY, screenX: e.screenX, screenY: e.screenY,
+      button: e.button, buttons: e.buttons, detail: e.detail, bubbles: true, cancelable: true,
+    }));
   }
   function setAttr(node, name, value) {
     if (value === undefined || value === null) { if (node.hasAttribute(name)) node.removeAttribute(name); return; }
@@ -243,6 +274,8 @@
     box.className = 'dtx-found';
     box.dataset.words = want;
     box.setAttribute('hidden', 'until-found');
+    // (not part of the control's name: a screen reader hears the chapter, and its rows once open)
+    box.setAttribute('aria-hidden', 'true');
     for (const t of c.uf) {
       const d = document.createElement('div');
       d.textContent = t;
@@ -258,7 +291,9 @@
     node.appendChild(box);
   }
   function syncControl(node, c) {
-    setAttr(node, 'role', c.role);
+    const link = node.tagName === 'A';
+    setAttr(node, 'role', link ? null : c.role);  // (an <a href> is a link)
+    if (link) setAttr(node, 'href', safeHref(c.href));
     setAttr(node, 'aria-label', c.name);
     setAttr(node, 'aria-description', c.desc);
     setAttr(node, 'aria-checked', c.checked === undefined ? null : c.checked);
@@ -285,11 +320,23 @@
     if (node.dataset.words !== words) {
       node.dataset.words = words;
       node.textContent = '';
-      for (const l of c.lines) {
+      // In reading order (a row's number is drawn after its words, left of them).
+      const lines = c.lines.slice().sort((a, b) =>
+        Math.abs(a.r[1] - b.r[1]) < Math.min(a.r[3], b.r[3]) / 2 ? a.r[0] - b.r[0] : a.r[1] - b.r[1]);
+      lines.forEach((l, i) => {
         const ln = lineNode({ ...l, r: [l.r[0] - x, l.r[1] - y, l.r[2], l.r[3]] });
         if (text) ln.setAttribute('aria-hidden', 'true');
+        // A label wrapped over lines is one sentence: a space between them (its words are the
+        // control's name, which a screen reader and label-in-name compare).
+        const prev = lines[i - 1];
+        if (prev && (Math.abs(prev.r[1] - l.r[1]) >= 1 || l.r[0] - (prev.r[0] + prev.r[2]) > l.fs * 0.15)) {
+          const sp = document.createElement('span');
+          sp.className = 'dtx-space';
+          sp.textContent = ' ';
+          node.appendChild(sp);
+        }
         node.appendChild(ln);
-      }
+      });
       if (text) {
         const v = document.createElement('span');
         v.className = 'dtx-value';
@@ -310,12 +357,17 @@
     return false;
   }
   function controlNode(c) {
-    const node = document.createElement('div');
+    const link = c.role === 'link' && c.href && safeHref(c.href);
+    const node = document.createElement(link ? 'a' : 'div');
     node.className = 'dtx-ctl';
     node.dataset.id = c.id;
     node.tabIndex = -1;
     node.addEventListener('focus', onControlFocus);
     node.addEventListener('click', onControlClick);
+    if (link) {
+      node.draggable = false;
+      for (const type of ['mousedown', 'mouseup']) node.addEventListener(type, onLinkMouse);
+    }
     syncControl(node, c);
     if (!c.heading) return node;
     const hn = document.createElement(`h${Math.min(Math.max(c.heading, 1), 6)}`);

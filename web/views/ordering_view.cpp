@@ -99,10 +99,12 @@ void draw_move_buttons(const RowLayout& L, int pos, int n, const std::string& pl
 void announce_row(int pos, int n, const std::string& plain, const State& st) {
   Access a;
   a.role = Role::Row;
-  a.name = "Step " + std::to_string(pos + 1) + " of " + std::to_string(n) + ": " + plain;
+  // Named by its drawn words, number first (label in name); the place in the list is said too.
+  a.name = std::to_string(pos + 1) + ". " + plain;
   a.checked = st.grabbed == pos ? 1 : 0;
-  a.desc = st.grabbed == pos ? "Selected: the up and down arrows move it, Home and End to the top and bottom"
-                             : "Space selects it to move";
+  a.desc = "Step " + std::to_string(pos + 1) + " of " + std::to_string(n) + ". " +
+           (st.grabbed == pos ? "Selected: the up and down arrows move it, Home and End to the top and bottom"
+                              : "Space selects it to move");
   a.group = "Steps, in your order";
   access_item(std::move(a));
 }

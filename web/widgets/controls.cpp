@@ -129,7 +129,10 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
       row_y = ImGui::GetCursorPosY();
     }
     ImGui::BeginGroup();
-    ImGui::TextDisabled("%s", in.label);
+    // An on/off input is a checkbox named by its label (beside it, as its name: label in
+    // name); a blank line above keeps it level with the labelled inputs beside it.
+    const bool toggle = in.options.empty() && in.integer && in.min == 0 && in.max == 1;
+    ImGui::TextDisabled("%s", toggle ? " " : in.label);
     ImGui::SetNextItemWidth(col_w);
     std::string id = std::string("##") + v.kind->kind + "-" + in.name;
     double& val = v.values[i];
@@ -153,11 +156,10 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
         }
         ImGui::EndCombo();
       }
-    } else if (in.integer && in.min == 0 && in.max == 1) {
+    } else if (toggle) {
       // An on/off input: a checkbox, not a two-position slider.
       bool on = val != 0;
-      // "###": the id stays put while the visible text flips between on and off.
-      std::string cid = std::string(on ? "on" : "off") + "###" + v.kind->kind + "-" + in.name;
+      std::string cid = std::string(in.label) + "###" + v.kind->kind + "-" + in.name;
       if (ImGui::Checkbox(cid.c_str(), &on)) {
         val = on ? 1 : 0;
         changed = true;
