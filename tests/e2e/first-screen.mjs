@@ -168,7 +168,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     const layerText = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
     assert(layerText.includes(`Solved 2 of ${total}`) && layerText.includes('attempted 3'), 'the engine\'s totals differ from the HTML map\'s: ' + layerText.slice(0, 300));
     await page.context().close();
-  });
+  }, { worker: 'holds the engine back with page.route, which never sees what the service worker answers' });
 
   test('first screen: a link to an exercise shows it in HTML, in the engine\'s words and never with its answer, until the engine draws it', async () => {
     // (bypassCSP: axe is injected with eval)
@@ -245,7 +245,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
       codeChecked++;
     }
     assert(codeChecked >= 10, `only ${codeChecked} code exercises checked`);
-  });
+  }, { worker: 'holds the engine back with page.route, which never sees what the service worker answers' });
 
   test('first screen: an answer entered on a linked exercise\'s HTML view, of each type, carries over to the engine and its Submit is graded', async () => {
     // one exercise of each type, answered with the engine's own right answer (dtx show --answer)
@@ -306,7 +306,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     const st = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume' && s.inputs && s.inputs[0] === '0.5 GB'", 30000);
     assert(!st.verdict, 'graded without Submit: ' + st.verdict);
     await page.context().close();
-  });
+  }, { worker: 'holds the engine back with page.route, which never sees what the service worker answers' });
 
   test('first screen: other addresses keep the loading line; without JavaScript the outline reads as a page', async () => {
     // a deep link: never the map, not even for a frame the test can see
@@ -395,5 +395,5 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     eq(f.rows.length, outline().packs.reduce((n, p) => n + p.exercises.length, 0), 'rows without JavaScript');
     eq(await p3.evaluate(() => [...document.querySelectorAll('link[rel="icon"]')].map((l) => l.getAttribute('href')).join()), 'favicon.svg', 'the icon without JavaScript');
     await p3.context().close();
-  });
+  }, { worker: 'holds the engine back with page.route, which never sees what the service worker answers' });
 }

@@ -178,7 +178,7 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
     const other_text = await page.evaluate(() => document.getElementById('loading').textContent);
     assert(/dtx\.deferred\.wasm\): it is from another build than dtx\.wasm/.test(other_text), 'error line: ' + other_text);
     await page.context().close();
-  });
+  }, { fresh: 'the order of a first visit, when nothing is stored yet' });
 
   // A returning student: stored progress on an exercise of every type, a setting, the last
   // exercise. Reading them runs the engine's second part, which the page must have fetched

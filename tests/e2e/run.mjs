@@ -1625,7 +1625,7 @@ test('start: a font file that cannot be loaded leaves the built-in font, whole, 
   await shot(page, 'start-font-missing');
   await solveNumeric(page, 'ring.volume');  // (asserts the verdict)
   await page.context().close();
-});
+}, { worker: 'the font request fails by page.route, which never sees what the service worker answers' });
 
 test('themes: dark follows the system, a choice in Settings wins and is kept', async () => {
   const page = await newPage({ colorScheme: 'dark' });
