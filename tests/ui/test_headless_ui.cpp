@@ -1558,6 +1558,40 @@ TEST_F(HeadlessUi, TheThemeFollowsTheSystemUnlessTheStudentChose) {
   apply_theme(false);  // the next test starts light
 }
 
+// A widget is said by its description, once: its drawn labels (GPU names, figures on its
+// bars) stay in the layer for selection and find but are hidden from a screen reader, which
+// would otherwise hear them in the order they lie on the canvas.
+TEST_F(HeadlessUi, AWidgetsDrawnLabelsAreHiddenBehindItsDescription) {
+  start();
+  ImGui::GetIO().DisplaySize = ImVec2(1000, 3000);  // (the widget drawn whole, below the prompt)
+  for (const char* id : {"pipe.widget-smallest-m"}) {
+    open_exercise(app, id, 0);
+    frames_n(3, id);
+    text_layer_build(nullptr, 1.0f);
+    frame(id);
+    TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), 1.0f);
+    ASSERT_FALSE(up.json.empty()) << id;
+    const nlohmann::json layer = nlohmann::json::parse(up.json);
+    std::vector<nlohmann::json> descs;
+    for (const auto& e : layer["els"])
+      if (e["k"] == "desc") descs.push_back(e);
+    ASSERT_EQ(descs.size(), 1u) << id;
+    const auto r = descs[0]["r"];
+    int hidden = 0, shown_inside = 0;
+    for (const auto& e : layer["els"]) {
+      if (e["k"] != "text") continue;
+      const auto lr = e["lines"][0]["r"];
+      const double cx = lr[0].get<double>() + lr[2].get<double>() / 2, cy = lr[1].get<double>() + lr[3].get<double>() / 2;
+      const bool inside = cx >= r[0].get<double>() && cx <= r[0].get<double>() + r[2].get<double>() &&
+                          cy >= r[1].get<double>() && cy <= r[1].get<double>() + r[3].get<double>();
+      if (e.value("ah", 0) == 1) ++hidden;
+      else if (inside) ++shown_inside;
+    }
+    EXPECT_GT(hidden, 3) << id << ": the widget's labels";
+    EXPECT_EQ(shown_inside, 0) << id << ": a label inside the widget a screen reader still hears";
+  }
+}
+
 // Every control the keyboard reaches is in the text layer with a role, a name a person would
 // say and its state: what a screen reader announces for it. Views describe theirs (ui/access.h);
 // the rest get theirs from ImGui's status and visible label.

@@ -154,6 +154,7 @@
     else if (el.k === 'pre') tag = 'pre';
     const node = document.createElement(tag);
     node.className = 'dtx-block';
+    if (el.ah) node.setAttribute('aria-hidden', 'true');  // a described widget's drawn label
     el.lines.forEach((l, i) => {
       // Words on consecutive lines are one sentence: a space between lines (not in a line's
       // box, so it is not stretched), none before punctuation glued to maths.
@@ -214,7 +215,7 @@
         g.geometry = '';
         continue;
       }
-      g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.lines.map((l) => [l.t, l.f, l.a, l.i])]));
+      g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.ah, el.lines.map((l) => [l.t, l.f, l.a, l.i])]));
       g.geometry = JSON.stringify(g.els.map((el) => el.lines.map((l) => [l.r, l.fs])));
     }
     return out;

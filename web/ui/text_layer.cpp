@@ -472,11 +472,19 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     }
     els[static_cast<size_t>(ei)].j["lines"].push_back(std::move(line));
   }
+  // A widget's drawn labels (GPU names, figures on bars) are what its description says in
+  // order: a screen reader hears the description once, not the labels in the order they lie
+  // on the canvas (they stay for selection and find).
+  auto described = [&](const GlyphRun& r) {
+    return std::any_of(g.descs.begin(), g.descs.end(),
+                       [&](const Frame::Desc& d) { return d.in_page == r.in_page && d.rect.Contains(r.rect.GetCenter()); });
+  };
   for (const GlyphRun& r : glyph_runs) {
     nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
     if (inside_item(r.rect)) line["i"] = 1;
     if (into_control(line, r.rect)) continue;
     nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
+    if (described(r)) e["ah"] = 1;
     els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
   }
   for (const auto& d : g.descs)
