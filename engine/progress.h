@@ -30,6 +30,11 @@ constexpr int64_t kMaxTimestamp = 32503680000;       // 3000-01-01T00:00:00Z, un
 constexpr int kMaxStreakDays = 100000;               // ~270 years of daily practice
 constexpr size_t kMaxWritersPerExercise = 64;        // beyond: the oldest are folded
 constexpr size_t kMaxWriterIdLength = 64;
+// An imported file: larger than browser storage holds (about 5 MB a site) it could never be
+// saved, and more exercise records than any course has is not a record of one student.
+// Either is refused before anything changes (web/app.cpp app_on_file).
+constexpr size_t kMaxImportBytes = 5000000;
+constexpr size_t kMaxImportRecords = 10000;
 
 // Records of version 1 have no writers: their count is read as this one writer's.
 inline constexpr const char* kLegacyWriter = "v1";

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
 #include "ui/keyboard.h"
@@ -924,10 +925,22 @@ void app_on_code_result(App& app, int request_id, const std::string& json) {
 }
 
 void app_on_file(App& app, const std::string& name, const std::string& text) {
+  if (text.size() > kMaxImportBytes) {
+    app.import_message = name + " is " + format_number(static_cast<double>(text.size()) / 1e6, 3) +
+                         " MB; a progress file is at most " + std::to_string(kMaxImportBytes / 1000000) +
+                         " MB (what browser storage holds). Nothing was changed.";
+    return;
+  }
   ProgressRead r = read_progress(text);
   if (r.unreadable) {
     app.import_message = name + " is not a dtx progress file" +
                          (r.problems.empty() ? std::string(".") : ": " + r.problems.front() + ".") + " Nothing was changed.";
+    return;
+  }
+  if (r.progress.exercises.size() > kMaxImportRecords) {
+    app.import_message = name + " holds " + std::to_string(r.progress.exercises.size()) +
+                         " exercise records; a progress file has at most " + std::to_string(kMaxImportRecords) +
+                         " (one per exercise of a course). Nothing was changed.";
     return;
   }
   // The record before the import is kept, so an import by mistake can be undone by hand; if
@@ -1296,10 +1309,21 @@ void app_after_frame(App& app) {
   // glyphs the body font has in the atlas (a test checks that a failed font file leaves the
   // whole built-in font, not a stand-in of a few glyphs)
   j["body_glyphs"] = app.fonts.body ? app.fonts.body->Glyphs.Size : 0;
+  // The records of the course's exercises (looked up from the course: a record of 100,000
+  // exercises no pack has costs this nothing each frame), and how many others are kept.
   nlohmann::json progress = nlohmann::json::object();
-  for (const auto& [id, e] : app.progress.exercises)
-    progress[id] = {{"attempts", e.attempts()}, {"best", e.best_score}, {"solved", e.solved_at != 0}};
-  j["progress"] = {{"exercises", progress}, {"writer", app.writer_id}, {"saved", app.save_error.empty()}};
+  size_t course_records = 0;
+  for (const MapPack& mp : map_packs(app))
+    for (const auto& ex : mp.pack->exercises)
+      if (auto it = app.progress.exercises.find(ex.id); it != app.progress.exercises.end()) {
+        const ExerciseProgress& e = it->second;
+        progress[ex.id] = {{"attempts", e.attempts()}, {"best", e.best_score}, {"solved", e.solved_at != 0}};
+        ++course_records;
+      }
+  j["progress"] = {{"exercises", progress},
+                   {"other_records", app.progress.exercises.size() - std::min(course_records, app.progress.exercises.size())},
+                   {"writer", app.writer_id},
+                   {"saved", app.save_error.empty()}};
   j["import_message"] = app.import_message;
   nlohmann::json items = nlohmann::json::array();
   for (const auto& it : hf.items) {

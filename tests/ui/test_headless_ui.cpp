@@ -4,6 +4,7 @@
 // instance; the course map and settings are drawn with progress, notices and a broken pack.
 // After every frame: no ImGui assert (IM_ASSERT is routed to test_hook.cpp) and no two
 // items with the same ImGui ID (the item hooks of IMGUI_ENABLE_TEST_ENGINE).
+#include <chrono>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -651,18 +652,21 @@ TEST_F(HeadlessUi, AnotherTabsSaveIsMergedAndKept) {
   start();
   const Exercise* ex = first_non_code(app.lib);
   ASSERT_TRUE(ex);
+  // (an exercise of the course: the test hook lists the course's records)
+  const std::string other_id = app.lib.packs.back().exercises.back().id;
+  ASSERT_NE(other_id, ex->id);
   // the other tab, on the same storage, solved something else and saved
   Progress other = read_progress(pf.storage.count("dtx.progress") ? pf.storage["dtx.progress"] : "{}").progress;
   Feedback right;
   right.verdict = Verdict::Correct;
   right.score = 1;
-  record_attempt(other, "1715680000-othertab", "other.exercise", right, pf.unix_time, pf.date);
+  record_attempt(other, "1715680000-othertab", other_id, right, pf.unix_time, pf.date);
   pf.storage["dtx.progress"] = write_progress(other);
   pf.changed_elsewhere.insert("dtx.progress");
   frames_n(2, "course map after another tab saved");
-  ASSERT_TRUE(app.progress.exercises.count("other.exercise")) << "the storage event was not merged";
+  ASSERT_TRUE(app.progress.exercises.count(other_id)) << "the storage event was not merged";
   auto state = nlohmann::json::parse(pf.state_json);
-  EXPECT_TRUE(state["progress"]["exercises"]["other.exercise"]["solved"].get<bool>()) << pf.state_json;
+  EXPECT_TRUE(state["progress"]["exercises"][other_id]["solved"].get<bool>()) << pf.state_json;
   // this tab's solve is saved next to it
   open_exercise(app, ex->id, 0);
   frames_n(2, ex->id);
@@ -670,7 +674,7 @@ TEST_F(HeadlessUi, AnotherTabsSaveIsMergedAndKept) {
   submit(app);
   ASSERT_EQ(verdict(), Verdict::Correct) << feedback_text();
   ProgressRead stored = read_progress(pf.storage["dtx.progress"]);
-  EXPECT_TRUE(stored.progress.exercises.count("other.exercise")) << pf.storage["dtx.progress"];
+  EXPECT_TRUE(stored.progress.exercises.count(other_id)) << pf.storage["dtx.progress"];
   ASSERT_TRUE(stored.progress.exercises.count(ex->id)) << pf.storage["dtx.progress"];
   EXPECT_EQ(stored.progress.exercises.at(ex->id).attempts_by_writer.count(app.writer_id), 1u);
   // an older write by the other tab (its save raced ours) is merged, and ours written back
@@ -1769,4 +1773,36 @@ TEST_F(HeadlessUi, SingleKeyShortcutsCanBeTurnedOff) {
   again.storage = pf.storage;
   app_init(next, &again);
   EXPECT_FALSE(next.single_key_shortcuts);
+}
+
+// A progress file too large to store, or with more records than any course has, is refused
+// before anything changes; a record with a few thousand unknown exercises is kept, and the
+// page's per-frame state lists only the course's records (the others are counted).
+TEST_F(HeadlessUi, AnImportTooLargeIsRefusedAndUnknownRecordsAreCountedNotListed) {
+  start();
+  auto record_of = [](int n) {
+    std::string rec = R"({"format": "dtx-progress", "version": 2, "exercises": {)";
+    for (int i = 0; i < n; ++i)
+      rec += (i ? ",\"junk." : "\"junk.") + std::to_string(i) +
+             R"(": {"attempts": 1, "by_writer": {"1700000000-back": 1}, "best": 0.5, "solved_at": 0, "last_at": 1700000001})";
+    return rec + "}}";
+  };
+  const std::string before = pf.storage["dtx.progress"];
+  app_on_file(app, "big.json", record_of(100000));
+  EXPECT_NE(app.import_message.find("big.json is 11.9 MB; a progress file is at most 5 MB"), std::string::npos) << app.import_message;
+  std::string many = R"({"format": "dtx-progress", "version": 2, "exercises": {)";
+  for (int i = 0; i < 10001; ++i) many += (i ? ",\"j" : "\"j") + std::to_string(i) + R"(": {"attempts": 1})";
+  app_on_file(app, "many.json", many + "}}");
+  EXPECT_NE(app.import_message.find("many.json holds 10001 exercise records; a progress file has at most 10000"),
+            std::string::npos) << app.import_message;
+  EXPECT_EQ(pf.storage["dtx.progress"], before) << "nothing changed";
+  EXPECT_EQ(app.progress.exercises.size(), 0u);
+
+  app_on_file(app, "some.json", record_of(3000));
+  EXPECT_NE(app.import_message.find("3000 exercise records merged"), std::string::npos) << app.import_message;
+  frames_n(2, "the map after an import of unknown exercises");
+  auto state = nlohmann::json::parse(pf.state_json);
+  EXPECT_EQ(state["progress"]["other_records"], 3000) << "counted";
+  EXPECT_TRUE(state["progress"]["exercises"].empty()) << "none of the course's";
+  EXPECT_EQ(app.progress.exercises.size(), 3000u) << "kept";
 }
