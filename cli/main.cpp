@@ -601,6 +601,63 @@ int grade_program_files(const Instance& inst, const std::vector<std::string>& fi
   return any_wrong ? 1 : any_unreadable ? 3 : 0;
 }
 
+// dtx grade --json: the verdict, messages, parts and cases as one object.
+void print_feedback_json(const Exercise& ex, const Instance& inst, const Feedback& fb) {
+  Json j;
+  j["id"] = ex.id;
+  j["seed"] = inst.seed;
+  j["verdict"] = verdict_name(fb.verdict);
+  j["score"] = fb.score;
+  j["counts_as_attempt"] = fb.counts_as_attempt();
+  Json msgs = Json::array();
+  msgs.push_back(fb.message);
+  for (const auto& d : fb.details) msgs.push_back(d);
+  j["messages"] = msgs;
+  if (!fb.parts.empty()) {
+    Json parts = Json::array();
+    for (const auto& p : fb.parts)
+      parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"graded", p.graded}, {"given", p.given},
+                       {"expected", p.expected}, {"message", p.message}});
+    j["parts"] = parts;
+  }
+  if (!fb.cases.empty()) {
+    Json cases = Json::array();
+    for (const auto& c : fb.cases)
+      cases.push_back({{"args", c.args}, {"expected", c.expected}, {"got", c.got}, {"pass", c.pass},
+                       {"message", c.message}, {"hidden", c.hidden}});
+    j["cases"] = cases;
+  }
+  std::cout << j.dump(2) << "\n";
+}
+
+// dtx grade: the verdict, the feedback and, once it counts, the worked explanation.
+void print_feedback_text(const Exercise& ex, const Instance& inst, const Feedback& fb) {
+  const char* head = fb.verdict == Verdict::Correct ? "CORRECT"
+                     : fb.verdict == Verdict::Partial ? "PARTLY CORRECT"
+                     : fb.verdict == Verdict::Incorrect ? "INCORRECT"
+                                                        : "COULD NOT READ THE ANSWER";
+  std::cout << head;
+  if (fb.counts_as_attempt()) std::cout << "  (score " << format_number(fb.score * 100, 3) << "%)";
+  std::cout << "\n" << markdown_math_to_plain(fb.message) << "\n";
+  for (const auto& d : fb.details) std::cout << "  " << markdown_math_to_plain(d) << "\n";
+  if (fb.parts.size() > 1 || (fb.parts.size() == 1 && fb.verdict != Verdict::FormatError)) {
+    for (const auto& p : fb.parts)
+      if (fb.counts_as_attempt())
+        std::cout << "  [" << p.id << "] " << verdict_name(p.verdict) << ": you gave " << p.given
+                  << ", expected " << p.expected << "\n";
+  }
+  for (const auto& c : fb.cases) {
+    if (c.hidden) continue;  // counted in the details ("Hidden cases: 2 of 3 pass.")
+    std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << c.args << "  expected " << c.expected
+              << ", got " << (c.got.empty() ? "-" : c.got);
+    if (!c.message.empty()) std::cout << "  (" << c.message << ")";
+    if (!c.note.empty() && c.note != "generated") std::cout << "  # " << c.note;
+    std::cout << "\n";
+  }
+  if (fb.counts_as_attempt() && !ex.explanation.empty())
+    std::cout << "\nExplanation:\n" << shown(inst, ex.explanation) << "\n";
+}
+
 int cmd_grade(const Args& a) {
   if (a.help) {
     std::cout << grade_help();
@@ -647,58 +704,8 @@ int cmd_grade(const Args& a) {
     fb.message = err;
   }
 
-  if (a.json) {
-    Json j;
-    j["id"] = ex.id;
-    j["seed"] = inst.seed;
-    j["verdict"] = verdict_name(fb.verdict);
-    j["score"] = fb.score;
-    j["counts_as_attempt"] = fb.counts_as_attempt();
-    Json msgs = Json::array();
-    msgs.push_back(fb.message);
-    for (const auto& d : fb.details) msgs.push_back(d);
-    j["messages"] = msgs;
-    if (!fb.parts.empty()) {
-      Json parts = Json::array();
-      for (const auto& p : fb.parts)
-        parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"graded", p.graded}, {"given", p.given},
-                         {"expected", p.expected}, {"message", p.message}});
-      j["parts"] = parts;
-    }
-    if (!fb.cases.empty()) {
-      Json cases = Json::array();
-      for (const auto& c : fb.cases)
-        cases.push_back({{"args", c.args}, {"expected", c.expected}, {"got", c.got}, {"pass", c.pass},
-                         {"message", c.message}, {"hidden", c.hidden}});
-      j["cases"] = cases;
-    }
-    std::cout << j.dump(2) << "\n";
-  } else {
-    const char* head = fb.verdict == Verdict::Correct ? "CORRECT"
-                       : fb.verdict == Verdict::Partial ? "PARTLY CORRECT"
-                       : fb.verdict == Verdict::Incorrect ? "INCORRECT"
-                                                          : "COULD NOT READ THE ANSWER";
-    std::cout << head;
-    if (fb.counts_as_attempt()) std::cout << "  (score " << format_number(fb.score * 100, 3) << "%)";
-    std::cout << "\n" << markdown_math_to_plain(fb.message) << "\n";
-    for (const auto& d : fb.details) std::cout << "  " << markdown_math_to_plain(d) << "\n";
-    if (fb.parts.size() > 1 || (fb.parts.size() == 1 && fb.verdict != Verdict::FormatError)) {
-      for (const auto& p : fb.parts)
-        if (fb.counts_as_attempt())
-          std::cout << "  [" << p.id << "] " << verdict_name(p.verdict) << ": you gave " << p.given
-                    << ", expected " << p.expected << "\n";
-    }
-    for (const auto& c : fb.cases) {
-      if (c.hidden) continue;  // counted in the details ("Hidden cases: 2 of 3 pass.")
-      std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << c.args << "  expected " << c.expected
-                << ", got " << (c.got.empty() ? "-" : c.got);
-      if (!c.message.empty()) std::cout << "  (" << c.message << ")";
-      if (!c.note.empty() && c.note != "generated") std::cout << "  # " << c.note;
-      std::cout << "\n";
-    }
-    if (fb.counts_as_attempt() && !ex.explanation.empty())
-      std::cout << "\nExplanation:\n" << shown(inst, ex.explanation) << "\n";
-  }
+  if (a.json) print_feedback_json(ex, inst, fb);
+  else print_feedback_text(ex, inst, fb);
   switch (fb.verdict) {
     case Verdict::Correct: return 0;
     case Verdict::FormatError: return 3;

@@ -67,72 +67,82 @@ void lint_assignment_files(const std::vector<PackSource>& files, const Library& 
   }
 }
 
-int cmd_report(const std::vector<std::string>& args) {
+namespace {
+
+// What the command line asks for; `exit` is set when it is already answered (help, a usage error).
+struct ReportArgs {
   std::vector<std::string> positional, packs;
   std::string csv_path;
   bool items = false;
   std::optional<double> time_limit;
   int64_t now = static_cast<int64_t>(std::time(nullptr));
-  for (size_t i = 0; i < args.size(); ++i) {
+  std::optional<int> exit;
+};
+
+// One option's value; false (with the error printed) when it does not read.
+bool report_option(ReportArgs& r, const std::string& s, const std::string& v) {
+  if (s == "--csv") {
+    r.csv_path = v;
+  } else if (s == "--now") {
+    int off = 0;
+    if (!parse_datetime(v, &r.now, &off)) {
+      std::cerr << "dtx report: --now expects a time like 2026-12-10T09:00:00Z, got '" << v << "'\n";
+      return false;
+    }
+  } else if (s == "--packs") {
+    r.packs.push_back(v);
+  } else {
+    char* end = nullptr;
+    double ms = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end || !(ms >= 10 && ms <= 60000)) {
+      std::cerr << "dtx report: --time-limit expects milliseconds from 10 to 60000, got '" << v << "'\n";
+      return false;
+    }
+    r.time_limit = ms;
+  }
+  return true;
+}
+
+ReportArgs parse_report_args(const std::vector<std::string>& args) {
+  ReportArgs r;
+  for (size_t i = 0; i < args.size() && !r.exit; ++i) {
     const std::string& s = args[i];
     if (s == "--help" || s == "-h") {
       std::cout << kReportHelp;
-      return 0;
+      r.exit = 0;
     } else if (s == "--items") {
-      items = true;
+      r.items = true;
     } else if (s == "--csv" || s == "--packs" || s == "--time-limit" || s == "--now") {
       if (i + 1 >= args.size()) {
         std::cerr << "dtx report: " << s << " needs a value\n";
-        return kUsage;
-      }
-      const std::string& v = args[++i];
-      if (s == "--csv") csv_path = v;
-      else if (s == "--now") {
-        int off = 0;
-        if (!parse_datetime(v, &now, &off)) {
-          std::cerr << "dtx report: --now expects a time like 2026-12-10T09:00:00Z, got '" << v << "'\n";
-          return kUsage;
-        }
-      }
-      else if (s == "--packs") packs.push_back(v);
-      else {
-        char* end = nullptr;
-        double ms = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end || !(ms >= 10 && ms <= 60000)) {
-          std::cerr << "dtx report: --time-limit expects milliseconds from 10 to 60000, got '" << v << "'\n";
-          return kUsage;
-        }
-        time_limit = ms;
+        r.exit = kUsage;
+      } else if (!report_option(r, s, args[++i])) {
+        r.exit = kUsage;
       }
     } else if (s.size() > 1 && s[0] == '-' && s[1] == '-') {
       std::cerr << "dtx report: unknown option " << s << "\n" << kReportHelp;
-      return kUsage;
+      r.exit = kUsage;
     } else {
-      positional.push_back(s);
+      r.positional.push_back(s);
     }
   }
-  if (positional.size() < 2) {
+  if (!r.exit && r.positional.size() < 2) {
     std::cerr << "dtx report: give the assignment file and at least one submission file or folder\n" << kReportHelp;
-    return kUsage;
+    r.exit = kUsage;
   }
-  // The assignment: it must read and check cleanly, or no grade would mean anything.
+  if (r.packs.empty()) r.packs.push_back(std::getenv("DTX_EXERCISES") ? std::getenv("DTX_EXERCISES") : "exercises");
+  return r;
+}
+
+// The assignment, read and checked against the course: it must be clean, or no grade would
+// mean anything (its errors are printed).
+std::optional<Assignment> checked_assignment(const std::string& file, const Library& course) {
   std::string text;
-  if (!read_file(positional[0], &text)) {
-    std::cerr << positional[0] << ": error[E001]: cannot read this file\n";
-    return kUsage;
+  if (!read_file(file, &text)) {
+    std::cerr << file << ": error[E001]: cannot read this file\n";
+    return std::nullopt;
   }
-  AssignmentLoad load = load_assignment(text, positional[0]);
-  if (packs.empty()) {
-    if (const char* env = std::getenv("DTX_EXERCISES")) packs.push_back(env);
-    else packs.push_back("exercises");
-  }
-  std::vector<Diagnostic> problems;
-  auto sources = collect_packs(packs, &problems);
-  LoadCache cache;
-  Library course = load_library(sources, cache);
-  for (const auto& d : problems) std::cerr << format_diagnostic(d) << "\n";
-  for (const auto& d : course.diagnostics)
-    if (d.severity == Severity::Error) std::cerr << format_diagnostic(d) << "\n";
+  AssignmentLoad load = load_assignment(text, file);
   std::vector<Diagnostic> adiag = load.diagnostics;
   if (load.assignment) {
     auto more = lint_assignment(*load.assignment, text, course);
@@ -146,30 +156,27 @@ int cmd_report(const std::vector<std::string>& args) {
     }
   if (!load.assignment || bad) {
     std::cerr << "dtx report: the assignment has errors; nothing graded\n";
-    return kUsage;
+    return std::nullopt;
   }
-  ReportOptions options;
-  for (const auto& s : sources) options.pack_sha256[base_name(s.file)] = sha256_hex(s.text);
-  options.now = now;
-  SandboxRunner runner;
-  if (time_limit) runner.time_limit_ms = time_limit;
-  if (runner.available()) options.services.runner = &runner;
+  return load.assignment;
+}
 
-  // Submission files: given ones as they are, folders searched for *.json (an assignment
-  // file found there, such as the one being reported on, is not a submission).
+// Submission files: given ones as they are, folders searched for *.json (an assignment file
+// found there, such as the one being reported on, is not a submission). Unreadable ones are
+// listed in `missing`.
+std::vector<ReportInput> collect_submissions(const std::vector<std::string>& paths, std::vector<std::string>& missing) {
+  namespace fs = std::filesystem;
   std::vector<ReportInput> inputs;
-  std::vector<std::string> missing;
-  for (size_t i = 1; i < positional.size(); ++i) {
-    namespace fs = std::filesystem;
+  for (const auto& path : paths) {
     std::error_code ec;
     std::vector<std::string> found;
-    if (fs::is_directory(positional[i], ec)) {
-      for (auto it = fs::recursive_directory_iterator(positional[i], ec); !ec && it != fs::recursive_directory_iterator();
+    if (fs::is_directory(path, ec)) {
+      for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec))
         if (it->is_regular_file() && it->path().extension() == ".json") found.push_back(it->path().string());
       std::sort(found.begin(), found.end());
     } else {
-      found.push_back(positional[i]);
+      found.push_back(path);
     }
     for (const auto& f : found) {
       ReportInput in{f, {}};
@@ -181,18 +188,45 @@ int cmd_report(const std::vector<std::string>& args) {
       inputs.push_back(std::move(in));
     }
   }
-  Report r = make_report(*load.assignment, course, inputs, options);
+  return inputs;
+}
+
+}  // namespace
+
+int cmd_report(const std::vector<std::string>& args) {
+  ReportArgs a = parse_report_args(args);
+  if (a.exit) return *a.exit;
+  std::vector<Diagnostic> problems;
+  auto sources = collect_packs(a.packs, &problems);
+  LoadCache cache;
+  Library course = load_library(sources, cache);
+  for (const auto& d : problems) std::cerr << format_diagnostic(d) << "\n";
+  for (const auto& d : course.diagnostics)
+    if (d.severity == Severity::Error) std::cerr << format_diagnostic(d) << "\n";
+  std::optional<Assignment> assignment = checked_assignment(a.positional[0], course);
+  if (!assignment) return kUsage;
+
+  ReportOptions options;
+  for (const auto& s : sources) options.pack_sha256[base_name(s.file)] = sha256_hex(s.text);
+  options.now = a.now;
+  SandboxRunner runner;
+  if (a.time_limit) runner.time_limit_ms = a.time_limit;
+  if (runner.available()) options.services.runner = &runner;
+
+  std::vector<std::string> missing;
+  auto inputs = collect_submissions({a.positional.begin() + 1, a.positional.end()}, missing);
+  Report r = make_report(*assignment, course, inputs, options);
   for (const auto& m : missing) r.unreadable.push_back({"", {m}});
   std::cout << report_table(r);
-  if (items) std::cout << "\n" << report_items(r);
-  if (!csv_path.empty()) {
-    std::ofstream out(csv_path, std::ios::binary);
+  if (a.items) std::cout << "\n" << report_items(r);
+  if (!a.csv_path.empty()) {
+    std::ofstream out(a.csv_path, std::ios::binary);
     out << report_csv(r);
     if (!out) {
-      std::cerr << "dtx report: cannot write " << csv_path << "\n";
+      std::cerr << "dtx report: cannot write " << a.csv_path << "\n";
       return kUsage;
     }
-    std::cerr << "dtx report: wrote " << csv_path << " (" << r.students.size() << " students)\n";
+    std::cerr << "dtx report: wrote " << a.csv_path << " (" << r.students.size() << " students)\n";
   }
   return r.unreadable.empty() ? 0 : 1;
 }

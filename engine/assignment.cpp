@@ -249,17 +249,10 @@ bool looks_like_assignment(const std::string& text) {
   return f != j.end() && f->is_string() && f->get<std::string>().rfind("dtx-assignment", 0) == 0;
 }
 
-AssignmentLoad load_assignment(const std::string& text, const std::string& file) {
-  AssignmentLoad res;
-  auto parsed = read_json_document(text, file, kMaxAssignmentBytes, "the most an assignment may be", res.diagnostics);
-  if (!parsed) return res;
-  LoadContext ctx = load_context(*parsed, file, res.diagnostics);
-  const Json& doc = parsed->doc;
-  if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "an assignment")) return res;
-  Assignment a;
-  a.file = file;
-  ctx.check_fields(doc, "", {"$schema", "format", "id", "title", "intro", "due", "hand_in", "exercises", "policies"},
-                   {"format", "id", "title", "due", "hand_in", "exercises"});
+namespace {
+
+// The assignment's own fields: format, id, title, intro, hand-in words and due time.
+void load_assignment_header(const Json& doc, LoadContext& ctx, Assignment& a) {
   ctx.string_field(doc, "", "$schema", false);
   if (auto f = ctx.string_field(doc, "", "format", true); f && *f != kAssignmentFormat)
     ctx.error(DiagCode::UnsupportedFormat, "/format",
@@ -286,58 +279,71 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
                 "expected a date and time with its time zone offset, like \"2026-12-05T17:00:00+01:00\" or "
                 "\"2026-12-05T16:00:00Z\", got \"" + excerpt(*due, 60) + "\"");
   }
-  if (auto it = doc.find("exercises"); it != doc.end()) {
-    if (!it->is_array() || it->empty()) {
-      ctx.error(DiagCode::WrongKind, "/exercises",
-                "expected a non-empty array of exercise ids or {\"id\", \"seed\", \"points\"} objects, got " +
-                    describe_json(*it));
-    } else if (it->size() > kMaxAssignmentExercises) {
-      ctx.error(DiagCode::WrongCount, "/exercises",
-                "an assignment lists at most " + std::to_string(kMaxAssignmentExercises) + " exercises, this one " +
-                    std::to_string(it->size()));
-    } else {
-      std::set<std::string> seen;
-      for (size_t i = 0; i < it->size(); ++i) {
-        const Json& e = (*it)[i];
-        std::string p = "/exercises/" + std::to_string(i);
-        AssignmentItem item;
-        item.pointer = p;
-        item.id_pointer = e.is_object() ? p + "/id" : p;
-        if (e.is_string()) {
-          item.id = e.get<std::string>();
-        } else if (e.is_object()) {
-          ctx.check_fields(e, p, {"id", "seed", "points"}, {"id"});
-          if (auto id = ctx.string_field(e, p, "id", true)) item.id = *id;
-          if (auto s = ctx.int_field(e, p, "seed", false, 0, 999999999)) item.seed = static_cast<uint64_t>(*s);
-          if (auto pts = ctx.number_field(e, p, "points", false)) {
-            if (!(*pts >= 0 && *pts <= 1000))
-              ctx.error(DiagCode::ValueNotAllowed, p + "/points", "expected points from 0 to 1000, got " + format_number(*pts, 6));
-            else
-              item.points = *pts;
-          }
-        } else {
-          ctx.error(DiagCode::WrongKind, p, "expected an exercise id or an {\"id\": ...} object, got " + describe_json(e));
-          continue;
-        }
-        if (item.id.empty()) continue;
-        // Exercise ids go into seeds, file names and the gradebook's header: the pack's own
-        // rule (lower-case letters, digits, '-' and '.') holds here too.
-        if (!valid_id(item.id, true) || item.id.size() > kMaxIdChars) {
-          ctx.error(DiagCode::BadName, item.id_pointer,
-                    "expected an exercise id of at most " + std::to_string(kMaxIdChars) +
-                        " lower-case letters, digits, '-' and '.', got \"" + excerpt(item.id, 60) + "\"" +
-                        suggest_id(item.id, true));
-          continue;
-        }
-        if (!seen.insert(item.id).second) {
-          ctx.error(DiagCode::Duplicate, item.id_pointer,
-                    "\"" + item.id + "\" is listed twice; an exercise is graded once per assignment");
-          continue;
-        }
-        a.exercises.push_back(std::move(item));
-      }
+}
+
+// One entry of "exercises" (an id, or {"id", "seed", "points"}), or nothing when it is in error
+// (reported) or listed already.
+std::optional<AssignmentItem> load_assignment_item(const Json& e, const std::string& p, LoadContext& ctx,
+                                                 std::set<std::string>& seen) {
+  AssignmentItem item;
+  item.pointer = p;
+  item.id_pointer = e.is_object() ? p + "/id" : p;
+  if (e.is_string()) {
+    item.id = e.get<std::string>();
+  } else if (e.is_object()) {
+    ctx.check_fields(e, p, {"id", "seed", "points"}, {"id"});
+    if (auto id = ctx.string_field(e, p, "id", true)) item.id = *id;
+    if (auto s = ctx.int_field(e, p, "seed", false, 0, 999999999)) item.seed = static_cast<uint64_t>(*s);
+    if (auto pts = ctx.number_field(e, p, "points", false)) {
+      if (!(*pts >= 0 && *pts <= 1000))
+        ctx.error(DiagCode::ValueNotAllowed, p + "/points", "expected points from 0 to 1000, got " + format_number(*pts, 6));
+      else
+        item.points = *pts;
     }
+  } else {
+    ctx.error(DiagCode::WrongKind, p, "expected an exercise id or an {\"id\": ...} object, got " + describe_json(e));
+    return std::nullopt;
   }
+  if (item.id.empty()) return std::nullopt;
+  // Exercise ids go into seeds, file names and the gradebook's header: the pack's own
+  // rule (lower-case letters, digits, '-' and '.') holds here too.
+  if (!valid_id(item.id, true) || item.id.size() > kMaxIdChars) {
+    ctx.error(DiagCode::BadName, item.id_pointer,
+              "expected an exercise id of at most " + std::to_string(kMaxIdChars) +
+                  " lower-case letters, digits, '-' and '.', got \"" + excerpt(item.id, 60) + "\"" +
+                  suggest_id(item.id, true));
+    return std::nullopt;
+  }
+  if (!seen.insert(item.id).second) {
+    ctx.error(DiagCode::Duplicate, item.id_pointer,
+              "\"" + item.id + "\" is listed twice; an exercise is graded once per assignment");
+    return std::nullopt;
+  }
+  return item;
+}
+
+void load_assignment_exercises(const Json& doc, LoadContext& ctx, Assignment& a) {
+  auto it = doc.find("exercises");
+  if (it == doc.end()) return;
+  if (!it->is_array() || it->empty()) {
+    ctx.error(DiagCode::WrongKind, "/exercises",
+              "expected a non-empty array of exercise ids or {\"id\", \"seed\", \"points\"} objects, got " +
+                  describe_json(*it));
+    return;
+  }
+  if (it->size() > kMaxAssignmentExercises) {
+    ctx.error(DiagCode::WrongCount, "/exercises",
+              "an assignment lists at most " + std::to_string(kMaxAssignmentExercises) + " exercises, this one " +
+                  std::to_string(it->size()));
+    return;
+  }
+  std::set<std::string> seen;
+  for (size_t i = 0; i < it->size(); ++i)
+    if (auto item = load_assignment_item((*it)[i], "/exercises/" + std::to_string(i), ctx, seen))
+      a.exercises.push_back(std::move(*item));
+}
+
+void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) {
   if (auto it = doc.find("policies"); it != doc.end() && ctx.expect_object(*it, "/policies", "the policies")) {
     ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts"}, {});
     if (auto b = ctx.bool_field(*it, "/policies", "per_student_numbers")) a.per_student_numbers = *b;
@@ -353,6 +359,24 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
     if (auto m = ctx.int_field(*it, "/policies", "max_attempts", false, 0, kMaxAttemptsPolicy))
       a.max_attempts = static_cast<int>(*m);
   }
+}
+
+}  // namespace
+
+AssignmentLoad load_assignment(const std::string& text, const std::string& file) {
+  AssignmentLoad res;
+  auto parsed = read_json_document(text, file, kMaxAssignmentBytes, "the most an assignment may be", res.diagnostics);
+  if (!parsed) return res;
+  LoadContext ctx = load_context(*parsed, file, res.diagnostics);
+  const Json& doc = parsed->doc;
+  if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "an assignment")) return res;
+  Assignment a;
+  a.file = file;
+  ctx.check_fields(doc, "", {"$schema", "format", "id", "title", "intro", "due", "hand_in", "exercises", "policies"},
+                   {"format", "id", "title", "due", "hand_in", "exercises"});
+  load_assignment_header(doc, ctx, a);
+  load_assignment_exercises(doc, ctx, a);
+  load_assignment_policies(doc, ctx, a);
   if (!ctx.failed()) res.assignment = std::move(a);
   return res;
 }

@@ -20,36 +20,30 @@ bool valid_js_name(const std::string& s) {
   return true;
 }
 
-std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadContext& ctx) {
-  auto spec = std::make_shared<CodeSpec>();
-  spec->pointer = ptr;
+// The function students write: its language, name and argument names.
+void load_code_signature(const Json& j, const std::string& ptr, LoadContext& ctx, CodeSpec& spec) {
   if (auto l = ctx.string_field(j, ptr, "language", false)) {
     if (*l != "javascript") ctx.error(DiagCode::ValueNotAllowed, ptr + "/language", "expected \"javascript\" (the only language runners support), got \"" + *l + "\"");
-    spec->language = *l;
+    spec.language = *l;
   }
   if (auto f = ctx.string_field(j, ptr, "function", true)) {
     if (!valid_js_name(*f)) ctx.error(DiagCode::BadName, ptr + "/function", "expected a JavaScript function name, got \"" + *f + "\"");
-    spec->function = *f;
+    spec.function = *f;
   }
-  spec->args = ctx.string_list_field(j, ptr, "args");
-  for (size_t i = 0; i < spec->args.size(); ++i) {
-    if (!valid_js_name(spec->args[i]))
-      ctx.error(DiagCode::BadName, ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec->args[i] + "\"");
+  spec.args = ctx.string_list_field(j, ptr, "args");
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    if (!valid_js_name(spec.args[i]))
+      ctx.error(DiagCode::BadName, ptr + "/args/" + std::to_string(i), "expected an argument name, got \"" + spec.args[i] + "\"");
     // "expected" would read the first, a JavaScript function the last: refuse the ambiguity.
     for (size_t k = 0; k < i; ++k)
-      if (spec->args[k] == spec->args[i])
-        ctx.error(DiagCode::Duplicate, ptr + "/args/" + std::to_string(i), "the argument name \"" + spec->args[i] + "\" is already argument " +
+      if (spec.args[k] == spec.args[i])
+        ctx.error(DiagCode::Duplicate, ptr + "/args/" + std::to_string(i), "the argument name \"" + spec.args[i] + "\" is already argument " +
                                                           std::to_string(k + 1) + "; each argument needs its own name");
   }
-  spec->returns = ctx.string_field(j, ptr, "returns", false, false).value_or("");
-  spec->starter = ctx.string_field(j, ptr, "starter", false).value_or("");
-  spec->reference = ctx.string_field(j, ptr, "reference", false).value_or("");
-  spec->expected = ctx.expr_field(j, ptr, "expected", false);
-  if (!j.contains("expected") && !j.contains("reference"))
-    ctx.error(DiagCode::NoSolution, ptr, "a code exercise needs \"expected\" (an expression over the args) or \"reference\" (a solution), or both");
-  ctx.tolerance_field(j, ptr, "tolerance", &spec->rel, &spec->abs);
-  if (!j.contains("tolerance")) spec->rel = 1e-6;
+}
 
+// "cases": each an array of argument values, with an expected value or not (the reference's).
+void load_code_cases(const Json& j, const std::string& ptr, LoadContext& ctx, CodeSpec& spec) {
   if (auto it = j.find("cases"); it != j.end()) {
     std::string cp = ptr + "/cases";
     if (!it->is_array()) {
@@ -62,9 +56,9 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         ctx.check_fields(c, p, {"args", "expected", "note", "hidden"}, {"args"});
         auto a = c.find("args");
         if (a == c.end()) continue;
-        if (!a->is_array() || a->size() != spec->args.size()) {
-          ctx.error(DiagCode::WrongCount, p + "/args", "expected an array of " + std::to_string(spec->args.size()) +
-                                     " argument values (" + std::to_string(spec->args.size()) +
+        if (!a->is_array() || a->size() != spec.args.size()) {
+          ctx.error(DiagCode::WrongCount, p + "/args", "expected an array of " + std::to_string(spec.args.size()) +
+                                     " argument values (" + std::to_string(spec.args.size()) +
                                      " names in \"args\"), got " + describe_json(*a));
           continue;
         }
@@ -74,18 +68,22 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         if (auto e = c.find("expected"); e != c.end()) cs.expected_json = e->dump();
         cs.note = ctx.string_field(c, p, "note", false).value_or("");
         cs.hidden = ctx.bool_field(c, p, "hidden").value_or(false);
-        spec->cases.push_back(cs);
+        spec.cases.push_back(cs);
       }
     }
   }
+}
+
+// "generate": how many cases to draw, and each argument's range.
+void load_code_generator(const Json& j, const std::string& ptr, LoadContext& ctx, CodeSpec& spec) {
   if (auto it = j.find("generate"); it != j.end()) {
     std::string gp = ptr + "/generate";
     if (ctx.expect_object(*it, gp, "{\"count\": n, \"ranges\": {...}}")) {
       ctx.check_fields(*it, gp, {"count", "ranges", "hidden"}, {"count", "ranges"});
-      if (auto n = ctx.int_field(*it, gp, "count", true, 0, 100)) spec->generate_count = static_cast<int>(*n);
-      spec->generate_hidden = ctx.bool_field(*it, gp, "hidden").value_or(false);
+      if (auto n = ctx.int_field(*it, gp, "count", true, 0, 100)) spec.generate_count = static_cast<int>(*n);
+      spec.generate_hidden = ctx.bool_field(*it, gp, "hidden").value_or(false);
       if (auto r = it->find("ranges"); r != it->end() && ctx.expect_object(*r, gp + "/ranges", "an object mapping each argument to a range")) {
-        for (const auto& name : spec->args) {
+        for (const auto& name : spec.args) {
           std::string rp = gp + "/ranges/" + json_pointer_escape(name);
           auto ri = r->find(name);
           if (ri == r->end()) {
@@ -103,20 +101,22 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
           ar.min = range->min;
           ar.max = range->max;
           ar.step = range->step;
-          spec->ranges.push_back(ar);
+          spec.ranges.push_back(ar);
         }
         for (auto ri = r->begin(); ri != r->end(); ++ri)
           if (!ctx.skip_comment(ri.key(), ri.value(), gp + "/ranges") &&
-              std::find(spec->args.begin(), spec->args.end(), ri.key()) == spec->args.end())
+              std::find(spec.args.begin(), spec.args.end(), ri.key()) == spec.args.end())
             ctx.error(DiagCode::UnknownField, gp + "/ranges/" + json_pointer_escape(ri.key()),
                       "\"" + ri.key() + "\" is not one of the function's args" +
-                          did_you_mean(ri.key(), spec->args) + "; args: " + join_names(spec->args),
+                          did_you_mean(ri.key(), spec.args) + "; args: " + join_names(spec.args),
                       true);
       }
     }
   }
-  if (spec->cases.empty() && spec->generate_count == 0 && !ctx.failed())
-    ctx.error(DiagCode::NoCases, ptr, "a code exercise needs test cases: \"cases\" and/or \"generate\"");
+}
+
+// "wrong": implementations an author expects to fail (lint runs them).
+void load_code_wrong(const Json& j, const std::string& ptr, LoadContext& ctx, CodeSpec& spec) {
   if (auto it = j.find("wrong"); it != j.end()) {
     std::string wp = ptr + "/wrong";
     if (!it->is_array()) {
@@ -130,10 +130,29 @@ std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadC
         w.pointer = p;
         w.note = ctx.string_field((*it)[i], p, "note", true).value_or("");
         w.code = ctx.string_field((*it)[i], p, "code", true).value_or("");
-        spec->wrong.push_back(w);
+        spec.wrong.push_back(w);
       }
     }
   }
+}
+
+std::shared_ptr<TypeSpec> load_code(const Json& j, const std::string& ptr, LoadContext& ctx) {
+  auto spec = std::make_shared<CodeSpec>();
+  spec->pointer = ptr;
+  load_code_signature(j, ptr, ctx, *spec);
+  spec->returns = ctx.string_field(j, ptr, "returns", false, false).value_or("");
+  spec->starter = ctx.string_field(j, ptr, "starter", false).value_or("");
+  spec->reference = ctx.string_field(j, ptr, "reference", false).value_or("");
+  spec->expected = ctx.expr_field(j, ptr, "expected", false);
+  if (!j.contains("expected") && !j.contains("reference"))
+    ctx.error(DiagCode::NoSolution, ptr, "a code exercise needs \"expected\" (an expression over the args) or \"reference\" (a solution), or both");
+  ctx.tolerance_field(j, ptr, "tolerance", &spec->rel, &spec->abs);
+  if (!j.contains("tolerance")) spec->rel = 1e-6;
+  load_code_cases(j, ptr, ctx, *spec);
+  load_code_generator(j, ptr, ctx, *spec);
+  if (spec->cases.empty() && spec->generate_count == 0 && !ctx.failed())
+    ctx.error(DiagCode::NoCases, ptr, "a code exercise needs test cases: \"cases\" and/or \"generate\"");
+  load_code_wrong(j, ptr, ctx, *spec);
   return spec;
 }
 
@@ -462,7 +481,9 @@ namespace {
 // its verdict: no arguments, expected or returned value, note, error text or a diagnosis that
 // names an argument's value ("8 is N here"); one line of details counts the hidden cases.
 // Lint (`for_author`) sees every case in full, to name the case a reference fails.
-Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResult& run, bool for_author) {
+// A run that ended before any case could be compared (no parse, no function, the time or
+// memory limit, an error at load): its feedback, or nothing when the cases were run.
+std::optional<Feedback> failed_run(const CodeSpec& spec, const CodeRunResult& run) {
   Feedback fb;
   std::string at_line = run.error_line > 0 ? " (line " + std::to_string(run.error_line) + ")" : "";
   // A program that does not parse or does not define the function is unreadable input, like
@@ -474,72 +495,90 @@ Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResu
       fb.message = "Define a function named " + spec.function + ".";
     return fb;
   }
-  if (run.kind == CodeRunResult::Kind::Timeout) {
-    fb.verdict = Verdict::Incorrect;
-    fb.message = "Stopped: the code ran past the time limit (is there an infinite loop?)" + at_line + ".";
-    if (!run.error.empty()) fb.details.push_back("The sandbox said: " + run.error + ".");
-    return fb;
-  }
-  if (run.kind == CodeRunResult::Kind::Memory) {
-    fb.verdict = Verdict::Incorrect;
-    fb.message = "Stopped: the code used more memory than the limit allows (does something grow without end?)" + at_line + ".";
+  fb.verdict = Verdict::Incorrect;
+  if (run.kind == CodeRunResult::Kind::Timeout || run.kind == CodeRunResult::Kind::Memory) {
+    fb.message = run.kind == CodeRunResult::Kind::Timeout
+                     ? "Stopped: the code ran past the time limit (is there an infinite loop?)" + at_line + "."
+                     : "Stopped: the code used more memory than the limit allows (does something grow without end?)" + at_line + ".";
     if (!run.error.empty()) fb.details.push_back("The sandbox said: " + run.error + ".");
     return fb;
   }
   if (!run.error.empty() && run.student.empty()) {
-    fb.verdict = Verdict::Incorrect;
     fb.message = "Error" + at_line + ": " + run.error;
     return fb;
   }
+  return std::nullopt;
+}
+
+// Why a numeric result differs from the expected one (a factor, a unit slip), in the case's
+// own argument values; a hidden case's values stay out of it.
+std::string case_diagnosis(const CodeSpec& spec, const CodeCase& c, bool conceal, const std::string& got_json,
+                           const std::string& expected_json) {
+  Json g = Json::parse(got_json, nullptr, false);
+  Json e = Json::parse(expected_json, nullptr, false);
+  if (g.is_number() && e.is_number()) {
+    FactorContext fc;
+    for (size_t k = 0; k < spec.args.size() && k < c.args_json.size() && !conceal; ++k) {
+      Json a = Json::parse(c.args_json[k], nullptr, false);
+      if (a.is_number()) fc.values.emplace_back(spec.args[k], a.get<double>());
+    }
+    return diagnose_factor(g.get<double>(), e.get<double>(), std::max(spec.rel, 1e-6), spec.abs, fc);
+  }
+  if (!g.is_discarded() && g.is_null()) return "the function returned nothing (undefined) or NaN";
+  return "";
+}
+
+// One case: what was given, expected and got, and whether it passes. `diagnosis` is set when
+// a numeric result is off by a nameable factor.
+CaseFeedback grade_case(const CodeSpec& spec, const CodeRunResult& run, const CodeCase& c, size_t i, bool conceal,
+                        std::string* diagnosis) {
+  CaseFeedback cf;
+  cf.args = show_args(spec.args, c.args_json);
+  cf.note = c.note;
+  std::optional<std::string> expected = c.expected_json;
+  if (!expected && i < run.reference.size() && run.reference[i].ok) expected = run.reference[i].value_json;
+  cf.expected = expected ? pretty_json(*expected) : "?";
+  if (i >= run.student.size()) {
+    cf.message = "not run";
+  } else if (!run.student[i].ok) {
+    cf.got = "error";
+    cf.message = run.student[i].error;
+  } else {
+    cf.got = pretty_json(run.student[i].value_json);
+    if (!expected) {
+      cf.message = "the reference solution failed on this case (a problem with the exercise)";
+    } else if (json_values_match(run.student[i].value_json, *expected, spec.rel, spec.abs)) {
+      cf.pass = true;
+    } else {
+      cf.message = case_diagnosis(spec, c, conceal, run.student[i].value_json, *expected);
+      Json g = Json::parse(run.student[i].value_json, nullptr, false);
+      if (g.is_number() && !cf.message.empty()) *diagnosis = cf.message;
+    }
+  }
+  return cf;
+}
+
+Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResult& run, bool for_author) {
+  if (auto failed = failed_run(spec, run)) return *failed;
+  Feedback fb;
   int pass = 0, hidden = 0, hidden_pass = 0;
   bool hidden_threw = false;
   std::vector<std::string> diagnoses;
   for (size_t i = 0; i < inst.cases.size(); ++i) {
     const CodeCase& c = inst.cases[i];
     const bool conceal = c.hidden && !for_author;
-    CaseFeedback cf;
-    cf.args = show_args(spec.args, c.args_json);
-    cf.note = c.note;
-    std::optional<std::string> expected = c.expected_json;
-    if (!expected && i < run.reference.size() && run.reference[i].ok) expected = run.reference[i].value_json;
-    cf.expected = expected ? pretty_json(*expected) : "?";
-    if (i >= run.student.size()) {
-      cf.message = "not run";
-    } else if (!run.student[i].ok) {
-      cf.got = "error";
-      cf.message = run.student[i].error;
-      hidden_threw |= conceal;
-    } else {
-      cf.got = pretty_json(run.student[i].value_json);
-      if (!expected) {
-        cf.message = "the reference solution failed on this case (a problem with the exercise)";
-      } else if (json_values_match(run.student[i].value_json, *expected, spec.rel, spec.abs)) {
-        cf.pass = true;
-      } else {
-        Json g = Json::parse(run.student[i].value_json, nullptr, false);
-        Json e = Json::parse(*expected, nullptr, false);
-        if (g.is_number() && e.is_number()) {
-          // The case's arguments are its instance values; a function's result has no unit.
-          // A hidden case's arguments stay out of it: the diagnosis would print their values.
-          FactorContext fc;
-          for (size_t k = 0; k < spec.args.size() && k < c.args_json.size() && !conceal; ++k) {
-            Json a = Json::parse(c.args_json[k], nullptr, false);
-            if (a.is_number()) fc.values.emplace_back(spec.args[k], a.get<double>());
-          }
-          cf.message = diagnose_factor(g.get<double>(), e.get<double>(), std::max(spec.rel, 1e-6), spec.abs, fc);
-          if (!cf.message.empty()) diagnoses.push_back(cf.message);
-        } else if (!g.is_discarded() && g.is_null()) {
-          cf.message = "the function returned nothing (undefined) or NaN";
-        }
-      }
-    }
+    const bool threw = i < run.student.size() && !run.student[i].ok;
+    std::string diagnosis;
+    CaseFeedback cf = grade_case(spec, run, c, i, conceal, &diagnosis);
+    if (!diagnosis.empty()) diagnoses.push_back(diagnosis);
+    hidden_threw |= conceal && threw;
     pass += cf.pass;
     if (c.hidden) {
       ++hidden;
       hidden_pass += cf.pass;
     }
     if (conceal) {
-      const bool passed = cf.pass, threw = i < run.student.size() && !run.student[i].ok;
+      const bool passed = cf.pass;
       cf = CaseFeedback{};
       cf.pass = passed;
       cf.hidden = true;
