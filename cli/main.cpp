@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -286,6 +287,28 @@ int check_against_course(const Args& a, const std::vector<PackSource>& sources, 
   return -1;
 }
 
+// Whether an exercise a linted text links to (#/ex/ID) exists: in the packs linted, else in
+// --course, else among the packs beside the linted files (a chapter linted alone refers to
+// its neighbours). The others are loaded only when a reference is not found among the first.
+ExerciseExists referenced_exercises(const Args& a, const Library& lib, const std::vector<PackSource>& sources) {
+  auto near = std::make_shared<std::optional<std::set<std::string>>>();
+  return [&a, &lib, &sources, near](const std::string& id) {
+    if (lib.find(id)) return true;
+    if (!*near) {
+      std::set<std::string> dirs;
+      for (const auto& s : sources) dirs.insert(std::filesystem::path(s.file).parent_path().string());
+      std::vector<std::string> paths(a.course.begin(), a.course.end());
+      for (const auto& d : dirs) paths.push_back(d.empty() ? "." : d);
+      std::vector<Diagnostic> ignored;
+      std::set<std::string> ids;
+      for (const auto& p : load_library(collect_packs(paths, &ignored)).packs)
+        for (const auto& ex : p.exercises) ids.insert(ex.id);
+      *near = std::move(ids);
+    }
+    return (*near)->count(id) > 0;
+  };
+}
+
 int cmd_lint(const Args& a) {
   if (a.help) {
     std::cout << kLintHelp;
@@ -313,6 +336,7 @@ int cmd_lint(const Args& a) {
   options.warnings = a.warn;
   options.seeds = a.seeds;
   options.image_exists = file_next_to_pack;
+  options.exercise_exists = referenced_exercises(a, lib, sources);
   auto semantic = lint_library(lib, options);
   all.insert(all.end(), semantic.begin(), semantic.end());
   if (!assignments.empty()) {

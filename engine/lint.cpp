@@ -430,7 +430,7 @@ void check_links(const std::string& text, const std::string& pointer, const Exer
     if (!id.empty() && !exists(id))
       rep.error(DiagCode::UnknownExercise, pointer,
                 "link to " + shown_destination(trim(link.destination)) + " names the exercise '" + id +
-                    "', which no pack linted here has (an exercise reference is #/ex/ID; lint the packs it refers to together)",
+                    "', which no pack linted here has (an exercise reference is #/ex/ID; lint the packs it refers to together, or give the course with --course DIR)",
                 false, utf8_column(text, link.offset));
   }
 }

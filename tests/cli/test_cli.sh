@@ -33,6 +33,20 @@ check "lint --json" 1 "$DTX" lint --json tests/malformed/numeric-tolerence-typo.
 [[ $(json 'd[0].code' <"$tmp/out") == "E012" ]] || { echo "FAIL: lint --json code"; fails=$((fails + 1)); }
 check "lint a missing path" 1 "$DTX" lint no/such/dir
 contains "a missing path has its code" "$tmp/out" "^no/such/dir: error\[E001\]: no such file or folder"
+# ---- exercise references (#/ex/ID in a text): a chapter linted alone finds its neighbours;
+# a pack elsewhere needs --course for the course's exercises, and a wrong id is an error
+check "lint one chapter that refers to another" 0 "$DTX" lint --no-run exercises/10-collectives.json
+mkdir -p "$tmp/refs"
+cat >"$tmp/refs/refs.json" <<'JSON'
+{"format": 1, "chapter": 40, "id": "refs", "title": "Refs", "exercises": [
+ {"id": "refs.a", "type": "choice", "title": "A", "prompt": "As in [the ring](#/ex/ring.volume), not [this](#/ex/no.such).",
+  "options": [{"text": "x", "correct": true}, {"text": "y"}]}]}
+JSON
+check "lint references outside the course" 1 "$DTX" lint --no-run "$tmp/refs/refs.json"
+check "lint references with --course" 1 "$DTX" lint --no-run "$tmp/refs/refs.json" --course exercises
+contains "lint --course: only the wrong reference" "$tmp/out" "refs.json:2:109: error\[E071\]: /exercises/0/prompt: link to #/ex/no.such names the exercise 'no.such'"
+[[ $(grep -c "E071" "$tmp/out") == 1 ]] || { echo "FAIL: lint --course: one E071"; fails=$((fails + 1)); }
+
 # ---- lint --course: a new pack checked against the course it will join
 "$DTX" new numeric ring.volume -o "$tmp/join.json" >/dev/null
 check "lint without --course: ids are not compared with the course" 0 "$DTX" lint --no-run "$tmp/join.json"
