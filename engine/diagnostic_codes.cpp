@@ -166,8 +166,8 @@ const std::vector<DiagCodeInfo> kCodes = {
      "\"2026-12-05T17:00:00+01:00\" (or \"...Z\" for UTC): a due time without a zone would mean "
      "a different moment on each student's computer."},
     {C::UnknownExercise, "E071", "unknown-exercise",
-     "An assignment lists an exercise id the course does not have (a typo, or an exercise of a "
-     "pack that does not load). `dtx list` shows every id."},
+     "An assignment lists, or a text links to (#/ex/ID), an exercise id the course does not have "
+     "(a typo, or an exercise of a pack that does not load). `dtx list` shows every id."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",
