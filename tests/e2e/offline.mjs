@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, serve, state, waitFor, ready, openExercise, typeInto, submit, engineAnswer, shot } from './lib.mjs';
+import { ROOT, serve, state, waitFor, ready, openExercise, typeInto, submit, engineAnswer, shot, click } from './lib.mjs';
 
 const DTX = path.join(ROOT, 'build/native/dtx');
 
@@ -255,6 +255,53 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
       await page.goto(page.url().split('#')[0] + '#/ex/ring.order-steps');
       s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.order-steps'", 20000);
       await shot(page, 'offline-returning');
+      await page.context().close();
+    } finally {
+      if (srv) srv.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A course in progress: the assignment (precached with the site), the student's identifier
+  // and an attempt are kept; offline, a reload returns to it and another answer is graded.
+  test('offline: a student with an assignment in progress reloads with the network off and goes on', async () => {
+    const dir = copyDist(dist, 'offline-assignment');
+    let srv;
+    try {
+      srv = await serve(dir);
+      const page = await newPage({ serviceWorkers: 'allow' });
+      await page.goto(srv.url + '?assign=exercises/assignments/example.json');
+      await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+      await typeInto(page, 'student-id', 'dana');
+      await click(page, 'student-start');
+      let s = await waitFor(page, "s.assignment.student === 'dana'");
+      const seed = s.assignment.seeds['ring.why-ring'];
+      await click(page, 'open-ring.why-ring');
+      await waitFor(page, `s.screen === 'exercise' && s.exercise === 'ring.why-ring' && s.seed === ${seed}`);
+      const ans = engineAnswer('ring.why-ring', seed);
+      await click(page, `choice-${ans.options.findIndex((o) => !o.correct)}`);
+      s = await submit(page);
+      eq(s.verdict, 'incorrect', 'a wrong option online');
+      eq(s.assignment.attempts, 1, 'attempts online');
+      await offlineReady(page);
+      await page.context().setOffline(true);
+      srv.stop();
+      srv = null;
+      await page.reload();
+      s = await waitFor(page, "['exercise', 'assignment'].includes(s.screen) && !s.busy && s.assignment && !s.assignment.loading", 20000);
+      eq(s.assignment.error || '', '', 'the assignment offline');
+      eq(s.assignment.student, 'dana', 'the student after an offline reload');
+      eq(s.assignment.attempts, 1, 'the attempt kept');
+      if (s.screen !== 'exercise') {
+        await click(page, 'open-ring.why-ring');
+        await waitFor(page, `s.screen === 'exercise' && s.exercise === 'ring.why-ring'`);
+      }
+      eq((await state(page)).seed, seed, 'the same numbers offline');
+      await click(page, `choice-${ans.options.findIndex((o) => o.correct)}`);
+      s = await submit(page);
+      eq(s.verdict, 'correct', 'graded offline');
+      eq(s.assignment.attempts, 2, 'attempts offline');
+      await shot(page, 'offline-assignment');
       await page.context().close();
     } finally {
       if (srv) srv.stop();
