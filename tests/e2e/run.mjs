@@ -1167,8 +1167,8 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   const hostLine = (form) => execFileSync(process.execPath, [path.join(ROOT, 'scripts/csp-header.mjs'), dist, form], { encoding: 'utf8' }).trim();
   eq(hostLine('--nginx'), `add_header Content-Security-Policy "${POLICY}; frame-ancestors 'none'" always;`, 'csp-header.mjs --nginx');
   eq(hostLine('--apache'), `Header always set Content-Security-Policy "${POLICY}; frame-ancestors 'none'"`, 'csp-header.mjs --apache');
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  assert(readme.includes('node scripts/csp-header.mjs dist --nginx'), 'README tells hosts how to print the header');
+  const hosting = fs.readFileSync(path.join(ROOT, 'docs/self-hosting.md'), 'utf8');
+  assert(hosting.includes('node scripts/csp-header.mjs dist --nginx'), 'docs/self-hosting.md tells hosts how to print the header');
 
   const other = await serve(dist);  // another port: another origin
   try {
@@ -1245,7 +1245,7 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   } finally {
     other.stop();
   }
-}, { worker: 'KNOWN GAP (issue 38): the service worker keeps only Content-Type with its copies, so a page it serves has no CSP header; keeping the headers stopped the next version installing in the update test' });
+});
 
 test('links: a javascript: link in a pack is drawn as text and opens nothing; https and relative links open', async () => {
   const { dir, srv } = await watchedSite();
@@ -1611,7 +1611,7 @@ test('start: the loading line counts bytes; a slow pack leaves the other chapter
   s = await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'chapter-5')");
   console.log(`     course map usable ${mapMs} ms after navigation with 05-pipeline.json held back; every pack in at ${allMs} ms`);
   await page.context().close();
-});
+}, { worker: 'the engine and a pack are held by page.route, which never sees what the service worker answers' });
 
 test('start: a font file that cannot be loaded leaves the built-in font, whole, and says so; exercises still work', async () => {
   const page = await newPage();

@@ -413,7 +413,29 @@
   checkPin();
   function startServiceWorker() {
     if (devServer || window.dtxNoServiceWorker || !('serviceWorker' in navigator)) return;
-    navigator.serviceWorker.register('sw.js').catch(() => { /* no offline copy: the site works as before */ });
+    navigator.serviceWorker.register('sw.js').then(nudgeWaiting, () => { /* no offline copy: the site works as before */ });
+  }
+  // A new version's worker asks to activate as soon as it is installed (skipWaiting in sw.js).
+  // In Chromium that activation stops the old worker first, and when an event of this page
+  // restarts the old worker in that moment (a file fetched, a message), the new one stays
+  // "waiting" until every tab of the site is closed: the next reload still gets the old build.
+  // Seen with CDP in the update test on a loaded machine (2 runs of 8). Asking the waiting
+  // worker again starts the activation again, so the page asks while one waits: now, when an
+  // install finishes, and every few seconds after (the race can come back).
+  function nudgeWaiting(reg) {
+    if (!reg) return;
+    let tries = 0;
+    const nudge = () => {
+      if (!reg.waiting || tries++ >= 20) return;
+      reg.waiting.postMessage('dtx-skip-waiting');
+      setTimeout(nudge, 3000);
+    };
+    const watch = (w) => {
+      if (w) w.addEventListener('statechange', () => { if (w.state === 'installed') { tries = 0; setTimeout(nudge, 1000); } });
+    };
+    nudge();
+    watch(reg.installing);
+    reg.addEventListener('updatefound', () => watch(reg.installing));
   }
 
   function M() { return window.Module; }
@@ -613,7 +635,7 @@
     return list.some((b) => b === u.href || b === u.origin || (b && u.href.startsWith(b)));
   }
   const CSP_FETCH_ERROR = "blocked by this site's Content-Security-Policy: connect-src allows only the site's own " +
-    'address; to preview a pack from another origin, add that origin to connect-src, see README.md, Self-hosting';
+    'address; to preview a pack from another origin, add that origin to connect-src, see docs/self-hosting.md';
 
   // ---- pictures in pack texts (web/ui/images.h): the browser loads each image once and keeps
   // it while the engine does; the engine asks for it drawn at the size it shows it
@@ -668,7 +690,7 @@
       setTimeout(() => {
         const csp = blockedByCsp(url, cspImagesBlocked);
         reportImage(id, false, 0, 0, false, `image could not be loaded: ${url}` + (csp
-          ? " (blocked by this site's Content-Security-Policy: img-src allows only the site's own address; see README.md, Self-hosting)"
+          ? " (blocked by this site's Content-Security-Policy: img-src allows only the site's own address; see docs/self-hosting.md)"
           : ''));
       }, 50);
     });

@@ -30,6 +30,8 @@ const FILES = /*%%DTX_FILES%%*/ {};
 const PREFIX = 'dtx-v-';
 const META_CACHE = 'dtx-meta';         // '__dtx/current': the newest version; '__dtx/pin/ID': a page's
 const PARALLEL = 4;                  // downloads at a time while installing
+const KEPT_HEADERS = ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy',
+  'Cross-Origin-Opener-Policy', 'Cross-Origin-Embedder-Policy', 'Cross-Origin-Resource-Policy', 'X-Frame-Options'];
 
 const scope = new URL(self.registration.scope);
 
@@ -90,6 +92,9 @@ self.addEventListener('install', (event) => {
         const sum = hex(await crypto.subtle.digest('SHA-256', body));
         if (sum !== FILES[path]) throw new Error(`${path} is not the file of version ${VERSION} (a deployment under way?)`);
         const headers = { 'Content-Type': res.headers.get('Content-Type') || 'application/octet-stream', 'X-Dtx-Version': VERSION };
+        // The host's security headers stay with the copy: a page or the sandbox's worker served
+        // from it keeps the policy the server gave (a CSP header is the only one a worker has).
+        for (const h of KEPT_HEADERS) if (res.headers.has(h)) headers[h] = res.headers.get(h);
         await cache.put(new URL(path, scope), new Response(body, { headers }));
         // The page under the site's own address too: a static route looks a navigation up by
         // its URL, and "/" missed "/index.html" (it then went to the network; offline, nowhere).
@@ -132,6 +137,8 @@ async function cleanUp() {
 }
 
 self.addEventListener('message', (event) => {
+  // A page asks again when this worker is stuck waiting (glue.js, nudgeWaiting).
+  if (event.data === 'dtx-skip-waiting') { event.waitUntil(self.skipWaiting()); return; }
   // glue.js asks which version serves it (the "updated" note, the tests).
   if (event.data === 'dtx-version' && event.source) {
     Promise.all([pinOf(event.source.id), currentVersion()])
