@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The built page's Content-Security-Policy as an HTTP header, for a host that sends it
-// (README.md, Self-hosting): the policy of DIR/index.html's <meta>, which holds the SHA-256 of
+// (docs/self-hosting.md): the policy of DIR/index.html's <meta>, which holds the SHA-256 of
 // the page's inline blocks and so changes when they do, plus frame-ancestors 'none', which a
 // <meta> cannot carry. scripts/serve.mjs sends the same.
 //

@@ -51,7 +51,7 @@ if (!fs.existsSync(path.join(root, 'index.html'))) {
   process.exit(1);
 }
 
-// The policy as README.md (Self-hosting) tells hosts to send it.
+// The policy as docs/self-hosting.md tells hosts to send it.
 const metaCsp = fs.readFileSync(path.join(root, 'index.html'), 'utf8')
   .match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
 if (!metaCsp) {

@@ -182,7 +182,7 @@ export default function register({ test, newPage, assert, eq, server, dist }) {
 
   // A returning student: stored progress on an exercise of every type, a setting, the last
   // exercise. Reading them runs the engine's second part, which the page must have fetched
-  // (never by a synchronous request, which no service worker sees: WEB-PITFALLS.md) and awaited.
+  // (never by a synchronous request, which no service worker sees: docs/browser-repairs.md) and awaited.
   const returningRecord = () => {
     const outline = JSON.parse(fs.readFileSync(path.join(dist, 'exercises/outline.json'), 'utf8'));
     const byType = new Map();

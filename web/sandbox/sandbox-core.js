@@ -6,7 +6,7 @@
 // functions at all. There is no fetch, import(), FontFace, postMessage, require, process or
 // file system to reach, not because we deleted them but because they never existed in that
 // realm; code written after this file cannot find what is not there. Node's `vm` and
-// "delete the globals in a worker" both failed for that reason (see WEB-PITFALLS.md). The other
+// "delete the globals in a worker" both failed for that reason (see docs/browser-repairs.md, "The code sandbox"). The other
 // candidates: SES compartments run in the host realm (one bug in lockdown and the host is
 // exposed, and SES has no memory or CPU limit of its own); an opaque-origin iframe cannot run
 // in the CLI, so the two runners would differ.

@@ -1,5 +1,5 @@
 // Browser glue for dtx.js (the Emscripten build of web/). It runs first, so its capture
-// listeners come before GLFW's. What it does and why (see ../shared/WEB-PITFALLS.md):
+// listeners come before GLFW's. What it does and why (see docs/browser-repairs.md):
 //  - size: canvas backbuffer = CSS size x devicePixelRatio, updated on resize and zoom;
 //  - power: every input event wakes the frame loop, which otherwise draws nothing;
 //  - keys: Space, arrows, Home/End, PageUp/Down never scroll the page;
@@ -130,7 +130,7 @@
   // setting) the second is asked for at once, beside the first, else once the first is
   // compiled. Every part comes by fetch, which the service worker answers from the build the
   // page was opened with; there is no synchronous request (a service worker never sees one, so
-  // it failed offline: WEB-PITFALLS.md). Should the engine call into the second part before it
+  // it failed offline: docs/browser-repairs.md). Should the engine call into the second part before it
   // is in all the same, the page says so and stops, instead of waiting for ever.
   const late = { split: false, state: 'idle', module: null, compiled: null, how: '', why: '', error: '', promise: null };
   const LATE_FILE = 'dtx.deferred.wasm';
@@ -145,8 +145,8 @@
   let primaryExports = null;  // dtx.wasm's exports, which the second part imports
   // The second part, compiled while it downloads (compileStreaming; on a background thread).
   // For an address that needs it at start this begins with glue.js, beside the first part's
-  // compile: begun only once dtx.wasm was compiled, its compile was the longest wait of a deep
-  // link (80 ms of a mostly idle main thread; make bench's trace, 2026-11-25).
+  // compile: begun only once dtx.wasm is compiled, its compile would be the longest wait of a
+  // deep link (about 80 ms of a mostly idle main thread in make bench's trace).
   let lateCompile = null;
   function compileLate() {
     if (!lateCompile) {
@@ -316,8 +316,8 @@
       loading.textContent = 'dtx needs WebGL 2, which this browser does not provide.';
     }
   }
-  // A linked exercise's HTML view (first-screen.js) is painted first: before, the context's
-  // 30 ms came between its fetch and its paint (a trace of a deep link, 2026-11-25).
+  // A linked exercise's HTML view (first-screen.js) is painted first: the context's 30 ms
+  // would otherwise come between its fetch and its paint.
   const fxPainted = (window.dtxFirstExercise && window.dtxFirstExercise.painted) || Promise.resolve();
   const viewPainted = () => Promise.race([fxPainted, new Promise((r) => setTimeout(r, Math.max(0, 400 - performance.now())))]);
   viewPainted().then(() => requestAnimationFrame(() => setTimeout(makeContext, 0)));
