@@ -4,6 +4,9 @@
 #   make serve   build the site into dist/ and serve it on http://localhost:8080 (PORT=... overrides);
 #                a pack saved under exercises/ is reloaded in the open page
 #   make dist    the static site alone, in dist/ (copy the folder to any static web server)
+#   make check   the inner loop: native engine, CLI and tests built in build/dev (-O1, all cores),
+#                no Emscripten, no browser; runs the unit tests (CHECK_LABELS='unit|content|cli|ui|security'
+#                runs every native test)
 #   make test    everything builds, every test runs (native, engine under node, browser), ctest summary
 #   make lint    build/native/dtx lint exercises/
 #   make bench   load/lint/grade timings, native and wasm, and their ratio
@@ -15,9 +18,11 @@ SHELL := /bin/bash
 export NODE_PATH := /usr/share/nodejs
 
 NATIVE_DIR := build/native
+DEV_DIR := build/dev
+JOBS := $(shell nproc 2>/dev/null || echo 2)
 WASM_DIR := build/wasm
 
-.PHONY: deps-native deps-wasm deps-browser native wasm-engine web dist serve test lint bench clean
+.PHONY: deps-native deps-wasm deps-browser native wasm-engine web dist serve check test lint bench clean
 
 PORT ?= 8080
 
@@ -55,8 +60,17 @@ dist: web
 serve: dist
 	@node scripts/serve.mjs dist --port $(PORT) --watch exercises
 
+$(DEV_DIR)/build.ninja: CMakeLists.txt CMakePresets.json tests/CMakeLists.txt | deps-native
+	@cmake --preset dev >/dev/null
+
+# CHECK_LABELS picks other ctest labels: 'unit|content|cli|ui|security' is every native test.
+CHECK_LABELS ?= unit
+check: deps-native $(DEV_DIR)/build.ninja
+	@cmake --build --preset dev
+	@ctest --preset dev -j$(JOBS) -L '$(CHECK_LABELS)'
+
 test: native wasm-engine dist
-	@cd $(NATIVE_DIR) && ctest --output-on-failure -j2
+	@cd $(NATIVE_DIR) && ctest --output-on-failure -j$(JOBS)
 
 lint: native
 	@$(NATIVE_DIR)/dtx lint --seeds 200 exercises/

@@ -7,11 +7,11 @@
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
 #   browser  chromium, the fonts we subset, fonttools, rsvg-convert (librsvg2-bin, the app
 #            icons), and the npm packages in build/node/:
-#            playwright-core (browser tests), ajv (the pack schema test) and axe-core
-#            (the accessibility audit)
+#            playwright-core (browser tests) and axe-core (the accessibility audit)
 # Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
 # compiled to WebAssembly (quickjs-emscripten-core + one wasm variant) and esbuild, which
-# bundles web/sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs).
+# bundles web/sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs);
+# and ajv, for the pack schema test that `make check` runs too.
 #   all      all of the above
 #
 # Idempotent: prints nothing and exits 0 when everything is already there. Runs apt-get update
@@ -52,8 +52,8 @@ done
 
 # npm packages the tests use, installed into build/node/ (never globally). Pinned: an exact
 # version, or a major version where any release of it will do.
-npm_pkgs=(playwright-core@1 ajv@8.20.0 axe-core@4.11.0)
-sandbox_npm_pkgs=(quickjs-emscripten-core@0.32.0 @jitl/quickjs-wasmfile-release-sync@0.32.0 esbuild@0.28.2)
+npm_pkgs=(playwright-core@1 axe-core@4.11.0)
+sandbox_npm_pkgs=(quickjs-emscripten-core@0.32.0 @jitl/quickjs-wasmfile-release-sync@0.32.0 esbuild@0.28.2 ajv@8.20.0)
 node_dir="$repo_root/build/node"
 
 # True when build/node holds `name` at `want` (exact, or the major version `want` names).
