@@ -11,15 +11,6 @@
 
 namespace dtx {
 
-const char* explanation_policy_name(ExplanationPolicy p) {
-  switch (p) {
-    case ExplanationPolicy::AfterAttempt: return "after-attempt";
-    case ExplanationPolicy::AfterSolve: return "after-solve";
-    case ExplanationPolicy::AfterDue: return "after-due";
-  }
-  return "after-solve";
-}
-
 const AssignmentItem* Assignment::item(std::string_view exercise_id) const {
   for (const auto& it : exercises)
     if (it.id == exercise_id) return &it;

@@ -31,7 +31,6 @@ enum class ExplanationPolicy {
   AfterSolve,    // once the student's own instance is solved (default)
   AfterDue,      // only after the due date, whatever the student did
 };
-const char* explanation_policy_name(ExplanationPolicy p);
 
 struct AssignmentItem {
   std::string id;

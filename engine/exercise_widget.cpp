@@ -5,6 +5,7 @@
 
 #include "load_ctx.h"
 #include "model.h"
+#include "sim/widget.h"
 #include "text.h"
 
 namespace dtx {

@@ -69,8 +69,8 @@ function build(outline) {
     // Every chapter's rows but the first's inside <noscript class="fs-rows">: with JavaScript on,
     // the parser keeps them as one text node (nothing to build, style or lay out before the first
     // paint; first-screen.js makes them into elements after it, or at once for a chapter it must
-    // open); without JavaScript they are the ordinary list. Parsing them as elements cost a
-    // second visit's first paint 4-16 ms (A/B against the same page, 2026-11-28). Every text in
+    // open); without JavaScript they are the ordinary list. Parsing them as elements costs a
+    // second visit's first paint 4-16 ms (an A/B against the same page). Every text in
     // them is escaped, so no title can end the <noscript> early.
     out.push(i === 0 ? '<ul>' : '<noscript class="fs-rows"><ul>');
     for (const ex of p.exercises) {

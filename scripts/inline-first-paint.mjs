@@ -10,9 +10,9 @@
 // page goes into its Content-Security-Policy <meta> (script-src, style-src), so the policy
 // allows exactly that code and no other inline code.
 //
-// Why: as files, dtx.css and first-screen.js were the two requests the first paint waited for,
-// 10-25 ms each even from the service worker's cache by a static route, and a second visit's
-// first paint came 40-60 ms after the plain reference page's (make bench, 2026-11-28).
+// Why: as files, dtx.css and first-screen.js are the two requests the first paint would wait
+// for, 10-25 ms each even from the service worker's cache by a static route (make bench;
+// docs/performance.md).
 //
 // Each file is minified (esbuild, from build/node: comments and spaces out, as for
 // sandbox-worker.js) before it goes in: the page's first paint parses every byte of it (the

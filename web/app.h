@@ -118,7 +118,6 @@ struct App {
   Outline outline;
   std::set<std::string> requested;   // first load: pack files asked for
   bool prefetch_started = false;     // the rest asked for (after the first screen)
-  bool first_screen_shown = false;   // set by the platform loop after the first complete frame
 
   // pictures in pack texts (ui/images.h)
   PackImages images;
@@ -167,7 +166,6 @@ struct App {
   long frame = 0;
   std::string last_place;  // screen|exercise|seed drawn last, to scroll to the top on a change
   float content_width = 0;
-  bool wants_frames = false;  // something animates or loads
 
   // the address (route.h): what the address bar shows, kept in step with the screen
   std::string address;                 // the fragment last written to or read from the address bar

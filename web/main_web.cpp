@@ -388,8 +388,8 @@ void draw_frame() {
   // The same holds while the packs arrive at the start: each one redraws the course map, and
   // the first layer (a few hundred DOM nodes, ~150 ms of a phone's main thread) would hold back
   // the first frame a student sees. The layer is first built a second after the first frame, or
-  // as soon as every pack is in, never in the first frame (measured by `make bench`: map usable
-  // 1,571 ms with the layer in the first frame, see README "Start").
+  // as soon as every pack is in, never in the first frame (docs/performance.md, "What each part
+  // of the start saves").
   // A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
   // focus goes with it), also when nothing else was drawn differently.
   const ImGuiID typing = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
@@ -431,7 +431,6 @@ void draw_frame() {
   }
   if (!g_first_frame_sent && first_screen_ready()) {
     g_first_frame_sent = true;
-    g_app.first_screen_shown = true;
     web_first_frame();
   } else if (g_first_frame_sent && !g_app.prefetch_started) {
     // The frame after the first screen: the packs the outline stood in for are asked for now

@@ -107,11 +107,6 @@ std::string describe_arc(Contribution c, int n) {
 
 }  // namespace
 
-bool contribution_has(Contribution c, int rank, int ranks) {
-  if (c.count == 0) return false;
-  return mod(rank - c.first, ranks) < c.count;
-}
-
 std::optional<RingSim> simulate_ring(const RingInputs& in, std::string* error) {
   auto fail = [&](const std::string& msg) -> std::optional<RingSim> {
     if (error) *error = msg;

@@ -114,7 +114,6 @@ void ring_step_sends(const RingSim& sim, int step, std::vector<RingSend>& out);
 struct Contribution {
   uint16_t first = 0, count = 0;
 };
-bool contribution_has(Contribution c, int rank, int ranks);
 
 // Contents of every rank's buffer after some steps, plus what has been sent so far.
 struct RingState {

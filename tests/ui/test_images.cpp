@@ -2,6 +2,7 @@
 // why, the size an image is drawn at, when it is drawn into a texture again, and the limits that
 // keep a pack from filling the GPU's memory. The browser's half (loading, rasterising) is a
 // recording fake here; tests/e2e/run.mjs ("images: ...") runs the real one.
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include <string>

@@ -4,6 +4,7 @@
 
 #include "helpers.h"
 #include "lint.h"
+#include "sim/widget.h"
 
 using namespace dtx;
 using namespace dtx::testing;

@@ -7,8 +7,8 @@
 //     - the theme chosen in Settings (dtx.theme): the first paint is in the student's colours;
 //     - on any address but the map's (an exercise, the Lab, settings, ?pack=, ?assign=),
 //       html.fs-off: the markup is then never laid out or painted. (Run after the markup
-//       only, a deep link showed the whole map for a frame before the loading line, and its
-//       layout and paint took 60 ms of the main thread; make bench's trace, 2026-11-25.)
+//       only, a deep link would show the whole map for a frame before the loading line, and
+//       its layout and paint take about 60 ms of the main thread: docs/performance.md.)
 //     - the engine's files are asked for (startEngine below): at once on a first visit; on a
 //       page the service worker serves (every file is on this machine), after the first paint.
 //  2. Right after the markup (dtxFirstScreenAfterMap). The browser may paint what it has
@@ -121,8 +121,8 @@
   // the body: as early as links in the head would be), and run once the page is parsed. On a
   // page the service worker serves, every file is on this machine already, and fetching and
   // compiling them (dtx.wasm out of the cache, glue.js and dtx.js parsed on the browser's
-  // threads) only competed with the first paint for the cores: a trace of a second visit had
-  // the map's raster take 55 ms beside them instead of 13 (2026-11-28). There they wait for the
+  // threads) only compete with the first paint for the cores: in a trace of a second visit the
+  // map's raster takes 55 ms beside them instead of 13 (docs/performance.md). There they wait for the
   // first contentful paint, or 400 ms, or a tab that is not shown (it paints nothing).
   // In this order: glue.js's capture listeners go in ahead of GLFW's (dtx.js).
   const ENGINE_SCRIPTS = ['glue.js', 'text-layer.js', 'code-runner.js', 'dtx.js'];
@@ -273,8 +273,7 @@
     // ---- progress
     // The markup is written as for a student with no record (scripts/first-screen.mjs: ○, "not
     // tried", 0/N solved): only the rows of exercises the record holds are touched. Setting
-    // every row (295) took 7 ms of the main thread before a second visit's first paint
-    // (a trace, 2026-11-28).
+    // every row (295) costs about 7 ms of the main thread before a second visit's first paint.
     let exs = {};  // the record's exercises
     const num = (v) => (typeof v === 'number' && isFinite(v) ? v : 0);
     const entry = (id) => (Object.prototype.hasOwnProperty.call(exs, id) && exs[id] && typeof exs[id] === 'object' ? exs[id] : null);

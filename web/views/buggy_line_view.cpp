@@ -1,4 +1,5 @@
 // Buggy line: a numbered, highlighted listing; click (tap) the line that is wrong.
+#include <nlohmann/json.hpp>
 #include <algorithm>
 
 #include "grade/buggy_line.h"

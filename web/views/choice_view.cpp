@@ -1,5 +1,6 @@
 // Choice: one or several options, shown in the instance's (shuffled) order. Each row is one
 // tappable item, so long options wrap on a phone instead of running off the screen.
+#include <nlohmann/json.hpp>
 #include <algorithm>
 
 #include "grade/choice.h"

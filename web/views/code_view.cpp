@@ -2,6 +2,7 @@
 // the system's, see web/shell/dtx.js). Submitting sends the engine's run request to the Web
 // Worker sandbox; the result comes back through app_on_code_result, which grades what `ran`
 // makes of it.
+#include <nlohmann/json.hpp>
 #include "grade/code.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"

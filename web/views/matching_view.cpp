@@ -2,6 +2,7 @@
 // picks the letter of the option that goes with the item. Every button is a finger's size on
 // a touch screen, a Tab stop, and pressed with Enter or Space; the arrows move between the
 // letters of a row.
+#include <nlohmann/json.hpp>
 #include <algorithm>
 
 #include "figures.h"

@@ -1,5 +1,6 @@
 // Numeric answers: one field per part with its unit beside it; Enter submits. The engine
 // reads the text (units, "1.75e9 B", "6.1 × 10^-5"); the view never parses a number.
+#include <nlohmann/json.hpp>
 #include "grade/numeric.h"
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"

@@ -2,6 +2,7 @@
 // long press), or select it (click, tap) and move it with the arrow keys (Home/End: to the
 // top/bottom) or its ▲ ▼ buttons. The page owns those keys, so the
 // browser does not scroll (see web/shell/dtx.js).
+#include <nlohmann/json.hpp>
 #include <algorithm>
 
 #include "grade/ordering.h"
