@@ -1029,12 +1029,12 @@ void pack_markdown(App& app, const std::string& text, const std::optional<std::s
 bool button(const char* label, bool primary) {
   if (primary) {
     // Hovered and held: the accent a little lighter and darker (alpha over the page colour).
-    ImVec4 acc = ImGui::ColorConvertU32ToFloat4(color::kAccent);
+    ImVec4 acc = ImGui::ColorConvertU32ToFloat4(color::accent());
     auto shade = [&](float k) { return ImVec4(acc.x * k, acc.y * k, acc.z * k, 1); };
     ImGui::PushStyleColor(ImGuiCol_Button, acc);
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, shade(theme_is_dark() ? 1.1f : 0.9f));
     ImGui::PushStyleColor(ImGuiCol_ButtonActive, shade(theme_is_dark() ? 1.2f : 0.8f));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kOnAccent));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::on_accent()));
   }
   bool r = ImGui::Button(label);
   if (primary) ImGui::PopStyleColor(4);

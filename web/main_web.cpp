@@ -368,12 +368,12 @@ void draw_frame() {
   // nothing, the frames that let ImGui settle after a hover) is not drawn again: WebGL keeps
   // showing the last drawn buffer when a frame draws nothing, and the GL work is most of a
   // frame's cost (two thirds of the browser's CPU per frame with software GL).
-  uint64_t drawn = draw_data_hash(ImGui::GetDrawData(), fw, fh, color::kPage);
+  uint64_t drawn = draw_data_hash(ImGui::GetDrawData(), fw, fh, color::page());
   if (drawn != g_last_drawn || g_fonts_uploaded) {
     g_last_drawn = drawn;
     g_fonts_uploaded = false;
     glViewport(0, 0, fw, fh);
-    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::kPage);
+    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::page());
     glClearColor(bg.x, bg.y, bg.z, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

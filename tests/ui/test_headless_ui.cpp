@@ -1546,13 +1546,13 @@ TEST_F(HeadlessUi, TheThemeFollowsTheSystemUnlessTheStudentChose) {
   app.system_dark = true;
   app_apply_theme(app);
   EXPECT_TRUE(theme_is_dark()) << "follows the system by default";
-  EXPECT_EQ(color::kPage, dark_palette().page);
+  EXPECT_EQ(color::page(), dark_palette().page);
   app.screen = Screen::Settings;
   frame("settings, dark");
   ASSERT_TRUE(click("theme-light", "settings"));
   EXPECT_FALSE(theme_is_dark());
   EXPECT_EQ(pf.storage["dtx.theme"], "light");
-  EXPECT_EQ(color::kText, light_palette().text);
+  EXPECT_EQ(color::text(), light_palette().text);
   // a new page load reads the choice
   App again;
   FakePlatform pf2;

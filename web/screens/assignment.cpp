@@ -141,7 +141,7 @@ void draw_identifier(App& app) {
       c.id_error = why;
     }
   }
-  if (!c.id_error.empty()) text_colored(color::kWrong, c.id_error.c_str());
+  if (!c.id_error.empty()) text_colored(color::wrong(), c.id_error.c_str());
 }
 
 }  // namespace
@@ -232,7 +232,7 @@ void draw_assignment_banner(App& app) {
   const Assignment& a = *app.course->a;
   uint64_t own = assignment_own_seed(app, *item);
   if (app.ex.inst->seed != own) {
-    text_colored(color::kPartial, ("Assignment \"" + a.title + "\": these are not your numbers. Attempts here are "
+    text_colored(color::partial(), ("Assignment \"" + a.title + "\": these are not your numbers. Attempts here are "
                                    "practice and do not count toward the assignment.").c_str());
     if (small_button(app, "Open my numbers##own-numbers")) open_exercise(app, item->id, own);
     return;
@@ -243,7 +243,7 @@ void draw_assignment_banner(App& app) {
                      (s.solved ? " · solved" : "") + " · " + due_line(app);
   ImGui::TextWrapped("%s", line.c_str());
   if (small_button(app, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
-  if (!app.course->save_error.empty()) text_colored(color::kWrong, app.course->save_error.c_str());
+  if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
 }
 
 // ---------------------------------------------------------------- the screen
@@ -263,8 +263,8 @@ void draw_assignment(App& app) {
     ImGui::PushFont(app.fonts.heading);
     heading_text("The assignment could not be opened", 1, app.content_width);
     ImGui::PopFont();
-    if (!c.fetch_error.empty()) text_colored(color::kWrong, c.fetch_error.c_str());
-    for (const auto& p : c.problems) text_colored(color::kWrong, p.c_str());
+    if (!c.fetch_error.empty()) text_colored(color::wrong(), c.fetch_error.c_str());
+    for (const auto& p : c.problems) text_colored(color::wrong(), p.c_str());
     ImGui::TextWrapped("Tell your instructor: the link's ?assign= address names a file the page cannot use. The rest of "
                        "the course works as usual.");
     return;
@@ -293,7 +293,7 @@ void draw_assignment(App& app) {
     ImGui::PushID(item.id.c_str());
     ImGui::Separator();
     if (!ex) {
-      text_colored(color::kWrong, (item.id + ": not in this course (" +
+      text_colored(color::wrong(), (item.id + ": not in this course (" +
                                    (app.library_ready ? std::string("tell your instructor") : std::string("still loading")) + ")")
                                       .c_str());
       ImGui::PopID();
@@ -339,8 +339,8 @@ void draw_assignment(App& app) {
     c.downloaded_ms = app.platform->now_ms();
   }
   if (c.downloaded_ms >= 0 && app.platform->now_ms() - c.downloaded_ms < 6000)
-    text_colored(color::kCorrect, "Saved to your downloads. Hand in that file; you can download it again at any time.");
-  if (!c.save_error.empty()) text_colored(color::kWrong, c.save_error.c_str());
+    text_colored(color::correct(), "Saved to your downloads. Hand in that file; you can download it again at any time.");
+  if (!c.save_error.empty()) text_colored(color::wrong(), c.save_error.c_str());
 }
 
 }  // namespace dtx::web

@@ -47,7 +47,7 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
     auto it = app.progress.exercises.find(ex.id);
     const ExerciseProgress* ep = it == app.progress.exercises.end() ? nullptr : &it->second;
     const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
-    ImU32 mark_col = !ep ? color::kMuted : ep->solved_at ? color::kCorrect : color::kPartial;
+    ImU32 mark_col = !ep ? color::muted() : ep->solved_at ? color::correct() : color::partial();
     std::string label = ex.title + "##ex-" + ex.id;
     const float text_h = ImGui::GetTextLineHeight();
     const float h = std::max(text_h, touch_target(app));  // a finger's height on a touch screen
@@ -77,7 +77,7 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
       access_item(std::move(a));
     }
     ImGui::PopStyleVar();
-    if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y + (h - text_h) * 0.5f), color::kMuted, right.c_str());
+    if (show_right) dl->AddText(ImVec2(pos.x + app.content_width - rw, pos.y + (h - text_h) * 0.5f), color::muted(), right.c_str());
   }
 }
 
@@ -92,7 +92,7 @@ static void preview_section(App& app, const std::string& last_id) {
     std::string title = r.pack && !r.pack->title.empty() ? r.pack->title : pv.source;
     // Not a fixed buffer: a long title or URL would cut off the "###preview-N" id.
     std::string head = "PREVIEW · " + title + "###preview-" + std::to_string(i);
-    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kPreview));
+    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::preview()));
     ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     bool open = ImGui::CollapsingHeader(head.c_str());
     ImGui::PopStyleColor();
@@ -101,7 +101,7 @@ static void preview_section(App& app, const std::string& last_id) {
       if (pv.request && !pv.fetched) {
         ImGui::TextDisabled("Loading %s…", pv.source.c_str());
       } else if (!pv.fetch_error.empty()) {
-        notice_box(app, color::kWrong, pv.fetch_error);
+        notice_box(app, color::wrong(), pv.fetch_error);
       }
       if (pv.fetched) {
         // The pack's intro first, as the chapter will show it: the author sees it rendered.
@@ -111,11 +111,11 @@ static void preview_section(App& app, const std::string& last_id) {
         std::snprintf(buf, sizeof buf, "Not part of the course: %s. %d of %d exercise%s playable%s", where.c_str(), playable,
                       r.authored, r.authored == 1 ? "" : "s",
                       r.errors.empty() ? "; dtx lint finds nothing wrong." : "; what dtx lint reports:");
-        notice_box(app, color::kMuted, buf);
+        notice_box(app, color::muted(), buf);
         if (!r.errors.empty()) {
           std::vector<std::string> lines;
           for (const auto& d : r.errors) lines.push_back(format_diagnostic(d));
-          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kWrong));
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::wrong()));
           message_lines(app, lines);
           ImGui::PopStyleColor();
         }
@@ -143,7 +143,7 @@ void draw_course_map(App& app) {
   markdown(app, "Derive the numbers behind ring AllReduce, ZeRO, pipeline bubbles, tensor parallelism and "
                 "405B-scale plans. Every answer is checked at once; progress stays in this browser.");
 
-  for (const auto& n : app.notices) notice_box(app, color::kPartial, n);
+  for (const auto& n : app.notices) notice_box(app, color::partial(), n);
   // Course mode: the assignment this address opened is one click away.
   if (app.course && app.course->a) {
     ImGui::Spacing();
@@ -192,7 +192,7 @@ void draw_course_map(App& app) {
     if (!waiting.empty()) {
       std::string line = "Loading " + std::to_string(waiting.size()) + (waiting.size() == 1 ? " more chapter: " : " more chapters: ");
       for (size_t i = 0; i < waiting.size(); ++i) line += (i ? ", " : "") + waiting[i];
-      notice_box(app, color::kMuted, line + "…");
+      notice_box(app, color::muted(), line + "…");
     }
   }
 
@@ -205,12 +205,12 @@ void draw_course_map(App& app) {
   }
   // An exercise opened from the outline whose pack is still on its way.
   if (app.screen == Screen::CourseMap && app.route_pending && app.route_pending->kind == Route::Exercise)
-    notice_box(app, color::kMuted, "Opening " + map_exercise_title(app, app.route_pending->id) + ": its chapter is loading…");
+    notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.route_pending->id) + ": its chapter is loading…");
 
-  if (!app.index_error.empty()) notice_box(app, color::kWrong, app.index_error);
+  if (!app.index_error.empty()) notice_box(app, color::wrong(), app.index_error);
   for (const auto& pr : app.problems) {
     ImGui::Spacing();
-    notice_box(app, color::kWrong, "Could not load " + pr.file + " (the other packs are fine):");
+    notice_box(app, color::wrong(), "Could not load " + pr.file + " (the other packs are fine):");
     message_lines(app, pr.messages);
   }
   ImGui::Spacing();
@@ -262,7 +262,7 @@ void draw_course_map(App& app) {
     // mastery bar under the header
     ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),
-                                             color::kCorrect);
+                                             color::correct());
     if (!open) continue;
     ImGui::PushID(p->id.c_str());
     if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
@@ -277,9 +277,9 @@ void draw_course_map(App& app) {
   }
   if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
   app.return_focus.clear();  // (its row is drawn in the first frame back, or not at all: a closed chapter)
-  if (course.empty() && app.library_ready) notice_box(app, color::kWrong, "No exercise pack could be loaded.");
+  if (course.empty() && app.library_ready) notice_box(app, color::wrong(), "No exercise pack could be loaded.");
   ImGui::Spacing();
-  notice_box(app, color::kMuted,
+  notice_box(app, color::muted(),
              "Writing exercises? Drop a pack file (.json) on this page, or add ?pack=URL to its address, to preview it "
              "here with its lint errors. docs/AUTHORING.md shows how.");
 }

@@ -27,12 +27,12 @@ const char* verdict_title(Verdict v) {
 
 ImU32 verdict_color(Verdict v) {
   switch (v) {
-    case Verdict::Correct: return color::kCorrect;
-    case Verdict::Partial: return color::kPartial;
-    case Verdict::Incorrect: return color::kWrong;
-    case Verdict::FormatError: return color::kPartial;
+    case Verdict::Correct: return color::correct();
+    case Verdict::Partial: return color::partial();
+    case Verdict::Incorrect: return color::wrong();
+    case Verdict::FormatError: return color::partial();
   }
-  return color::kText;
+  return color::text();
 }
 
 // Neighbours in course order, for "previous" and "next"; in a preview, within the preview.
@@ -81,7 +81,7 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
     std::string note = std::string("The ") + ex.widget->kind->title +
                        (ex.widget->reveal == WidgetReveal::AfterSolve ? " widget opens once you have solved this exercise."
                                                                       : " widget opens after your first attempt.");
-    text_colored(color::kMuted, note.c_str());
+    text_colored(color::muted(), note.c_str());
     ImGui::Spacing();
     return;
   }
@@ -103,10 +103,10 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
     if (app.ex_widget && values) app.ex_widget->set_inputs(*values);
   }
   if (!app.ex_widget) {
-    text_colored(color::kWrong, "This widget is not available in this build.");
+    text_colored(color::wrong(), "This widget is not available in this build.");
     return;
   }
-  if (!app.ex_widget_error.empty()) text_colored(color::kWrong, ("Widget input: " + app.ex_widget_error).c_str());
+  if (!app.ex_widget_error.empty()) text_colored(color::wrong(), ("Widget input: " + app.ex_widget_error).c_str());
   ImGui::PushID("widget");
   const ImVec2 top = ImGui::GetCursorScreenPos();
   app.widget_animating |= app.ex_widget->draw(app, app.frame_dt);
@@ -165,7 +165,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::Dummy(ImVec2(0, pad));
   dl->ChannelsSetCurrent(0);
   dl->AddRectFilled(ImVec2(a.x - pad, a.y - pad), ImVec2(std::max(z.x, a.x + app.content_width - 2 * pad) + pad, z.y + pad),
-                    color::kPreview, 4);
+                    color::preview(), 4);
   dl->ChannelsMerge();
   // After the panel is complete: the new instance replaces the one drawn here.
   if (next) open_exercise(app, ex.id, inst.seed + 1);
@@ -181,7 +181,7 @@ void feedback_box(App& app, const Feedback& fb) {
   // An unreadable answer's message quotes what the student typed ("$5", "2*3"): plain text,
   // or a typed $ would open maths.
   if (!fb.message.empty()) {
-    if (fb.verdict == Verdict::FormatError) text_colored(color::kText, fb.message.c_str());
+    if (fb.verdict == Verdict::FormatError) text_colored(color::text(), fb.message.c_str());
     else markdown(app, fb.message);
   }
   // Numeric parts show their own verdicts beside their fields; other types list them here.
@@ -262,9 +262,9 @@ void draw_exercise_screen(App& app) {
   }
   draw_assignment_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
-  if (!app.save_error.empty()) text_colored(color::kWrong, app.save_error.c_str());
+  if (!app.save_error.empty()) text_colored(color::wrong(), app.save_error.c_str());
   if (!st.inst) {
-    text_colored(color::kWrong, ("This exercise could not be set up: " + st.instance_error).c_str());
+    text_colored(color::wrong(), ("This exercise could not be set up: " + st.instance_error).c_str());
     return;
   }
   const Instance& inst = *st.inst;
@@ -280,7 +280,7 @@ void draw_exercise_screen(App& app) {
 
   const TypeView* view = find_view(ex.type);
   if (!view || !st.view) {
-    text_colored(color::kWrong, ("No view for exercise type " + ex.type).c_str());
+    text_colored(color::wrong(), ("No view for exercise type " + ex.type).c_str());
     return;
   }
   view->draw(app, st);
@@ -327,7 +327,7 @@ void draw_exercise_screen(App& app) {
     app.link_copied_ms = app.platform->now_ms();
   }
   if (app.link_copied_ms >= 0 && app.platform->now_ms() - app.link_copied_ms < 4000) {
-    text_colored(color::kMuted, ("Copied " + app.link_copied).c_str());
+    text_colored(color::muted(), ("Copied " + app.link_copied).c_str());
   } else if (app.link_copied_ms >= 0) {
     app.link_copied_ms = -1;
   }

@@ -45,7 +45,7 @@ void draw_lab(App& app) {
   if (small_button(app, "Reset inputs##lab-reset")) select_lab_widget(app, app.lab_kind);
   ImGui::Spacing();
   if (!app.lab_widget) {
-    text_colored(color::kWrong, "This widget is not available in this build.");
+    text_colored(color::wrong(), "This widget is not available in this build.");
     return;
   }
   const ImVec2 top = ImGui::GetCursorScreenPos();

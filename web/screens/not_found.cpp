@@ -50,7 +50,7 @@ void draw_not_found(App& app) {
       }
     }
   } else {
-    text_colored(color::kMuted, (r.error.empty() ? std::string("Unknown address.") : r.error + ".").c_str());
+    text_colored(color::muted(), (r.error.empty() ? std::string("Unknown address.") : r.error + ".").c_str());
   }
   ImGui::Spacing();
   if (button("Go to the course map##not-found-course", true)) {

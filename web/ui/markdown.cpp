@@ -355,16 +355,16 @@ void draw_image(const ImageBox& b, const MdRun& run, ImVec2 p0, float width, flo
     if (unsigned tex = st.images->texture_for(*b.img, b.size))
       dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), p0, p1);
     else
-      dl->AddRect(p0, p1, color::kBorder);  // it failed just now: the next frame says why
+      dl->AddRect(p0, p1, color::border());  // it failed just now: the next frame says why
   } else {
     ImFont* font = st.fonts->body;
     const float inner = std::max(b.size.x - 2 * b.pad, font->FontSize);
-    dl->AddRect(p0, p1, color::kBorder, b.pad * 0.5f);
+    dl->AddRect(p0, p1, color::border(), b.pad * 0.5f);
     ImVec2 at(p0.x + b.pad, p0.y + b.pad);
-    dl->AddText(font, font->FontSize, at, b.reason.empty() ? color::kMuted : st.text_color, b.words.c_str(), nullptr, inner);
+    dl->AddText(font, font->FontSize, at, b.reason.empty() ? color::muted() : st.text_color, b.words.c_str(), nullptr, inner);
     if (!b.reason.empty()) {
       at.y += font->CalcTextSizeA(font->FontSize, FLT_MAX, inner, b.words.c_str()).y;
-      dl->AddText(font, font->FontSize, at, color::kMuted, b.reason.c_str(), nullptr, inner);
+      dl->AddText(font, font->FontSize, at, color::muted(), b.reason.c_str(), nullptr, inner);
       note = b.reason;
     } else {
       note = "loading";
@@ -541,7 +541,7 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     if (k.box) {
       ImFont* bf = f.body;
       float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;
-      ImU32 col = (run.style & kLink) ? color::kAccent : st.text_color;
+      ImU32 col = (run.style & kLink) ? color::accent() : st.text_color;
       draw_math(*k.box, dl, ImVec2(origin.x + k.x, baseline), col);
       // The text layer gets the maths as plain text over the box ("2(N − 1)/N").
       text_layer_report_run(math_to_plain(*run.math),
@@ -551,7 +551,7 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     }
     const bool as_code = (run.style & kCode) || (run.style & kMath);
     ImFont* font = as_code ? f.mono : font_for(run.style, f);
-    ImU32 col = (run.style & kLink) ? color::kAccent : as_code ? palette().code_text : st.text_color;
+    ImU32 col = (run.style & kLink) ? color::accent() : as_code ? palette().code_text : st.text_color;
     const char* s = k.s;
     const char* t = k.t;
     ImVec2 sz(k.w, font->FontSize);
@@ -560,7 +560,7 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     if (as_code) {
       // trim trailing spaces from the shaded box
       dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + sz.x + extra, pos.y + font->FontSize + pad * 0.5f),
-                        color::kCodeBg, pad);
+                        color::code_bg(), pad);
       pos.x += pad;
     }
     dl->AddText(font, font->FontSize, pos, col, s, t);
@@ -637,13 +637,13 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
           ImFont* bf = f.body;
           float bw = bf->CalcTextSizeA(bf->FontSize, FLT_MAX, 0, b.bullet.c_str()).x;
           const ImVec2 at(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f);
-          dl->AddText(bf, bf->FontSize, at, color::kMuted, b.bullet.c_str());
+          dl->AddText(bf, bf->FontSize, at, color::muted(), b.bullet.c_str());
           // The marker is the list item's first words in the layer (one item, not a stray "1.").
           text_layer_report_run(b.bullet, ImRect(at, ImVec2(at.x + bw, at.y + bf->FontSize)), bf, "");
         }
         h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), std::min(avail - left, prose), s2, true);
         text_layer_end_block();
-        if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::kBorder);
+        if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::border());
         break;
       }
       case MdBlock::Code: {
@@ -652,7 +652,7 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
         ImVec2 tsz = m->CalcTextSizeA(m->FontSize, FLT_MAX, 0, b.code.c_str());
         float padv = m->FontSize * 0.6f;
         ImVec2 size(avail - left, tsz.y + padv * 2);
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, color::kCodeBg);
+        ImGui::PushStyleColor(ImGuiCol_ChildBg, color::code_bg());
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(padv, padv));
         ImGui::BeginChild(ImGui::GetID(reinterpret_cast<void*>(static_cast<intptr_t>(bi + 1))), ImVec2(size.x, size.y + (tsz.x + padv * 2 > size.x ? ImGui::GetStyle().ScrollbarSize : 0)),
                           false, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -667,7 +667,7 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
         break;
       }
       case MdBlock::Rule:
-        dl->AddLine(ImVec2(origin.x, origin.y + gap), ImVec2(origin.x + avail, origin.y + gap), color::kBorder, 1.0f);
+        dl->AddLine(ImVec2(origin.x, origin.y + gap), ImVec2(origin.x + avail, origin.y + gap), color::border(), 1.0f);
         h = gap * 2;
         break;
       case MdBlock::Table: {

@@ -51,7 +51,7 @@ class PackImages;
 
 struct MdStyle {
   const Fonts* fonts = nullptr;
-  ImU32 text_color = color::kText;
+  ImU32 text_color = color::text();
   std::function<void(const std::string&)> open_link;
   // Images: where they are loaded and kept, and the address of the pack the text belongs to
   // (its relative sources are read against it; nullopt: a dropped file, which has no folder).

@@ -37,7 +37,7 @@ struct Glyph {
   const ImFontGlyph* glyph;
 };
 
-struct Frame {
+struct Frame {  // what one frame records for the layer; emptied by text_layer_begin_frame
   ImGuiWindow* page = nullptr;
   std::string page_name;
   ImRect page_clip;
@@ -59,7 +59,7 @@ struct Frame {
   std::vector<Image> images;
   int open_block = -1;
   int tables = 0;
-} g;
+} recorded;  // what this frame drew into the page: runs, blocks, descriptions, images
 
 std::vector<DrawnRun> g_drawn;
 uint64_t g_last_hash = 0;
@@ -153,28 +153,28 @@ double r2(float v) { return std::round(static_cast<double>(v) * 100.0) / 100.0; 
 
 void text_layer_begin_frame() {
   access_begin_frame();
-  g.page = nullptr;
-  g.page_name.clear();
-  g.runs.clear();
-  g.blocks.clear();
-  g.descs.clear();
-  g.images.clear();
-  g.open_block = -1;
-  g.tables = 0;
+  recorded.page = nullptr;
+  recorded.page_name.clear();
+  recorded.runs.clear();
+  recorded.blocks.clear();
+  recorded.descs.clear();
+  recorded.images.clear();
+  recorded.open_block = -1;
+  recorded.tables = 0;
 }
 
 void text_layer_set_page(ImGuiWindow* page) {
-  g.page = page;
-  g.page_name = page ? page->Name : "";
-  g.page_clip = page ? page->InnerClipRect : ImRect();
-  g.page_scroll = page ? page->Scroll.y : 0;
-  g.page_scroll_max = page ? page->ScrollMax.y : 0;
+  recorded.page = page;
+  recorded.page_name = page ? page->Name : "";
+  recorded.page_clip = page ? page->InnerClipRect : ImRect();
+  recorded.page_scroll = page ? page->Scroll.y : 0;
+  recorded.page_scroll_max = page ? page->ScrollMax.y : 0;
 }
 
 static bool current_in_page() {
   ImGuiWindow* w = ImGui::GetCurrentWindowRead();
-  if (!w || g.page_name.empty()) return false;
-  return std::strncmp(w->Name, g.page_name.c_str(), g.page_name.size()) == 0;
+  if (!w || recorded.page_name.empty()) return false;
+  return std::strncmp(w->Name, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
 }
 
 void text_layer_begin_block(TextBlock kind, int level, const std::string& bullet, int table, int row, int col) {
@@ -185,11 +185,11 @@ void text_layer_begin_block(TextBlock kind, int level, const std::string& bullet
   b.table = table;
   b.row = row;
   b.col = col;
-  g.blocks.push_back(std::move(b));
-  g.open_block = static_cast<int>(g.blocks.size()) - 1;
+  recorded.blocks.push_back(std::move(b));
+  recorded.open_block = static_cast<int>(recorded.blocks.size()) - 1;
 }
 
-void text_layer_end_block() { g.open_block = -1; }
+void text_layer_end_block() { recorded.open_block = -1; }
 
 void heading_text(const std::string& text, int level, float wrap_width) {
   ImFont* font = ImGui::GetFont();
@@ -213,14 +213,14 @@ void heading_text(const std::string& text, int level, float wrap_width) {
   text_layer_end_block();
 }
 
-int text_layer_new_table() { return g.tables++; }
+int text_layer_new_table() { return recorded.tables++; }
 
 void text_layer_image(const std::string& alt, const std::string& note, ImRect rect, float line_y) {
-  g.images.push_back({alt, note, rect, line_y, current_in_page()});
+  recorded.images.push_back({alt, note, rect, line_y, current_in_page()});
 }
 
 void text_layer_description(const std::string& text, ImRect rect) {
-  if (!text.empty()) g.descs.push_back({text, rect, current_in_page()});
+  if (!text.empty()) recorded.descs.push_back({text, rect, current_in_page()});
 }
 
 void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont, const std::string& url, bool math) {
@@ -229,9 +229,9 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
   const int font = math ? 4 : font_class(imfont);
   const bool in_page = current_in_page();
   // Pieces of one line in one style join into one run (a line of a paragraph is one span).
-  if (!g.runs.empty()) {
-    MdRunRec& last = g.runs.back();
-    if (last.block == g.open_block && last.font == font && font != 4 && last.url == url && last.in_page == in_page &&
+  if (!recorded.runs.empty()) {
+    MdRunRec& last = recorded.runs.back();
+    if (last.block == recorded.open_block && last.font == font && font != 4 && last.url == url && last.in_page == in_page &&
         std::fabs(last.rect.Min.y - rect.Min.y) < 0.5f && std::fabs(last.font_px - font_px) < 0.01f &&
         rect.Min.x >= last.rect.Max.x - 0.5f && rect.Min.x - last.rect.Max.x < font_px * 0.6f) {
       last.text += ' ';
@@ -246,9 +246,9 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
   r.font_px = font_px;
   r.font = font;
   r.url = url;
-  r.block = g.open_block;
+  r.block = recorded.open_block;
   r.in_page = in_page;
-  g.runs.push_back(std::move(r));
+  recorded.runs.push_back(std::move(r));
 }
 
 const std::vector<DrawnRun>& text_layer_drawn_runs() { return g_drawn; }
@@ -261,9 +261,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
 
   // Markdown runs and the items the hooks saw, looked up by position.
   RectIndex md_index(64);
-  for (size_t i = 0; i < g.runs.size(); ++i) md_index.add(g.runs[i].rect, static_cast<int>(i));
+  for (size_t i = 0; i < recorded.runs.size(); ++i) md_index.add(recorded.runs[i].rect, static_cast<int>(i));
   // An image's frame of words is its element's (numbered after the runs).
-  for (size_t i = 0; i < g.images.size(); ++i) md_index.add(g.images[i].rect, static_cast<int>(g.runs.size() + i));
+  for (size_t i = 0; i < recorded.images.size(); ++i) md_index.add(recorded.images[i].rect, static_cast<int>(recorded.runs.size() + i));
   RectIndex item_index(64);
   const HookFrame& hf = hook_frame();
   for (size_t i = 0; i < hf.items.size(); ++i) item_index.add(ImRect(hf.items[i].min, hf.items[i].max), static_cast<int>(i));
@@ -273,8 +273,8 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   g_drawn.clear();
   for (int li = 0; dd && li < dd->CmdListsCount; ++li) {
     const ImDrawList* dl = dd->CmdLists[li];
-    const bool in_page = !g.page_name.empty() && dl->_OwnerName &&
-                         std::strncmp(dl->_OwnerName, g.page_name.c_str(), g.page_name.size()) == 0;
+    const bool in_page = !recorded.page_name.empty() && dl->_OwnerName &&
+                         std::strncmp(dl->_OwnerName, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
     GlyphRun cur, drawn;
     bool open = false, drawn_open = false;
     auto close = [&]() {
@@ -368,9 +368,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
 
   // 2. The layer: Markdown blocks with their lines, then the other runs, each in page or
   // screen coordinates, in CSS pixels.
-  const float scroll = g.page_scroll;
+  const float scroll = recorded.page_scroll;
   auto place = [&](const ImRect& r, bool in_page) {
-    ImVec2 o = in_page ? ImVec2(g.page_clip.Min.x, g.page_clip.Min.y - scroll) : ImVec2(0, 0);
+    ImVec2 o = in_page ? ImVec2(recorded.page_clip.Min.x, recorded.page_clip.Min.y - scroll) : ImVec2(0, 0);
     return nlohmann::json::array({r2((r.Min.x - o.x) / dpr), r2((r.Min.y - o.y) / dpr), r2(r.GetWidth() / dpr),
                                   r2(r.GetHeight() / dpr)});
   };
@@ -404,8 +404,8 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     if (a.name.empty() && seen) a.name = seen->label;
     while (!a.name.empty() && a.name.back() == ' ') a.name.pop_back();
     if (a.name.empty()) continue;  // never drawn and never described: nothing to call it yet
-    const bool in_page = !g.page_name.empty() && fi.window &&
-                         std::strncmp(fi.window->Name, g.page_name.c_str(), g.page_name.size()) == 0;
+    const bool in_page = !recorded.page_name.empty() && fi.window &&
+                         std::strncmp(fi.window->Name, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
     nlohmann::json c = {{"k", "ctl"},   {"id", fi.id}, {"role", access_role_name(a.role)}, {"name", a.name},
                         {"page", in_page}, {"r", place(fi.rect, in_page)}, {"lines", nlohmann::json::array()}};
     if (seen) c["key"] = seen->key;
@@ -448,8 +448,8 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     els[static_cast<size_t>(ci)].j["lines"].push_back(std::move(line));
     return true;
   };
-  std::vector<int> block_el(g.blocks.size(), -1);
-  for (const MdRunRec& r : g.runs) {
+  std::vector<int> block_el(recorded.blocks.size(), -1);
+  for (const MdRunRec& r : recorded.runs) {
     nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
     if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
     else if (inside_item(r.rect)) line["i"] = 1;
@@ -458,7 +458,7 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     int ei = bi >= 0 ? block_el[static_cast<size_t>(bi)] : -1;
     if (ei < 0) {
       nlohmann::json e;
-      const BlockRec* b = bi >= 0 ? &g.blocks[static_cast<size_t>(bi)] : nullptr;
+      const BlockRec* b = bi >= 0 ? &recorded.blocks[static_cast<size_t>(bi)] : nullptr;
       static const char* kKinds[] = {"p", "h", "li", "pre", "cell"};
       e["k"] = b ? kKinds[static_cast<int>(b->kind)] : "p";
       if (b && b->kind == TextBlock::Heading) e["level"] = b->level;
@@ -476,7 +476,7 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   // order: a screen reader hears the description once, not the labels in the order they lie
   // on the canvas (they stay for selection and find).
   auto described = [&](const GlyphRun& r) {
-    return std::any_of(g.descs.begin(), g.descs.end(),
+    return std::any_of(recorded.descs.begin(), recorded.descs.end(),
                        [&](const Frame::Desc& d) { return d.in_page == r.in_page && d.rect.Contains(r.rect.GetCenter()); });
   };
   for (const GlyphRun& r : glyph_runs) {
@@ -487,10 +487,10 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
     if (described(r)) e["ah"] = 1;
     els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
   }
-  for (const auto& d : g.descs)
+  for (const auto& d : recorded.descs)
     els.push_back({d.in_page, d.rect.Min.y + (d.in_page ? scroll : 0), d.rect.Min.x - 1,
                    {{"k", "desc"}, {"t", d.text}, {"page", d.in_page}, {"r", place(d.rect, d.in_page)}, {"lines", nlohmann::json::array()}}});
-  for (const auto& im : g.images) {
+  for (const auto& im : recorded.images) {
     nlohmann::json e = {{"k", "img"}, {"t", im.alt}, {"page", im.in_page}, {"r", place(im.rect, im.in_page)},
                         {"lines", nlohmann::json::array()}};
     if (!im.note.empty()) e["d"] = im.note;
@@ -511,9 +511,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   }
   nlohmann::json layer;
   layer["els"] = std::move(list);
-  layer["page"] = {r2(g.page_clip.Min.x / dpr), r2(g.page_clip.Min.y / dpr), r2(g.page_clip.GetWidth() / dpr),
-                   r2(g.page_clip.GetHeight() / dpr)};
-  layer["height"] = r2((g.page_scroll_max + g.page_clip.GetHeight()) / dpr);
+  layer["page"] = {r2(recorded.page_clip.Min.x / dpr), r2(recorded.page_clip.Min.y / dpr), r2(recorded.page_clip.GetWidth() / dpr),
+                   r2(recorded.page_clip.GetHeight() / dpr)};
+  layer["height"] = r2((recorded.page_scroll_max + recorded.page_clip.GetHeight()) / dpr);
   // The control with the keyboard's focus (DOM focus follows it), and the field being typed in.
   layer["focus"] = focus_listed;
   layer["typing"] = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;

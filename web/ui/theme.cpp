@@ -268,11 +268,6 @@ const Palette& dark_palette() {
 void apply_theme(bool dark) {
   g_dark = dark;
   g_palette = dark ? &dark_palette() : &light_palette();
-  const Palette& p = *g_palette;
-  using namespace color;
-  kText = p.text, kMuted = p.muted, kAccent = p.accent, kCorrect = p.correct, kPartial = p.partial;
-  kWrong = p.wrong, kPreview = p.preview, kCodeBg = p.code_bg, kPanel = p.panel, kPage = p.page;
-  kBorder = p.border, kHighlight = p.highlight, kOnAccent = p.on_accent;
 }
 
 const Palette& palette() {

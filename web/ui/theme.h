@@ -42,8 +42,8 @@ bool note_text_glyphs(std::string_view text);
 // The code points added to the atlas beyond its "atlas" lines (for tests and the state).
 const std::vector<ImWchar>& atlas_extra_glyphs();
 
-// The theme's colours. Variables, not constants: apply_theme() fills them from the light or
-// the dark palette, and everything that draws reads them each frame. Every text colour has a
+// A theme's colours: the light and the dark palette; apply_theme() picks the one in use, and
+// everything that draws reads it each frame (color:: below). Every text colour has a
 // WCAG 2.1 AA contrast of at least 4.5:1 on the backgrounds it is drawn on, and every chart
 // colour at least 3:1 against the page (the headless-UI test measures both palettes).
 struct Palette {
@@ -67,16 +67,28 @@ struct Palette {
 const Palette& light_palette();
 const Palette& dark_palette();
 
-namespace color {
-inline ImU32 kText, kMuted, kAccent, kCorrect, kPartial, kWrong, kPreview, kCodeBg, kPanel, kPage, kBorder,
-    kHighlight, kOnAccent;
-}  // namespace color
-
-// Makes `dark` (or light) the palette in use: the color:: variables now, ImGui's style colours
-// at the next apply_style().
+// Makes `dark` (or light) the palette in use: color:: reads it from now on, ImGui's style
+// colours take it at the next apply_style().
 void apply_theme(bool dark);
 const Palette& palette();  // the one in use
 bool theme_is_dark();
+
+// The colours most drawing uses, read from the palette in use each time they are asked for.
+namespace color {
+inline ImU32 text() { return palette().text; }
+inline ImU32 muted() { return palette().muted; }
+inline ImU32 accent() { return palette().accent; }
+inline ImU32 correct() { return palette().correct; }
+inline ImU32 partial() { return palette().partial; }
+inline ImU32 wrong() { return palette().wrong; }
+inline ImU32 preview() { return palette().preview; }
+inline ImU32 code_bg() { return palette().code_bg; }
+inline ImU32 panel() { return palette().panel; }
+inline ImU32 page() { return palette().page; }
+inline ImU32 border() { return palette().border; }
+inline ImU32 highlight() { return palette().highlight; }
+inline ImU32 on_accent() { return palette().on_accent; }
+}  // namespace color
 
 // Colour `i` of `n` told apart by hue (ring widget's chunks): hues spread round the wheel,
 // each at least 3:1 against the page and panels of the theme in use.

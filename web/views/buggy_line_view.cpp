@@ -38,7 +38,7 @@ void draw(App& app, ExerciseState& st) {
   float inner_w = std::max(app.content_width, gutter + widest + e);
   bool hscroll = inner_w > app.content_width;
   float h = n * line_h + e * 0.6f + (hscroll ? ImGui::GetStyle().ScrollbarSize : 0);
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, color::kCodeBg);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, color::code_bg());
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, e * 0.3f));
   ImGui::BeginChild("##listing", ImVec2(app.content_width, h), true, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
@@ -49,7 +49,7 @@ void draw(App& app, ExerciseState& st) {
     ImVec2 p = ImGui::GetCursorScreenPos();
     std::string id = "line " + std::to_string(line_no) + "##line-" + std::to_string(line_no);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kHighlight));
+    ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::highlight()));
     if (ImGui::Selectable(id.c_str(), on, 0, ImVec2(inner_w, line_h))) {
       if (spec->select <= 1) {
         lines = {line_no};
@@ -74,7 +74,7 @@ void draw(App& app, ExerciseState& st) {
     std::snprintf(num, sizeof num, "%d", line_no);
     float ty = p.y + (line_h - mono->FontSize) * 0.5f;
     float nw = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, num).x;
-    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.5f, ty), on ? color::kText : color::kMuted, num);
+    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.5f, ty), on ? color::text() : color::muted(), num);
     const std::string& code = spec->code[i];  // code is shown as written (braces are not placeholders)
     draw_code_line(dl, mono, ImVec2(p.x + gutter, ty), code, &in_comment);
   }

@@ -71,11 +71,11 @@ void draw(App& app, ExerciseState& st) {
     ImVec2 c(p.x + marker * 0.5f, p.y + dy + e * 0.2f + e * 0.72f);
     float r = e * 0.42f;
     if (spec->multiple) {
-      dl->AddRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), on ? color::kAccent : color::kMuted, r * 0.3f, 0, 1.5f);
-      if (on) dl->AddRectFilled(ImVec2(c.x - r * 0.55f, c.y - r * 0.55f), ImVec2(c.x + r * 0.55f, c.y + r * 0.55f), color::kAccent, r * 0.2f);
+      dl->AddRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), on ? color::accent() : color::muted(), r * 0.3f, 0, 1.5f);
+      if (on) dl->AddRectFilled(ImVec2(c.x - r * 0.55f, c.y - r * 0.55f), ImVec2(c.x + r * 0.55f, c.y + r * 0.55f), color::accent(), r * 0.2f);
     } else {
-      dl->AddCircle(c, r, on ? color::kAccent : color::kMuted, 24, 1.5f);
-      if (on) dl->AddCircleFilled(c, r * 0.55f, color::kAccent, 24);
+      dl->AddCircle(c, r, on ? color::accent() : color::muted(), 24, 1.5f);
+      if (on) dl->AddCircleFilled(c, r * 0.55f, color::accent(), 24);
     }
     layout_runs(runs, ImVec2(p.x + marker, p.y + dy + e * 0.2f), text_w, md, true);
   }

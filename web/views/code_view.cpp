@@ -61,13 +61,13 @@ void draw(App& app, ExerciseState& st) {
   float h = std::max(lines + 2, 8) * line_h + ImGui::GetStyle().FramePadding.y * 2;
   ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + gutter, p.y + h), color::kCodeBg, 4);
+  dl->AddRectFilled(p, ImVec2(p.x + gutter, p.y + h), color::code_bg(), 4);
   float pad_y = ImGui::GetStyle().FramePadding.y;
   for (int i = 0; i < lines; ++i) {
     char num[16];
     std::snprintf(num, sizeof num, "%d", i + 1);
     float nw = mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, num).x;
-    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.4f, p.y + pad_y + i * line_h), color::kMuted, num);
+    dl->AddText(mono, mono->FontSize, ImVec2(p.x + gutter - nw - e * 0.4f, p.y + pad_y + i * line_h), color::muted(), num);
   }
   ImGui::SetCursorScreenPos(ImVec2(p.x + gutter, p.y));
   ImGui::PushFont(mono);
@@ -109,7 +109,7 @@ void draw(App& app, ExerciseState& st) {
         if (c.hidden) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        text_colored(c.pass ? color::kCorrect : color::kWrong, c.pass ? "✓" : "✗");
+        text_colored(c.pass ? color::correct() : color::wrong(), c.pass ? "✓" : "✗");
         ImGui::PushFont(mono);
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%s", c.args.c_str());
@@ -122,18 +122,18 @@ void draw(App& app, ExerciseState& st) {
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
           ImGui::TableNextColumn();
-          text_colored(color::kWrong, c.message.c_str());
+          text_colored(color::wrong(), c.message.c_str());
         }
       }
       if (hidden > 0) {
         const bool all = hidden_pass == hidden;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        text_colored(all ? color::kCorrect : color::kWrong, all ? "✓" : "✗");
+        text_colored(all ? color::correct() : color::wrong(), all ? "✓" : "✗");
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%d hidden case%s", hidden, hidden == 1 ? "" : "s");
         ImGui::TableNextColumn();
-        text_colored(color::kMuted, "not shown");
+        text_colored(color::muted(), "not shown");
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%d of %d pass", hidden_pass, hidden);
       }

@@ -66,7 +66,7 @@ void draw(App& app, ExerciseState& st) {
       }
       const bool on = v.choice[item] == options[k];
       const std::string id = option_letter(k) + "##match-" + std::to_string(pos) + "-" + std::to_string(k);
-      ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::kHighlight));
+      ImGui::PushStyleColor(ImGuiCol_Header, ImGui::ColorConvertU32ToFloat4(color::highlight()));
       ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0.5f, 0.5f));
       // Without ImGui's half-spacing padding, a button takes taps only inside its own square.
       if (ImGui::Selectable(id.c_str(), on, ImGuiSelectableFlags_NoPadWithHalfSpacing, ImVec2(side, side)))
@@ -75,7 +75,7 @@ void draw(App& app, ExerciseState& st) {
       ImGui::PopStyleColor();
       {  // a button's edge (the field edge colour, 3:1 on the page), thicker and accented when picked
         ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        ImGui::GetWindowDrawList()->AddRect(a, b, on ? color::kAccent : color::kBorder, 4, 0, on ? 2.0f : 1.0f);
+        ImGui::GetWindowDrawList()->AddRect(a, b, on ? color::accent() : color::border(), 4, 0, on ? 2.0f : 1.0f);
       }
       mark_answer_control();
       {

@@ -65,9 +65,9 @@ void draw(App& app, ExerciseState& st) {
       const PartFeedback& pf = st.feedback->parts[i];
       // A field that was read while another was not is neither right nor wrong yet: muted,
       // with no mark.
-      ImU32 col = !pf.graded ? color::kMuted
-                  : pf.verdict == Verdict::Correct ? color::kCorrect
-                  : pf.verdict == Verdict::FormatError ? color::kPartial : color::kWrong;
+      ImU32 col = !pf.graded ? color::muted()
+                  : pf.verdict == Verdict::Correct ? color::correct()
+                  : pf.verdict == Verdict::FormatError ? color::partial() : color::wrong();
       std::string line = !pf.graded ? "" : pf.verdict == Verdict::Correct ? "✓ " : pf.verdict == Verdict::FormatError ? "" : "✗ ";
       line += pf.message.empty() ? (pf.verdict == Verdict::Correct ? "right" : "not right") : pf.message;
       if (pf.verdict == Verdict::FormatError && pf.graded) {

@@ -76,7 +76,7 @@ void draw_grip(const RowLayout& L, ImVec2 at, float h, int pos, State& st, RowEv
   mark_draggable();
   if (ImGui::IsItemActive()) st.grabbed = ev.held = pos;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 col = ImGui::IsItemActive() || ImGui::IsItemHovered() ? color::kText : color::kMuted;
+  const ImU32 col = ImGui::IsItemActive() || ImGui::IsItemHovered() ? color::text() : color::muted();
   const float cx = at.x + L.grip_w * 0.5f, cy = at.y + h * 0.5f, half = L.e * 0.45f, gap = L.e * 0.25f;
   for (int k = -1; k <= 1; ++k)
     dl->AddLine(ImVec2(cx - half, cy + k * gap), ImVec2(cx + half, cy + k * gap), col, std::max(1.0f, L.e * 0.1f));
@@ -149,9 +149,9 @@ void draw_row(App& app, ExerciseState& ex, State& st, const RowLayout& L, int po
   ImDrawList* dl = ImGui::GetWindowDrawList();
   char num[16];
   std::snprintf(num, sizeof num, "%d.", pos + 1);
-  dl->AddText(ImVec2(p.x + L.e * 0.3f, p.y + dy + L.e * 0.2f), color::kMuted, num);
+  dl->AddText(ImVec2(p.x + L.e * 0.3f, p.y + dy + L.e * 0.2f), color::muted(), num);
   layout_runs(runs, ImVec2(p.x + L.num_w, p.y + dy + L.e * 0.2f), text_w, L.md, true);
-  if (st.grabbed == pos) dl->AddRect(grip_pos, ImVec2(p.x + text_w + L.num_w, p.y + h), color::kAccent, 4, 0, 2);
+  if (st.grabbed == pos) dl->AddRect(grip_pos, ImVec2(p.x + text_w + L.num_w, p.y + h), color::accent(), 4, 0, 2);
   ImGui::SameLine();
   draw_move_buttons(L, pos, n, plain, ev);
   ImGui::PopID();

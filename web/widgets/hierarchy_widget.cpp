@@ -97,7 +97,7 @@ class HierarchyWidget : public Widget {
     const bool animating = draw_player(app, player_, "hierarchy", dt);
     values_.set("level", shown_level());
     if (!h_.error.empty()) {
-      text_colored(color::kWrong, h_.error.c_str());
+      text_colored(color::wrong(), h_.error.c_str());
       return animating;
     }
     draw_level_buttons(app);
@@ -281,10 +281,10 @@ class HierarchyWidget : public Widget {
     }
 
     dl->PushClipRect(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), true);
-    dl->AddRectFilled(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::kPanel, 4);
+    dl->AddRectFilled(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::panel(), 4);
     nodes_drawn_ = 0;
     draw_node(app, dl, kTop, world, cam, canvas, true);
-    dl->AddRect(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::kBorder, 4);
+    dl->AddRect(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::border(), 4);
     dl->PopClipRect();
     if (clicked && shown_level() > 0) go_to(shown_level() - 1);
   }
@@ -304,7 +304,7 @@ class HierarchyWidget : public Widget {
     const float round = sw > 64 ? 3.0f : 0.0f;
     dl->AddRectFilled(ImVec2(a.x + gap, a.y + gap), ImVec2(z.x - gap, z.y - gap), kLevelFill[lv], round);
     const bool current = on_path && lv == shown_level();
-    if (sw > 12) dl->AddRect(a, z, current ? color::kAccent : color::kBorder, round, 0, current ? 2.5f : 1.0f);
+    if (sw > 12) dl->AddRect(a, z, current ? color::accent() : color::border(), round, 0, current ? 2.5f : 1.0f);
     ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
     const float small = std::round(0.8f * e);
     if (lv == 0) {
@@ -317,7 +317,7 @@ class HierarchyWidget : public Widget {
     const ImVec2 at(a.x + 0.3f * e, a.y + 0.15f * e);
     if (sh * 0.09f + 0.05f * std::min(sw, sh) >= ts.y * 0.9f && sw > ts.x + 0.6f * e && at.x >= canvas.x0 &&
         at.y >= canvas.y0)
-      dl->AddText(font, small, at, color::kText, name);
+      dl->AddText(font, small, at, color::text(), name);
 
     Box inner = inner_of(b);
     int cols, rows;
@@ -373,7 +373,7 @@ class HierarchyWidget : public Widget {
       const auto& l = h_.links[i];
       const bool cur = static_cast<int>(i) == current_link;
       ImGui::PushTextWrapPos(0);
-      if (cur) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kAccent));
+      if (cur) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::accent()));
       ImGui::TextUnformatted(link_rows_[i].c_str());
       if (cur) ImGui::PopStyleColor();
       ImGui::PopTextWrapPos();
@@ -382,8 +382,8 @@ class HierarchyWidget : public Widget {
       ImGui::Dummy(ImVec2(w, 0.8f * e));
       ImDrawList* dl = ImGui::GetWindowDrawList();
       double f = std::clamp((std::log10(std::max(l.bw_gbs, 1e-3)) - lo) / (hi - lo), 0.01, 1.0);
-      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + 0.8f * e), color::kCodeBg, 2);
-      dl->AddRectFilled(p, ImVec2(p.x + static_cast<float>(f * w), p.y + 0.8f * e), cur ? color::kAccent : color::kMuted, 2);
+      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + 0.8f * e), color::code_bg(), 2);
+      dl->AddRectFilled(p, ImVec2(p.x + static_cast<float>(f * w), p.y + 0.8f * e), cur ? color::accent() : color::muted(), 2);
       ImGui::Dummy(ImVec2(0, 0.15f * e));
     }
     // Decade ticks under the bars.
@@ -395,8 +395,8 @@ class HierarchyWidget : public Widget {
     for (int d = 0; d <= 4; ++d) {
       float x = p.x + w * static_cast<float>((d - lo) / (hi - lo));
       float tw = font->CalcTextSizeA(small, FLT_MAX, 0, ticks[d]).x;
-      dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + 0.2f * e), color::kMuted);
-      dl->AddText(font, small, ImVec2(std::clamp(x - tw / 2, p.x, p.x + w - tw), p.y + 0.2f * e), color::kMuted, ticks[d]);
+      dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + 0.2f * e), color::muted());
+      dl->AddText(font, small, ImVec2(std::clamp(x - tw / 2, p.x, p.x + w - tw), p.y + 0.2f * e), color::muted(), ticks[d]);
     }
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", note_.c_str());

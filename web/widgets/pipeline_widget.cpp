@@ -251,7 +251,7 @@ bool PipelineWidget::draw(App& app, double dt) {
   if (changed) rerun();
   ImGui::Spacing();
   if (!result_.error.empty()) {
-    text_colored(color::kWrong, ("Cannot simulate these inputs: " + result_.error).c_str());
+    text_colored(color::wrong(), ("Cannot simulate these inputs: " + result_.error).c_str());
     return changed;
   }
   const bool animating = draw_player(app, player_, "pipeline", dt);
@@ -307,7 +307,7 @@ void PipelineWidget::draw_chart(App& app) {
     if (!ImGui::IsRectVisible(ImVec2(p0.x, y), ImVec2(right, y + row_h))) continue;
     if (s % label_every == 0) {
       std::snprintf(name, sizeof name, "S%d", s);
-      dl->AddText(font, small, ImVec2(p0.x, y + 0.5f * (row_h - small)), color::kMuted, name);
+      dl->AddText(font, small, ImVec2(p0.x, y + 0.5f * (row_h - small)), color::muted(), name);
     }
     for (const Gap& g : gaps_[s]) hatch(left + g.x0, y, left + g.x1, y + row_h);
     for (const Cell& c : rows_[s]) {
@@ -333,12 +333,12 @@ void PipelineWidget::draw_chart(App& app) {
   const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
   for (double tick = 0; tick <= r.makespan_ms * (1 + 1e-9); tick += step) {
     const float x = left + static_cast<float>(tick * scale);
-    dl->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 0.25f * e), color::kMuted);
+    dl->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 0.25f * e), color::muted());
     const std::string s = fmt("%g", tick);
     const float w = font->CalcTextSizeA(small, FLT_MAX, 0, s.c_str()).x;
-    dl->AddText(font, small, ImVec2(std::min(x - 0.5f * w, right - w), bottom + 0.3f * e), color::kMuted, s.c_str());
+    dl->AddText(font, small, ImVec2(std::min(x - 0.5f * w, right - w), bottom + 0.3f * e), color::muted(), s.c_str());
   }
-  dl->AddText(font, small, ImVec2(p0.x, bottom + 0.3f * e), color::kMuted, "ms");
+  dl->AddText(font, small, ImVec2(p0.x, bottom + 0.3f * e), color::muted(), "ms");
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (active && mouse.x >= left - 4 && mouse.x <= right + 4) {
@@ -428,7 +428,7 @@ void PipelineWidget::draw_figures(App& app) {
     ImGui::TextUnformatted(k.text);
   }
   if (r.chunks > 1) {
-    ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+    ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
     ImGui::TextWrapped("Darker cells: later chunks of a stage (chunk c of stage s holds slice c·p + s of the model).");
     ImGui::PopStyleColor();
   }
@@ -483,7 +483,7 @@ void PipelineWidget::draw_figures(App& app) {
   tip("pipeline-fig-warmup", warmup_source(r.in.schedule));
   ImGui::TextWrapped("Peak activations on stage 0: %s microbatches (GPipe holds m = %d, 1F1B at most p = %d).",
                      fmt("%.3g", r.peak_activations[0]).c_str(), r.in.m, r.in.p);
-  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   if (r.in.schedule == sim::PipeSchedule::ZbH2)
     ImGui::TextWrapped("ZB-H2 keeps up to 2p-1 microbatches in flight and drops the sync between optimizer steps, so "
                        "its fill and drain overlap the next step's; the paper assumes m ≥ 2p-1, w ≤ f and w ≤ b.");

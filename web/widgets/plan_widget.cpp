@@ -28,7 +28,7 @@ void heading(App& app, const char* text) {
 }
 
 void wrapped_disabled(const std::string& s) {
-  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(s.c_str());
   ImGui::PopTextWrapPos();
@@ -74,7 +74,7 @@ struct PlanWidget : Widget {
 
     ImGui::Spacing();
     if (!r.error.empty()) {
-      text_colored(color::kWrong, ("This plan cannot run: " + r.error + ".").c_str());
+      text_colored(color::wrong(), ("This plan cannot run: " + r.error + ".").c_str());
       return false;
     }
     draw_summary();
@@ -87,7 +87,7 @@ struct PlanWidget : Widget {
     draw_time(app);
     if (!r.warnings.empty()) {
       heading(app, "Warnings");
-      for (const auto& w : r.warnings) text_colored(color::kPartial, ("• " + w).c_str());
+      for (const auto& w : r.warnings) text_colored(color::partial(), ("• " + w).c_str());
     }
     ImGui::Spacing();
     if (ImGui::TreeNodeEx("Assumptions behind the estimate###plan-assumptions", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
@@ -148,7 +148,7 @@ struct PlanWidget : Widget {
 
     const double full = std::max(r.total_bytes, r.capacity_bytes) * 1.06;
     const float to_px = static_cast<float>(w / full);
-    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + bar_h), color::kCodeBg);
+    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + bar_h), color::code_bg());
     float x = p0.x;
     int hovered_seg = -1;
     const float mouse_x = ImGui::GetIO().MousePos.x;
@@ -158,7 +158,7 @@ struct PlanWidget : Widget {
       if (hovered && mouse_x >= x && mouse_x < x1) hovered_seg = static_cast<int>(i);
       x = x1;
     }
-    const ImU32 cap_col = r.fits ? color::kText : color::kWrong;
+    const ImU32 cap_col = r.fits ? color::text() : color::wrong();
     const float cap_x = p0.x + static_cast<float>(r.capacity_bytes) * to_px;
     dl->AddLine(ImVec2(cap_x, p0.y - 0.25f * e), ImVec2(cap_x, p0.y + bar_h + 0.15f * e), cap_col, std::max(2.0f, 0.15f * e));
     const std::string cap = format_number(in.gpu.memory_gb) + " GB limit";
@@ -182,7 +182,7 @@ struct PlanWidget : Widget {
     const std::string verdict = format_gb(r.total_bytes) + " of " + format_number(in.gpu.memory_gb) + " GB: " +
                                 (r.fits ? "fits, " + format_gb(r.capacity_bytes - r.total_bytes) + " free"
                                         : "over by " + format_gb(r.total_bytes - r.capacity_bytes));
-    text_colored(r.fits ? color::kCorrect : color::kWrong, verdict.c_str());
+    text_colored(r.fits ? color::correct() : color::wrong(), verdict.c_str());
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const float sq = 0.8f * e;
     for (size_t i = 0; i < segs.size(); ++i) {
@@ -261,7 +261,7 @@ struct PlanWidget : Widget {
         const bool ib = row.link == sim::Link::InfiniBand;
         std::string link = wide ? std::string(sim::link_name(row.link)) + " " + format_number(row.link_gbs) + " GB/s"
                                 : (ib ? "IB" : "NVLink");
-        if (ib) text_colored(color::kPartial, link.c_str());
+        if (ib) text_colored(color::partial(), link.c_str());
         else ImGui::TextUnformatted(link.c_str());
       }
       ImGui::TableSetColumnIndex(4);

@@ -262,10 +262,10 @@ bool RingWidget::draw(App& app, double dt) {
   tip_shown_.clear();
 
   if (!error_.empty() || !sim_) {
-    text_colored(color::kWrong, ("Cannot simulate these inputs: " + error_).c_str());
+    text_colored(color::wrong(), ("Cannot simulate these inputs: " + error_).c_str());
     return false;
   }
-  if (!state_.error.empty()) text_colored(color::kWrong, state_.error.c_str());
+  if (!state_.error.empty()) text_colored(color::wrong(), state_.error.c_str());
 
   // On a wide column the figures sit beside the picture; on a phone, below it.
   const float e = em(app);
@@ -292,8 +292,8 @@ void RingWidget::draw_picture(App& app, float width) {
   const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(p0, p1, true);
-  dl->AddRectFilled(p0, p1, color::kPanel, 0.4f * e);
-  dl->AddRect(p0, p1, color::kBorder, 0.4f * e);
+  dl->AddRectFilled(p0, p1, color::panel(), 0.4f * e);
+  dl->AddRect(p0, p1, color::border(), 0.4f * e);
 
   const ImVec2 c((p0.x + p1.x) * 0.5f, (p0.y + p1.y) * 0.5f);
   ImFont* font = app.fonts.body;
@@ -327,7 +327,7 @@ void RingWidget::draw_picture(App& app, float width) {
   auto at = [&](float radius, float a) { return ImVec2(c.x + radius * std::cos(a), c.y + radius * std::sin(a)); };
 
   // The track: the ring itself, faint.
-  dl->AddCircle(c, r_track, color::kBorder, std::clamp(n * 2, 32, 128), 1.0f);
+  dl->AddCircle(c, r_track, color::border(), std::clamp(n * 2, 32, 128), 1.0f);
 
   // ---- ranks
   // About 16 labels at most, on round rank numbers.
@@ -343,16 +343,16 @@ void RingWidget::draw_picture(App& app, float width) {
         const sim::Contribution h = state_.at(r, k);
         const ImVec2 a0(x0 + (k % cols) * cell, y0 + (k / cols) * cell);
         const ImVec2 a1(a0.x + cell - 1, a0.y + cell - 1);
-        dl->AddRectFilled(a0, a1, h.count > 0 ? chunk_color(k, n, 0.18f) : color::kCodeBg);
+        dl->AddRectFilled(a0, a1, h.count > 0 ? chunk_color(k, n, 0.18f) : color::code_bg());
         if (h.count > 0) {
           // Filled from the bottom by the share of the N contributions summed in; solid
           // once complete.
           const bool full = h.count == n;
           const float f = static_cast<float>(h.count) / n;
           dl->AddRectFilled(ImVec2(a0.x, a1.y - (a1.y - a0.y) * f), a1, chunk_color(k, n, full ? 1.0f : 0.7f));
-          if (full) dl->AddRect(a0, a1, (color::kText & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
+          if (full) dl->AddRect(a0, a1, (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
         } else {
-          dl->AddRect(a0, a1, color::kBorder);
+          dl->AddRect(a0, a1, color::border());
         }
       }
     } else {
@@ -362,9 +362,9 @@ void RingWidget::draw_picture(App& app, float width) {
       const ImVec2 in = at(r_rank - half, a), out = at(r_rank + half, a);
       const float part = static_cast<float>(rank_most_[r]) / n;
       const float full = static_cast<float>(rank_full_[r]) / n;
-      dl->AddLine(in, out, color::kCodeBg, thick);
-      if (part > 0) dl->AddLine(in, lerp(in, out, part), (color::kAccent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x60), thick);
-      if (full > 0) dl->AddLine(in, lerp(in, out, full), color::kAccent, thick);
+      dl->AddLine(in, out, color::code_bg(), thick);
+      if (part > 0) dl->AddLine(in, lerp(in, out, part), (color::accent() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x60), thick);
+      if (full > 0) dl->AddLine(in, lerp(in, out, full), color::accent(), thick);
     }
     if (r % label_every == 0 && (r == 0 || n - r >= (label_every + 1) / 2)) {
       std::snprintf(label, sizeof label, "r%d", r);
@@ -375,7 +375,7 @@ void RingWidget::draw_picture(App& app, float width) {
       const float grid_extent = cells ? 0.5f * cell * (cols * ca + rows * sa) : half;
       const float lr = r_rank + grid_extent + 0.25f * e + 0.5f * (ts.x * ca + ts.y * sa);
       const ImVec2 lc = at(lr, a);
-      dl->AddText(font, label_size, ImVec2(lc.x - ts.x * 0.5f, lc.y - ts.y * 0.5f), color::kMuted, label);
+      dl->AddText(font, label_size, ImVec2(lc.x - ts.x * 0.5f, lc.y - ts.y * 0.5f), color::muted(), label);
     }
   }
 
@@ -385,7 +385,7 @@ void RingWidget::draw_picture(App& app, float width) {
     const bool ring = sim_->in.algorithm == sim::CollectiveAlgorithm::Ring;
     const bool arrows = n <= kArrowsMaxRanks;
     const float packet = std::clamp(spacing * 0.35f, 2.0f, 0.55f * e);
-    const ImU32 line_col = (color::kMuted & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x70);
+    const ImU32 line_col = (color::muted() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x70);
     for (const sim::RingSend& s : sends_) {
       const float a_from = angle(s.from), a_to = angle(s.to);
       const ImU32 col = chunk_color(s.chunk_first, n);
@@ -419,7 +419,7 @@ void RingWidget::draw_picture(App& app, float width) {
           const float x0 = pos.x - w + 2 * w * b / bands, x1 = pos.x - w + 2 * w * (b + 1) / bands;
           dl->AddRectFilled(ImVec2(x0, pos.y - h), ImVec2(x1, pos.y + h), chunk_color(chunk, n));
         }
-        dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), (color::kText & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
+        dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
       }
     }
   }
@@ -433,8 +433,8 @@ void RingWidget::draw_picture(App& app, float width) {
     ImVec2 s1 = font->CalcTextSizeA(sz, FLT_MAX, 0, line), s2 = font->CalcTextSizeA(sz, FLT_MAX, 0, what);
     // Only where it clears the packets on the track (the same words are below the picture).
     if (std::max(s1.x, s2.x) < 1.6f * r_track) {
-      dl->AddText(font, sz, ImVec2(c.x - s1.x * 0.5f, c.y - s1.y), color::kText, line);
-      dl->AddText(font, sz, ImVec2(c.x - s2.x * 0.5f, c.y), color::kMuted, what);
+      dl->AddText(font, sz, ImVec2(c.x - s1.x * 0.5f, c.y - s1.y), color::text(), line);
+      dl->AddText(font, sz, ImVec2(c.x - s2.x * 0.5f, c.y), color::muted(), what);
     }
   }
   dl->PopClipRect();
@@ -500,7 +500,7 @@ void RingWidget::draw_figures(App& app) {
                      format_bytes(static_cast<double>(s.max_bytes_sent)).c_str(),
                      static_cast<double>(s.max_bytes_sent) / static_cast<double>(s.in.bytes),
                      format_si(s.algbw_gbs * 1e9, "B/s").c_str(), format_si(s.busbw_gbs * 1e9, "B/s").c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   ImGui::TextWrapped(n <= kCellsMaxRanks
                          ? "Each rank's cells are its N chunks, coloured by chunk; a cell fills as contributions are "
                            "summed into it and turns solid with all N. Hover a rank for its chunks."
@@ -527,12 +527,12 @@ void RingWidget::draw_comparison(App& app) {
     const Algo& a = algos_[i];
     const bool mine = a.algorithm == sim_->in.algorithm;
     const float y = p0.y + row_h * i;
-    dl->AddText(ImVec2(p0.x, y), mine ? color::kText : color::kMuted, sim::algorithm_name(a.algorithm));
+    dl->AddText(ImVec2(p0.x, y), mine ? color::text() : color::muted(), sim::algorithm_name(a.algorithm));
     const float w = std::max(2.0f, bar_w * static_cast<float>(static_cast<double>(a.busiest_port_bytes) / most));
     dl->AddRectFilled(ImVec2(p0.x + name_w, y + 0.2f * row_h), ImVec2(p0.x + name_w + w, y + 0.8f * row_h),
-                      mine ? color::kAccent : color::kBorder, 0.15f * e);
+                      mine ? color::accent() : color::border(), 0.15f * e);
     std::string t = format_bytes(static_cast<double>(a.busiest_port_bytes)) + ", " + format_seconds(a.time_s);
-    dl->AddText(ImVec2(p0.x + name_w + bar_w + 0.4f * e, y), mine ? color::kText : color::kMuted, t.c_str());
+    dl->AddText(ImVec2(p0.x + name_w + bar_w + 0.4f * e, y), mine ? color::text() : color::muted(), t.c_str());
   }
 }
 
@@ -546,7 +546,7 @@ void RingWidget::draw_busbw(App& app) {
   if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
   ImGui::TextUnformatted("Bus bandwidth of every collective");
   if (app.fonts.bold) ImGui::PopFont();
-  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   ImGui::TextWrapped("busBw = algBw × factor, at n = %d ranks and the algBw simulated above (%s). nccl-tests prints "
                      "busBw so that results compare across n; hover a factor for its formula and source.",
                      n, format_si(algbw * 1e9, "B/s").c_str());
@@ -563,10 +563,10 @@ void RingWidget::draw_busbw(App& app) {
     const std::string key = bus_key(b);
     const std::string tip = sim::formula_with_source(sim::collective_formula_id(b.op, b.in_network));
     ImGui::TableNextRow();
-    if (animated) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, (color::kAccent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x38));
+    if (animated) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, (color::accent() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x38));
     ImGui::TableSetColumnIndex(0);
     const std::string name = (animated ? "▶ " : "") + bus_label(b);
-    if (animated) text_colored(color::kText, name.c_str());
+    if (animated) text_colored(color::text(), name.c_str());
     else ImGui::TextUnformatted(name.c_str());
     ImGui::TableSetColumnIndex(1);
     const std::string ft = factor_cell(b, n);
@@ -577,7 +577,7 @@ void RingWidget::draw_busbw(App& app) {
     if (figure_tip(app, ("ring-fig-busbw-" + key + "-bw").c_str(), tip)) tip_shown_ = tip;
   }
   ImGui::EndTable();
-  ImGui::PushStyleColor(ImGuiCol_Text, color::kMuted);
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   ImGui::TextWrapped("▶ marks the collective animated above. In-network AllReduce (SHARP, NVLS): in the ideal model "
                      "each rank's link carries its buffer once each way, so 1 whatever n; nccl-tests still prints "
                      "2(n-1)/n for it.");

@@ -18,7 +18,7 @@ namespace dtx::web {
 
 namespace {
 
-ImU32 bound_color(sim::Bound b) { return b == sim::Bound::Memory ? color::kPartial : color::kCorrect; }
+ImU32 bound_color(sim::Bound b) { return b == sim::Bound::Memory ? color::partial() : color::correct(); }
 
 ImU32 with_alpha(ImU32 c, int alpha) {
   return (c & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
@@ -61,7 +61,7 @@ class RooflineWidget : public Widget {
       draw_plot(app);
       draw_figures(app);
     } else {
-      text_colored(color::kWrong, res_.error.c_str());
+      text_colored(color::wrong(), res_.error.c_str());
     }
     ImGui::Spacing();
     const std::string op = values_.option("op");
@@ -224,7 +224,7 @@ class RooflineWidget : public Widget {
       for (const Rect& q : placed_) clash = clash || rc.overlaps(q);
       if (clash) continue;
       placed_.push_back(rc);
-      dl->AddRectFilled(ImVec2(rc.a.x - 1, rc.a.y), ImVec2(rc.b.x + 1, rc.b.y), with_alpha(color::kPanel, 200), 2);
+      dl->AddRectFilled(ImVec2(rc.a.x - 1, rc.a.y), ImVec2(rc.b.x + 1, rc.b.y), with_alpha(color::panel(), 200), 2);
       dl->AddText(font, size, rc.a, col, text);
       return true;
     }
@@ -247,42 +247,42 @@ class RooflineWidget : public Widget {
     const Rect area{ImVec2(p0.x + 2.6f * e, p0.y + 1.5f * e), ImVec2(p0.x + w - 0.5f * e, p0.y + h - 1.5f * e)};
     const sim::Roof& r = res_.roof;
     dl->PushClipRect(canvas.a, canvas.b, true);
-    dl->AddRectFilled(canvas.a, canvas.b, color::kPanel, 4);
-    dl->AddRect(canvas.a, canvas.b, color::kBorder, 4);
+    dl->AddRectFilled(canvas.a, canvas.b, color::panel(), 4);
+    dl->AddRect(canvas.a, canvas.b, color::border(), 4);
 
     // Memory-bound (left of the ridge) and compute-bound halves, tinted like their points.
     const ImVec2 ridge = to_screen(area, r.ridge_flop_per_byte, r.peak_flops);
-    dl->AddRectFilled(area.a, ImVec2(ridge.x, area.b.y), with_alpha(color::kPartial, 18));
-    dl->AddRectFilled(ImVec2(ridge.x, area.a.y), area.b, with_alpha(color::kCorrect, 18));
+    dl->AddRectFilled(area.a, ImVec2(ridge.x, area.b.y), with_alpha(color::partial(), 18));
+    dl->AddRectFilled(ImVec2(ridge.x, area.a.y), area.b, with_alpha(color::correct(), 18));
 
     // Decade gridlines and their labels.
     for (int d = static_cast<int>(std::ceil(x_lo_)); d <= static_cast<int>(std::floor(x_hi_)); ++d) {
       float x = to_screen(area, std::pow(10.0, d), 1).x;
-      dl->AddLine(ImVec2(x, area.a.y), ImVec2(x, area.b.y), color::kBorder);
+      dl->AddLine(ImVec2(x, area.a.y), ImVec2(x, area.b.y), color::border());
       std::string t = decade_label(d, false);
       float tw = font->CalcTextSizeA(small, FLT_MAX, 0, t.c_str()).x;
       float tx = std::clamp(x - tw / 2, canvas.a.x + 2, canvas.b.x - tw - 2);
-      dl->AddText(font, small, ImVec2(tx, area.b.y + 0.15f * e), color::kMuted, t.c_str());
+      dl->AddText(font, small, ImVec2(tx, area.b.y + 0.15f * e), color::muted(), t.c_str());
     }
     for (int d = static_cast<int>(std::ceil(y_lo_)); d <= static_cast<int>(std::floor(y_hi_)); ++d) {
       float y = to_screen(area, 1, std::pow(10.0, d)).y;
-      dl->AddLine(ImVec2(area.a.x, y), ImVec2(area.b.x, y), color::kBorder);
+      dl->AddLine(ImVec2(area.a.x, y), ImVec2(area.b.x, y), color::border());
       std::string t = decade_label(d, true);
       float tw = font->CalcTextSizeA(small, FLT_MAX, 0, t.c_str()).x;
-      dl->AddText(font, small, ImVec2(area.a.x - tw - 0.3f * e, y - small / 2), color::kMuted, t.c_str());
+      dl->AddText(font, small, ImVec2(area.a.x - tw - 0.3f * e, y - small / 2), color::muted(), t.c_str());
     }
     const char* xt = "FLOP/byte →";
     float xtw = font->CalcTextSizeA(small, FLT_MAX, 0, xt).x;
     // Inside the plot's bottom-right corner: nothing sits under the flat roof.
-    dl->AddText(font, small, ImVec2(area.b.x - xtw - 0.2f * e, area.b.y - small - 0.2f * e), color::kMuted, xt);
-    dl->AddText(font, small, ImVec2(canvas.a.x + 0.3f * e, canvas.a.y + 0.3f * e), color::kMuted, "FLOP/s ↑");
+    dl->AddText(font, small, ImVec2(area.b.x - xtw - 0.2f * e, area.b.y - small - 0.2f * e), color::muted(), xt);
+    dl->AddText(font, small, ImVec2(canvas.a.x + 0.3f * e, canvas.a.y + 0.3f * e), color::muted(), "FLOP/s ↑");
 
     // The roofs: bandwidth × intensity up to the ridge, then the peak.
     const double x_lo = std::pow(10.0, x_lo_), x_hi = std::pow(10.0, x_hi_);
     ImVec2 roof[3] = {to_screen(area, x_lo, x_lo * r.hbm_bytes_per_s), ridge, to_screen(area, x_hi, r.peak_flops)};
-    dl->AddPolyline(roof, 3, color::kText, ImDrawFlags_None, std::max(2.0f, 0.15f * e));
+    dl->AddPolyline(roof, 3, color::text(), ImDrawFlags_None, std::max(2.0f, 0.15f * e));
     for (float y = ridge.y; y < area.b.y; y += 0.6f * e)
-      dl->AddLine(ImVec2(ridge.x, y), ImVec2(ridge.x, std::min(y + 0.3f * e, area.b.y)), color::kMuted, 1.5f);
+      dl->AddLine(ImVec2(ridge.x, y), ImVec2(ridge.x, std::min(y + 0.3f * e, area.b.y)), color::muted(), 1.5f);
 
     placed_.clear();
     // Reserve the roofs' own labels first so point labels go around them.
@@ -292,18 +292,18 @@ class RooflineWidget : public Widget {
     ImVec2 rpos(rx, ridge.y - rs.y - 0.35f * e);
     if (rpos.y < canvas.a.y + 0.2f * e) rpos.y = ridge.y + 0.3f * e;
     placed_.push_back({rpos, ImVec2(rpos.x + rs.x, rpos.y + rs.y)});
-    dl->AddText(font, small, rpos, color::kText, ridge_text.c_str());
+    dl->AddText(font, small, rpos, color::text(), ridge_text.c_str());
     // The roofs' own labels: the bandwidth in the empty corner above the slope, the peak
     // above the flat roof (left out when the ridge label is already there).
     std::string mem_text = format_si(r.hbm_bytes_per_s, "B/s") + " × intensity";
-    place_label(dl, font, small, ImVec2(area.a.x + 0.2f * e, ridge.y + 0.6f * e), 0, mem_text.c_str(), color::kMuted, area);
+    place_label(dl, font, small, ImVec2(area.a.x + 0.2f * e, ridge.y + 0.6f * e), 0, mem_text.c_str(), color::muted(), area);
     std::string peak_text = "peak " + format_si(r.peak_flops, "FLOP/s");
     ImVec2 ps = font->CalcTextSizeA(small, FLT_MAX, 0, peak_text.c_str());
     Rect peak_rc{ImVec2(area.b.x - ps.x - 0.2f * e, std::max(canvas.a.y + 0.2f * e, ridge.y - ps.y - 0.25f * e)), {}};
     peak_rc.b = ImVec2(peak_rc.a.x + ps.x, peak_rc.a.y + ps.y);
     if (!peak_rc.overlaps(placed_.front())) {
       placed_.push_back(peak_rc);
-      dl->AddText(font, small, peak_rc.a, color::kMuted, peak_text.c_str());
+      dl->AddText(font, small, peak_rc.a, color::muted(), peak_text.c_str());
     }
 
     // Points: the chosen operation last so it is drawn on top; labels placed in order of
@@ -325,14 +325,14 @@ class RooflineWidget : public Widget {
         if (p.selected != (pass == 1)) continue;
         float rr = p.selected ? rad * 1.4f : rad;
         dl->AddCircleFilled(pos[i], rr, bound_color(p.cost.bound));
-        dl->AddCircle(pos[i], rr, p.selected ? color::kAccent : color::kPanel, 0, p.selected ? 2.5f : 1.5f);
+        dl->AddCircle(pos[i], rr, p.selected ? color::accent() : color::panel(), 0, p.selected ? 2.5f : 1.5f);
       }
     for (int pass = 0; pass < 2; ++pass)
       for (size_t i = 0; i < res_.points.size(); ++i) {
         const auto& p = res_.points[i];
         if (p.selected != (pass == 0)) continue;
         labelled_[i] = place_label(dl, font, small, pos[i], rad * 1.4f, names_[i].c_str(),
-                                   p.selected ? color::kAccent : color::kText, area);
+                                   p.selected ? color::accent() : color::text(), area);
       }
 
     // The sweep: a ring that climbs the slope and runs along the roof.
@@ -340,7 +340,7 @@ class RooflineWidget : public Widget {
       sim::SweepPoint sp = sweep();
       ImVec2 q = to_screen(area, sp.cost.intensity, sp.cost.attainable_flops);
       dl->AddCircle(q, rad * 1.8f, bound_color(sp.cost.bound), 0, 3);
-      dl->AddCircle(q, rad * 1.8f + 2, color::kPanel, 0, 1.5f);
+      dl->AddCircle(q, rad * 1.8f + 2, color::panel(), 0, 1.5f);
       std::string t = std::string(sp.param) == "batch" ? printf_str("b=%.0f", sp.value)
                       : std::string(sp.param) == "n"   ? printf_str("n=%.0f", sp.value)
                                                        : printf_str("I=%.3g", sp.value);
@@ -393,11 +393,11 @@ class RooflineWidget : public Widget {
       text_colored(bound_color(sp.cost.bound), t.c_str());
     }
     ImGui::Dummy(ImVec2(0, 0.2f * e));
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kPartial), "●");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::partial()), "●");
     ImGui::SameLine(0, 0.3f * e);
     ImGui::TextDisabled("memory-bound");
     ImGui::SameLine(0, e);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kCorrect), "●");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::correct()), "●");
     ImGui::SameLine(0, 0.3f * e);
     ImGui::TextDisabled("compute-bound");
     for (size_t i = 0; i < res_.points.size(); ++i) {
