@@ -1,6 +1,6 @@
 // The CLI's code host: one long-lived node process per `dtx` run that runs every submission
 // (and every pack reference or wrong implementation `dtx lint` tries) in the QuickJS sandbox
-// of web/sandbox/sandbox-core.js. Bundled by scripts/build-sandbox.mjs into
+// of sandbox/sandbox-core.js. Bundled by scripts/build-sandbox.mjs into
 // build/sandbox/dtx-sandbox-host.cjs, next to quickjs.wasm.
 //
 // Protocol (cli/sandbox_runner.cpp): one CodeRunRequest as JSON per line on stdin, one
@@ -20,7 +20,7 @@ const path = require('path');
 const readline = require('readline');
 const { newQuickJSWASMModuleFromVariant, newVariant } = require('quickjs-emscripten-core');
 const baseVariant = require('@jitl/quickjs-wasmfile-release-sync').default;
-const { runRequest, createProvider, wellFormed } = require('../web/sandbox/sandbox-core.js');
+const { runRequest, createProvider, wellFormed } = require('../sandbox/sandbox-core.js');
 
 const MAX_LINE_CHARS = 8 * 1024 * 1024;
 const WARM_UP = 'function f(a) { try { null.x; } catch (e) {} return [{ a }, String(a), [3, 1, 2].sort()]; }';

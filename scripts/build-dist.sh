@@ -20,7 +20,7 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out/exercises" "$out/fonts"
 cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
 cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/text-layer.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/first-screen.js" "$repo_root/web/shell/favicon.svg" "$out/"
-# The code sandbox: sandbox-worker.js (bundled from web/sandbox/) and quickjs.wasm.
+# The code sandbox: sandbox-worker.js (bundled from sandbox/) and quickjs.wasm.
 node "$repo_root/scripts/build-sandbox.mjs" "$out" worker
 "$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"
 cp "$wasm_dir"/fonts/*.otf "$wasm_dir"/fonts/*.ttf "$out/fonts/"

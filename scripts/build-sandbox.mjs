@@ -1,4 +1,4 @@
-// Bundles the code sandbox (web/sandbox/) with esbuild:
+// Bundles the code sandbox (sandbox/) with esbuild:
 //
 //   node scripts/build-sandbox.mjs OUTDIR [worker|host|both]
 //
@@ -29,7 +29,7 @@ fs.mkdirSync(out, { recursive: true });
 const common = { bundle: true, nodePaths: [path.join(nodeDir, 'node_modules')], logLevel: 'warning', legalComments: 'none', minify: true };
 const jobs = [];
 if (which === 'worker' || which === 'both') {
-  jobs.push(esbuild.build({ ...common, entryPoints: [path.join(root, 'web/sandbox/worker.js')], outfile: path.join(out, 'sandbox-worker.js'),
+  jobs.push(esbuild.build({ ...common, entryPoints: [path.join(root, 'sandbox/worker.js')], outfile: path.join(out, 'sandbox-worker.js'),
     platform: 'browser', format: 'iife', target: 'es2020' }));
 }
 if (which === 'host' || which === 'both') {

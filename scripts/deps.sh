@@ -10,7 +10,7 @@
 #            playwright-core (browser tests) and axe-core (the accessibility audit)
 # Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
 # compiled to WebAssembly (quickjs-emscripten-core + one wasm variant) and esbuild, which
-# bundles web/sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs);
+# bundles sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs);
 # and ajv, for the pack schema test that `make check` runs too.
 #   all      all of the above
 #

@@ -2,7 +2,7 @@
 // the expected results and grades what a runner returns. Running JavaScript is not the
 // engine's job: a runner implements the request/result protocol below, and both runners (the
 // page's worker and the CLI's host) run the code in the same QuickJS-in-WebAssembly sandbox
-// (web/sandbox/sandbox-core.js). Expected values never leave the engine: a request carries
+// (sandbox/sandbox-core.js). Expected values never leave the engine: a request carries
 // the code and the cases' arguments only.
 #pragma once
 
@@ -78,7 +78,7 @@ struct CodeRunResult {
   // A problem with the whole program: syntax error, function missing, time limit.
   std::string error;
   int error_line = 0;
-  // Timeout and Memory: the sandbox's limits (web/sandbox/sandbox-core.js) stopped the program.
+  // Timeout and Memory: the sandbox's limits (sandbox/sandbox-core.js) stopped the program.
   enum class Kind { None, Syntax, Missing, Timeout, Memory, Runtime } kind = Kind::None;
   std::vector<CodeCaseOutcome> student, reference;
 };

@@ -24,7 +24,7 @@ const MAX_LINES = 200;
 // The docs split out of the README: each relative link in them must exist as well.
 const DOCS = ['docs/architecture.md', 'docs/performance.md', 'docs/self-hosting.md', 'docs/testing.md', 'docs/browser-repairs.md'];
 // Top-level folders whose paths, written in code, must exist.
-const TREES = ['scripts', 'tests', 'engine', 'web', 'cli', 'exercises', 'docs', 'assets'];
+const TREES = ['scripts', 'tests', 'engine', 'web', 'sandbox', 'cli', 'exercises', 'docs', 'assets'];
 
 const failures = [];
 let checks = 0;

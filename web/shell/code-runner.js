@@ -1,6 +1,6 @@
 // The page's side of the code sandbox. Student code (and a pack's reference, when a case has
 // no expected value) runs in sandbox-worker.js: QuickJS compiled to WebAssembly, inside a
-// dedicated Worker, with no host functions at all (web/sandbox/sandbox-core.js says why that
+// dedicated Worker, with no host functions at all (sandbox/sandbox-core.js says why that
 // design and not deleting globals). This file only carries requests and results, and enforces
 // the limit nothing inside can delay: when a request outlives its time limit plus a grace
 // period, the worker is terminated and a new one is started for the next submission.

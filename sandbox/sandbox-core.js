@@ -1,5 +1,5 @@
 // The one sandbox for untrusted JavaScript (a student's submission, a pack's reference and
-// wrong implementations), used by the page's worker (web/sandbox/worker.js) and by the CLI's
+// wrong implementations), used by the page's worker (sandbox/worker.js) and by the CLI's
 // host process (cli/sandbox-host.js).
 //
 // Why QuickJS compiled to WebAssembly: the code runs inside an interpreter that has no host
