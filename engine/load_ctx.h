@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "grade/registry.h"
 #include "model.h"
 
 namespace dtx {
@@ -128,27 +129,7 @@ std::string did_you_mean(std::string_view got, const std::vector<std::string>& c
 // "a, b, c"
 std::string join_names(const std::vector<std::string>& names, const char* sep = ", ");
 
-// What the registry knows of a type before any exercise is loaded: one per file in grade/,
-// listed in grade/registry.cpp.
-struct TypeEntry {
-  const char* name;
-  const char* verb;  // what the student does, on the course map: "derive", "choose"
-  std::vector<std::string> fields;    // members the type adds to an exercise
-  std::vector<std::string> required;  // of those, the required ones
-  std::shared_ptr<TypeSpec> (*load)(const Json& ex, const std::string& ptr, LoadContext& ctx);
-  // `dtx new NAME`: the starting exercise (a JSON object with "$comment" notes and @COMMON@
-  // where the notes every type shares go), with a title and the chapter intro it comes with.
-  const char* new_title;
-  const char* new_intro;
-  const char* new_exercise;
-  // `dtx grade --help`: how an answer is written on the command line (lines after the first
-  // are indented under it).
-  const char* answer_help;
-};
-const std::vector<TypeEntry>& exercise_types();
-const TypeEntry* find_type(std::string_view name);
-// The members every exercise may have, whatever its type (besides "$comment").
-const std::vector<std::string>& common_exercise_fields();
+// The type registry (TypeEntry, exercise_types, find_type) is in grade/registry.h.
 
 // An instance told as text and JSON (TypeSpec::describe; `dtx show`).
 struct InstanceDescription {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <set>
 
-#include "load_ctx.h"
+#include "grade/registry.h"
 #include "route.h"
 #include "screens/screens.h"
 #include "ui/access.h"
