@@ -106,6 +106,9 @@ export default function register({ test, newPage, assert, eq, server }) {
       await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)}`, 20000);
       await page.waitForTimeout(400);
       const title = engineAnswer(id).title;
+      // The text layer comes a second after the first frame, or later on a loaded machine.
+      await page.waitForFunction((t) => [...document.querySelectorAll('#dtx-page h1, #dtx-page .dtx-block')]
+        .some((e) => e.textContent.includes(t)), title, { timeout: 10000 }).catch(() => {});
       const where = await page.evaluate((t) => {
         const h = [...document.querySelectorAll('#dtx-page h1, #dtx-page .dtx-block')].find((e) => e.textContent.includes(t));
         if (!h) return null;
