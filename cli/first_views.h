@@ -2,7 +2,7 @@
 // makes one HTML file per exercise of it; web/shell/first-screen.js shows it): for every
 // exercise of the packs that load, its default instance (seed 0, the one #/ex/ID opens) as
 // the engine renders it: the title, the prompt as HTML, and the answer area's description
-// (engine/grade/*: options, parts, lines, steps, starter code), never the answer. Texts are
+// (types/*/: options, parts, lines, steps, starter code), never the answer. Texts are
 // Markdown with maths turned into plain text (as `dtx show` prints them), then HTML from md4c
 // with the page's flags; raw HTML in a pack stays text (MD_FLAG_NOHTML), a link keeps only
 // http, https, mailto or a relative address, and pictures are found next to their pack.

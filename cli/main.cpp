@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "files.h"
-#include "grade/code.h"
+#include "code_runner.h"
 #include "lint.h"
 #include "load_ctx.h"
 #include "maths.h"

@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-#include "grade/code.h"
+#include "code_runner.h"
 
 namespace dtx {
 

@@ -13,7 +13,7 @@ using C = DiagCode;
 // expressions, E04x texts, E05x what a type checks, E06x single instances (--seeds), E07x
 // assignment files, W00x style. New codes take the next free
 // id of their group.
-const std::vector<DiagCodeInfo> kCodes = {
+const std::vector<DiagCodeInfo> kCommonCodes = {
     {C::CannotRead, "E001", "cannot-read",
      "The file or folder named on the command line does not exist or cannot be read; in the page, "
      "the pack's address could not be fetched (the message gives the HTTP status).", true},
@@ -49,8 +49,9 @@ const std::vector<DiagCodeInfo> kCodes = {
      "The value has the right kind but is not one the field accepts: a number outside its range, "
      "an empty string, a string that is not one of the listed ones."},
     {C::WrongCount, "E014", "wrong-count",
-     "An array has too few or too many items: a choice needs 2 to 26 options, an ordering 3 to "
-     "26 items, a matching 2 or more pairs, a code case one value per argument."},
+     "An array has too few or too many items (a list of options, steps, pairs or arguments): "
+     "the message says how many the field takes. `dtx types` and the field reference give each "
+     "type's counts."},
     {C::BadName, "E015", "bad-name",
      "An id or name is not of the form it must have. Exercise ids use lower-case letters, digits, "
      "'-' and '.'; parameter, derived and part names must be usable in expressions."},
@@ -61,8 +62,8 @@ const std::vector<DiagCodeInfo> kCodes = {
      "Two things that must differ are the same: two parts with one id, two options with one "
      "text, a derived value named like a parameter, a line listed both as a bug and a decoy."},
     {C::UnknownType, "E018", "unknown-type",
-     "The exercise's \"type\" is not one of the engine's types (numeric, choice, ordering, "
-     "buggy-line, code, matching). `dtx types` lists them with their fields."},
+     "The exercise's \"type\" is not one of the engine's types. The message lists them; "
+     "`dtx types` gives each with its fields."},
     {C::UnsupportedFormat, "E019", "unsupported-format",
      "The pack's \"format\" is not one this engine reads. Packs are format 1."},
     {C::BadComment, "E020", "bad-comment",
@@ -109,9 +110,6 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::LinkScheme, "E041", "link-scheme",
      "A Markdown link uses a scheme other than http, https or mailto (or a relative address). "
      "The page would show it as plain text."},
-    {C::LabelPlaceholder, "E042", "label-placeholder",
-     "A numeric part's \"label\" holds a {placeholder}; labels are shown as written. Put the "
-     "numbers in the prompt."},
     {C::ImageMissing, "E043", "image-missing",
      "A Markdown image `![alt](path)` names a file that is not there. A relative path is read from "
      "the pack file's folder (`img/ring.svg` in `exercises/01-x.json` is `exercises/img/ring.svg`); "
@@ -120,47 +118,6 @@ const std::vector<DiagCodeInfo> kCodes = {
      "A Markdown image the page cannot show: its address does not end in .png, .jpg, .jpeg or "
      ".svg (before any ?query or #fragment), or it is not an http, https or relative address "
      "(data:, file:, javascript:...)."},
-    {C::MistakeEqualsAnswer, "E050", "mistake-equals-answer",
-     "A known mistake evaluates to the right answer (within the tolerance) at the default "
-     "parameters or, with `dtx lint --seeds N`, for some instance: there a student who makes "
-     "that mistake is graded right. Tighten the tolerance or constrain the parameters."},
-    {C::CorrectOptions, "E051", "correct-options",
-     "A choice exercise has no option marked correct, or several in a single-answer question "
-     "(set \"multiple\": true for that)."},
-    {C::BugLines, "E052", "bug-lines",
-     "A buggy-line exercise lists a line the code does not have, or asks the student to select "
-     "more lines than are bugs."},
-    {C::NoSolution, "E053", "no-solution",
-     "A code exercise needs \"expected\" (an expression over the arguments) or \"reference\" (a "
-     "solution that is run), and \"expected\" needs numeric arguments."},
-    {C::NoCases, "E054", "no-cases",
-     "A code exercise needs test cases: \"cases\", \"generate\", or both."},
-    {C::ReferenceFails, "E055", "reference-fails",
-     "The reference solution does not pass its own exercise's cases, so no student could. Lint "
-     "runs it in the sandbox (unless --no-run)."},
-    {C::WrongPasses, "E056", "wrong-passes",
-     "One of the \"wrong\" implementations passes every case, so the cases do not catch the "
-     "mistake it stands for. Add a case that does."},
-    {C::PartsCollide, "E060", "parts-collide",
-     "With `dtx lint --seeds N`: for some instance two parts' answers differ but fall within one "
-     "part's tolerance of each other, so a student who confuses the two formulas the exercise "
-     "contrasts is graded right. Tighten the tolerance or constrain the parameters."},
-    {C::ImpossibleAnswer, "E061", "impossible-answer",
-     "With `dtx lint --seeds N`: for some instance an answer is negative though its unit measures "
-     "something that cannot be (bytes, time, FLOP, counts). Constrain the parameters or fix the "
-     "formula."},
-    {C::NotInteger, "E062", "not-integer",
-     "A part declared \"integer\": true (a count of GPUs, messages, steps) has an answer that is not "
-     "a whole number at the defaults, at a corner of the ranges or, with --seeds, for some "
-     "instance. Constrain the parameters so the count comes out whole, or drop \"integer\"."},
-    {C::Implausible, "E063", "outside-plausible",
-     "A part's answer leaves the \"plausible\" range its author declared (an MFU over 100 %, a "
-     "step time no run has) at the defaults, a corner or, with --seeds, some instance. Constrain "
-     "the parameters so every instance is a situation that can happen."},
-    {C::SlipGradedRight, "E064", "slip-graded-right",
-     "With `dtx lint --seeds N`: a part's tolerance is wide enough (usually an \"abs\" near the "
-     "answer's size, or a rel over 7 %) that a slip the engine knows for its unit, such as GiB "
-     "for GB or bits for bytes, grades as right for some instance. Narrow the tolerance."},
     {C::BadDateTime, "E070", "bad-datetime",
      "An assignment's \"due\" is not a date and time with its time zone offset. Write it as "
      "\"2026-12-05T17:00:00+01:00\" (or \"...Z\" for UTC): a due time without a zone would mean "
@@ -175,38 +132,29 @@ const std::vector<DiagCodeInfo> kCodes = {
     {C::NoFeedback, "W003", "no-feedback",
      "A wrong choice, item or pair has no feedback of its own and the exercise has no hints, so "
      "a student who gets it wrong learns nothing about why."},
-    {C::NoMistakes, "W004", "no-mistakes",
-     "A numeric part lists no known mistakes, so every wrong answer gets the same feedback."},
     {C::ParamNotShown, "W005", "param-not-shown",
      "A parameter the answer depends on varies between instances, but the prompt never shows "
      "it: the student cannot know the value to compute with."},
-    {C::ImplausibleAnswer, "W006", "implausible-answer",
-     "An answer is negative or absurdly large for some parameter values: usually a wrong "
-     "formula, unit or range."},
-    {C::GuessablePairs, "W007", "guessable-pairs",
-     "A matching exercise with no distractors: the last pair is always forced, so a student can "
-     "get it right by elimination."},
     {C::ConstraintsRejectMost, "W008", "constraints-reject-most",
      "With `dtx lint --seeds N`: the constraints throw away most parameter draws, so instances "
      "come from the few values that survive. Narrow the ranges to what the constraints allow, or "
      "compute the dependent value in \"derived\"."},
-    {C::UnitMismatch, "W009", "unit-mismatch",
-     "A numeric part's answer, worked out from the units its parameters declare (\"unit\": \"GB\" on "
-     "a parameter), has another dimension than the part's unit: bytes labelled ms. Lint checks "
-     "only where every parameter the answer uses declares a unit; numbers written into the "
-     "expression count as plain numbers (give a bandwidth its own parameter with a unit)."},
     {C::ImageAlt, "W010", "image-alt",
      "A Markdown image has no alt text (nothing between `![` and `]`). A student using a screen "
      "reader hears nothing of the picture: say in a sentence what it shows."},
-    {C::AmbiguousSlip, "W011", "ambiguous-slip",
-     "With `dtx lint --seeds N`: in at least 10 % of the seeds a parameter that multiplies or "
-     "divides a part's answer equals the factor of a slip the engine names for the part's unit "
-     "(N = 8 beside bits vs bytes, 100 beside percent vs fraction, 1000 beside a unit prefix), "
-     "and no listed mistake has that value. An answer off by that factor is told the slip, with "
-     "the parameter mentioned, but the feedback cannot say which the student did. List that "
-     "answer in \"mistakes\" with a message naming both causes, or keep the parameter off that "
-     "value in most instances."},
 };
+
+// Every type's own codes (types/<type>/codes.inc) with the common ones, in the order of ids.
+const std::vector<DiagCodeInfo> kCodes = [] {
+  std::vector<DiagCodeInfo> v = kCommonCodes;
+#define DTX_TYPE_CODE(code, id, name, summary) v.push_back({C::code, id, name, summary});
+#include "type_codes.inc"
+#undef DTX_TYPE_CODE
+  std::stable_sort(v.begin(), v.end(), [](const DiagCodeInfo& a, const DiagCodeInfo& b) {
+    return std::string_view(a.id) < std::string_view(b.id);
+  });
+  return v;
+}();
 
 }  // namespace
 

@@ -52,23 +52,8 @@ enum class DiagCode : uint8_t {
   // Texts.
   Maths,
   LinkScheme,
-  LabelPlaceholder,
   ImageMissing,
   ImageFormat,
-  // What a type checks.
-  MistakeEqualsAnswer,
-  CorrectOptions,
-  BugLines,
-  NoSolution,
-  NoCases,
-  ReferenceFails,
-  WrongPasses,
-  // What one instance shows (`dtx lint --seeds N`).
-  PartsCollide,
-  ImpossibleAnswer,
-  NotInteger,
-  Implausible,
-  SlipGradedRight,
   // Assignment files (`dtx lint` of a "dtx-assignment/1" file).
   BadDateTime,
   UnknownExercise,
@@ -76,14 +61,14 @@ enum class DiagCode : uint8_t {
   NoExplanation,
   NoHints,
   NoFeedback,
-  NoMistakes,
   ParamNotShown,
-  ImplausibleAnswer,
-  GuessablePairs,
   ConstraintsRejectMost,
-  UnitMismatch,
   ImageAlt,
-  AmbiguousSlip,
+  // What a type checks (E05x), what one instance shows with `dtx lint --seeds N` (E06x) and a
+  // type's style warnings: each type's own, in types/<type>/codes.inc.
+#define DTX_TYPE_CODE(code, id, name, summary) code,
+#include "type_codes.inc"
+#undef DTX_TYPE_CODE
   Count_  // not a code: the number of codes
 };
 

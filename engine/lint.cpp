@@ -5,11 +5,6 @@
 #include <map>
 #include <set>
 
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
-#include "grade/code.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
 #include "load_ctx.h"
 #include "markdown_links.h"
 #include "maths.h"

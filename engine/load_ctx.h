@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "grade/registry.h"
+#include "type_registry.h"
 #include "model.h"
 
 namespace dtx {

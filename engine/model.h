@@ -65,7 +65,7 @@ struct SampleAnswer;
 // the prompt. With `with_answer` the key is included (`dtx show --answer`).
 struct InstanceDescription;
 
-// The per-type half of an exercise. One implementation per file in engine/grade/; each
+// The per-type half of an exercise. One implementation per folder in types/; each
 // owns its whole lifecycle: load (TypeEntry) -> lint -> prepare an instance -> describe it
 // -> read an answer -> grade it, and the sample answers its tests and benchmark use. Nothing
 // outside a type's own files names the type: the CLI, lint, the preview and the tests loop
@@ -196,30 +196,24 @@ Library load_library(const std::vector<PackSource>& sources, LoadCache& cache);
 
 // ---------------------------------------------------------------- instances and answers
 
-struct CodeCase {
-  std::vector<std::string> args_json;  // each argument as JSON text
-  std::vector<double> args_num;        // numeric view, when every argument is a number
-  bool numeric_args = true;
-  std::optional<std::string> expected_json;  // from the case, the expression; or the reference
-  std::string note;
-  // "hidden": true (on the case or on "generate"): graded, but the student's feedback gives
-  // only whether it passed, so a solution cannot be a table of the shown answers.
-  bool hidden = false;
-};
-
 // An instance points at its Exercise: keep the Pack (or Library) alive while using it.
 struct Instance {
   const Exercise* exercise = nullptr;
   uint64_t seed = 0;
   std::vector<std::pair<std::string, double>> values;  // params then derived, in order
-  std::vector<double> part_values;                      // numeric: answer of each part
-  std::vector<int> order;  // choice/ordering: authored index shown at each position
-  std::vector<CodeCase> cases;
-  // Whatever else a type keeps per instance (its own struct, derived from InstanceData).
+  // What the type keeps per instance (its answers, the order it shows things in, its cases):
+  // its own struct, derived from InstanceData, made by TypeSpec::prepare.
   std::shared_ptr<const struct InstanceData> data;
   template <class T>
   const T* data_as() const {
     return dynamic_cast<const T*>(data.get());
+  }
+  // The type's data, or an empty T before prepare made it.
+  template <class T>
+  const T& data_or_empty() const {
+    static const T kEmpty;
+    const T* d = data_as<T>();
+    return d ? *d : kEmpty;
   }
 
   std::optional<double> value(std::string_view name) const;
@@ -270,7 +264,7 @@ struct InstanceData {
   virtual ~InstanceData() = default;
 };
 
-// What a student submits, in its type's own form: each type in engine/grade/ defines its
+// What a student submits, in its type's own form: each type in types/ defines its
 // answer (NumericAnswer, ChoiceAnswer...) as a struct derived from AnswerData.
 struct AnswerData {
   virtual ~AnswerData() = default;

@@ -492,7 +492,7 @@ async function runIsolated(provider, source, fn, cases, limitMs) {
   return r;
 }
 
-// The engine's CodeRunRequest -> CodeRunResult (engine/grade/code.h). The reference runs in a
+// The engine's CodeRunRequest -> CodeRunResult (engine/code_runner.h). The reference runs in a
 // runtime of its own, never in the same realm as the student's code.
 async function runRequest(provider, request) {
   const limit = Math.max(1, Math.min(Number(request.time_limit_ms) || 2000, 60000));

@@ -18,6 +18,7 @@
 // as HTML from the engine's Markdown renderer (cli/first_views.cpp), which escapes raw HTML.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const [viewsPath, dist] = process.argv.slice(2);
 if (!viewsPath || !dist) {
@@ -27,8 +28,8 @@ if (!viewsPath || !dist) {
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const ID = /^[a-z0-9][a-z0-9.-]*$/;  // engine/model.cpp valid_id: a file name as it is
 
-// The answer area of each type (engine/grade/*.cpp describe) as HTML controls, in the
-// engine's words (web/views/*.cpp). first-screen.js reads them as `dtx grade` words
+// The answer area of each type (its `describe`) as HTML controls: types/<type>/first_view.mjs,
+// in the engine's words (its view.cpp). first-screen.js reads them back as `dtx grade` words
 // (data-word on each control) and glue.js hands them to the engine at its first frame.
 // The words of an inline HTML text (an <option> and an aria-label hold text only), to be
 // escaped again where they go.
@@ -38,57 +39,15 @@ const plain = (html) => String(html).replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-
   const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
   return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
 });
-const AREAS = {
-  numeric(a) {
-    const parts = Array.isArray(a.parts) ? a.parts : [];
-    return parts.map((p, i) =>
-      `<p class="fx-part"><label for="fx-part-${i}">${esc(p.label || (parts.length > 1 ? `Part ${i + 1}` : 'Your answer'))}</label><br>` +
-      `<input id="fx-part-${i}" data-part="${esc(p.id)}" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"` +
-      `${p.unit ? ` placeholder="in ${esc(p.unit)}"` : ''}>` + (p.unit ? ` <span class="fx-unit">${esc(p.unit)}</span>` : '') + '</p>').join('');
-  },
-  choice(a) {
-    const opts = Array.isArray(a.options) ? a.options : [];
-    const kind = a.multiple ? 'checkbox' : 'radio';
-    return `<fieldset><legend>${a.multiple ? 'Select every option that applies.' : 'Select one option.'}</legend>` +
-      opts.map((o) => `<label class="fx-option"><input type="${kind}" name="fx-choice" value="${esc(o.label)}"> <span>${o.html}</span></label>`).join('') +
-      '</fieldset>';
-  },
-  ordering(a) {
-    const items = Array.isArray(a.items) ? a.items : [];
-    return '<p class="fx-how" id="fx-order-how">Put the steps in order: move one with its ▲ ▼ buttons.</p>' +
-      '<ol class="fx-steps" aria-describedby="fx-order-how">' + items.map((o) =>
-        `<li data-label="${esc(o.label)}"><span class="fx-step">${o.html}</span>` +
-        `<span class="fx-moves"><button type="button" class="fx-up" aria-label="Move up: ${esc(plain(o.html))}">▲</button>` +
-        `<button type="button" class="fx-down" aria-label="Move down: ${esc(plain(o.html))}">▼</button></span></li>`).join('') + '</ol>';
-  },
-  matching(a) {
-    const items = Array.isArray(a.items) ? a.items : [], opts = Array.isArray(a.options) ? a.options : [];
-    const choices = '<option value="">–</option>' + opts.map((o) => `<option value="${esc(o.label)}">${esc(o.label)}) ${esc(plain(o.html))}</option>`).join('');
-    return '<p class="fx-how">Pick the letter of the option that goes with each item.</p>' +
-      items.map((o) => `<p class="fx-part"><label for="fx-match-${esc(o.number)}"><b>${esc(o.number)}.</b> ${o.html}</label><br>` +
-        `<select id="fx-match-${esc(o.number)}" data-item="${esc(o.number)}">${choices}</select></p>`).join('') +
-      '<ul class="fx-options">' + opts.map((o) => `<li><b>${esc(o.label)})</b> ${o.html}</li>`).join('') + '</ul>';
-  },
-  'buggy-line'(a) {
-    const lines = Array.isArray(a.code) ? a.code : [];
-    const many = Number(a.select) > 1;
-    return `<fieldset><legend>${many ? `Pick the ${Number(a.select)} lines that are wrong.` : 'Pick the line that is wrong.'}</legend><div class="fx-code">` +
-      lines.map((l, i) => `<label class="fx-line"><input type="${many ? 'checkbox' : 'radio'}" name="fx-line" value="${i + 1}">` +
-        `<span class="fx-ln">${i + 1}</span><code>${esc(l) || ' '}</code></label>`).join('') + '</div></fieldset>';
-  },
-  code(a) {
-    const cases = Array.isArray(a.cases) ? a.cases.length : 0, hidden = Number(a.hidden_cases) || 0;
-    const rows = Math.min(Math.max(String(a.starter || '').split('\n').length + 2, 6), 24);
-    return `<p class="fx-how">Write <code>${esc(a.function || '')}(${(Array.isArray(a.args) ? a.args : []).map(esc).join(', ')})</code>` +
-      `${a.returns ? ` (it returns ${esc(a.returns)})` : ''}; it is run on ${cases + hidden} cases` +
-      `${hidden ? `, ${hidden} of them hidden` : ''}.</p>` +
-      `<label for="fx-code">Your code (JavaScript)</label><br><textarea id="fx-code" rows="${rows}" wrap="off" spellcheck="false" ` +
-      `autocapitalize="off" autocomplete="off">${esc(a.starter || '')}</textarea>`;
-  },
-};
+const TYPES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'types');
+const AREAS = {};
+for (const type of fs.readdirSync(TYPES_DIR).sort()) {
+  const file = path.join(TYPES_DIR, type, 'first_view.mjs');
+  if (fs.existsSync(file)) AREAS[type] = (await import(pathToFileURL(file).href)).default;
+}
 
 function page(id, v) {
-  const area = AREAS[v.type] ? AREAS[v.type](v.area || {}) : '';
+  const area = AREAS[v.type] ? AREAS[v.type](v.area || {}, { esc, plain }) : '';
   return [
     '<header class="fs-top"><a class="fs-home" href="#/">dtx</a>' +
       '<nav aria-label="dtx"><a class="fs-btn" href="#/">Course</a><a class="fs-btn" href="#/lab">Lab</a>' +

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Rewrites the exercise-type part of exercises/schema/pack.schema.json from the types
 // themselves: the engine's registry (`dtx types --json`: names, the fields each type adds,
-// the required ones, in registry order) and each type's schema file beside its engine file
-// (engine/grade/<type>.schema.json: a one-line summary, the editor snippet, its $defs). So
+// the required ones, in registry order) and each type's schema file in its folder
+// (types/<type>/schema.json: a one-line summary, the editor snippet, its $defs). So
 // the schema offers exactly the types and fields the loader accepts, and a new type brings
 // its schema with it.
 //
@@ -21,9 +21,9 @@ import { SCHEMA_PATH, formatJson } from './schema-widgets.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// engine/grade/buggy_line.schema.json for "buggy-line": the engine file's own name.
+// types/buggy-line/schema.json for "buggy-line": the type's folder.
 export function typeSchemaPath(name) {
-  return path.join(ROOT, 'engine/grade', `${name.replace(/-/g, '_')}.schema.json`);
+  return path.join(ROOT, 'types', name, 'schema.json');
 }
 
 export function readTypeTables(dtx) {
@@ -138,7 +138,7 @@ function main() {
     return;
   }
   fs.writeFileSync(SCHEMA_PATH, text);
-  console.log(`${path.relative(ROOT, SCHEMA_PATH)}: type part rewritten from \`${dtx} types --json\` and engine/grade/*.schema.json`);
+  console.log(`${path.relative(ROOT, SCHEMA_PATH)}: type part rewritten from \`${dtx} types --json\` and types/*/schema.json`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

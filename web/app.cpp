@@ -12,7 +12,7 @@
 #include "ui/keyboard.h"
 #include "ui/text_layer.h"
 #include "screens/screens.h"
-#include "views/views.h"
+#include "type_view.h"
 
 namespace dtx::web {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "assignment.h"
-#include "grade/code.h"
+#include "code_runner.h"
 #include "model.h"
 #include "outline.h"
 #include "preview.h"
@@ -48,7 +48,7 @@ struct Preview {
 
 // What the student is doing on the open exercise.
 // What the student has entered in the open exercise's fields, in its view's own form (each
-// view in web/views/ defines its struct).
+// view in types/<type>/view.cpp defines its struct).
 struct ViewState {
   virtual ~ViewState() = default;
 };
@@ -58,7 +58,7 @@ struct ExerciseState {
   const Exercise* exercise = nullptr;
   std::optional<Instance> inst;
   std::string instance_error;
-  std::shared_ptr<ViewState> view;  // the answer being entered (web/views/views.h)
+  std::shared_ptr<ViewState> view;  // the answer being entered (web/type_view.h)
   // results
   std::optional<Feedback> feedback;
   int graded = 0;  // submissions graded on this screen (the test hook waits on it)

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "grade/code.h"
+#include "code_runner.h"
 #include "model.h"
 
 namespace dtx::bench {

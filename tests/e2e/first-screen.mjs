@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, waitFor, shot } from './lib.mjs';
+import { ROOT, waitFor, shot, typeModules } from './lib.mjs';
 
 // A record as the engine writes it (engine/progress.cpp write_progress): ring.volume solved in
 // two tries, ring.latency tried once, the last exercise ring.latency (chapter 0).
@@ -249,8 +249,13 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
 
   test('first screen: an answer entered on a linked exercise\'s HTML view, of each type, carries over to the engine and its Submit is graded', async () => {
     // one exercise of each type, answered with the engine's own right answer (dtx show --answer)
-    const cases = ['ring.volume', 'quiz.plan-70b', 'ring.order-steps', 'ring.match-bytes', 'ring.buggy-double-count', 'ring.code-time'];
-    for (const id of cases) {
+    // one exercise of each type (types/<type>/e2e.mjs, firstView), answered with the engine's
+    // own right answer (dtx show --answer)
+    const types = await typeModules();
+    const missing = types.filter((t) => !t.module.firstView).map((t) => t.type);
+    assert(!missing.length, `types with no firstView in their e2e.mjs: ${missing.join(', ')}`);
+    const fillers = types.map((t) => t.module.firstView);
+    for (const { id, fill } of fillers) {
       const a = dtxShow(id, '--answer');
       const page = await newPage({ bypassCSP: true });  // (axe is injected with eval)
       // ring.volume: its pack held instead, so the engine runs (GLFW listens to the keys) while
@@ -262,30 +267,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
       if (id === 'ring.volume') await page.waitForFunction(() => performance.getEntriesByName('dtx:engine-running').length > 0, null, { timeout: 20000 });
       const form = '#first-exercise form.fx-answer';
       await axeAudit(page, `${id} (${a.type}) in HTML`);
-      if (a.type === 'numeric') {
-        const inputs = await page.$$(form + ' input[data-part]');
-        eq(inputs.length, a.grade_words.length, id + ': a field per part');
-        for (let i = 0; i < inputs.length; i++) await inputs[i].type(a.grade_words[i]);
-        // Backspace and Tab are the field's and the page's (GLFW would cancel both)
-        await inputs[0].press('End');
-        await inputs[0].type('9');
-        await inputs[0].press('Backspace');
-        await inputs[0].press('Tab');
-        eq(await page.evaluate(() => document.activeElement && document.activeElement.id), inputs.length > 1 ? 'fx-part-1' : null, id + ': Tab moved on');
-      } else if (a.type === 'choice' || a.type === 'buggy-line') {
-        for (const w of a.grade_words) await page.check(`${form} input[value="${w}"]`);
-      } else if (a.type === 'ordering') {
-        // the steps put in order with their ▲ buttons, as a student would
-        for (let i = 0; i < a.grade_words.length; i++) {
-          let at = await page.$$eval(form + ' li[data-label]', (lis, w) => lis.findIndex((li) => li.dataset.label === w), a.grade_words[i]);
-          for (; at > i; at--) await page.click(`${form} li[data-label="${a.grade_words[i]}"] .fx-up`);
-        }
-        eq(JSON.stringify(await page.$$eval(form + ' li[data-label]', (lis) => lis.map((li) => li.dataset.label))), JSON.stringify(a.grade_words), id + ': the order');
-      } else if (a.type === 'matching') {
-        for (const w of a.grade_words) { const [item, letter] = w.split('-'); await page.selectOption(`${form} select[data-item="${item}"]`, letter); }
-      } else if (a.type === 'code') {
-        await page.fill(form + ' textarea', a.grade_words[0]);
-      }
+      await fill(page, form, { ...a, id }, { eq });
       await page.click(form + ' .fx-submit');
       assert(/checked as soon as the grader is in/.test(await page.textContent('#fx-status')), id + ': the status line after Submit');
       release();

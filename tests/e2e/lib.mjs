@@ -1,6 +1,7 @@
 // Helpers for the browser tests: a static server for dist/, Chromium through playwright-core,
 // and actions that go through the real mouse, touch and keyboard at the positions window.dtx
 // reports (the hook only reads; it never acts).
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn, execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -231,4 +232,49 @@ export async function submit(page) {
 export async function shot(page, name) {
   const dir = path.join(ROOT, 'build/e2e');
   await page.screenshot({ path: path.join(dir, name + '.png') });
+}
+
+// The words of the text layer (what the canvas draws, as DOM text), spaces normalised.
+export async function layerText(page) {
+  return page.evaluate(() => (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' '));
+}
+
+export async function waitForLayer(page, pred, what) {
+  try {
+    await page.waitForFunction((p) => new Function('t', 'return (' + p + ');')(
+      (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' ')), pred, { timeout: 8000 });
+  } catch (e) {
+    throw new Error(`text layer: ${what}: ${(await layerText(page)).slice(0, 600)}`);
+  }
+}
+
+// A finger on the canvas: down at the first point, through the others a frame apart, up at the
+// last; `holdMs` still at the first point before moving (a long press).
+export async function touchPath(page, points, holdMs = 0) {
+  await page.evaluate(async ([pts, hold]) => {
+    const c = document.getElementById('canvas');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const t = ([x, y]) => new Touch({ identifier: 7, target: c, clientX: x, clientY: y });
+    const send = (type, p, down) => c.dispatchEvent(new TouchEvent(type, { touches: down ? [t(p)] : [], changedTouches: [t(p)], bubbles: true, cancelable: true }));
+    send('touchstart', pts[0], true);
+    await frame();
+    await frame();
+    if (hold) await new Promise((r) => setTimeout(r, hold));
+    for (const p of pts.slice(1)) { send('touchmove', p, true); await frame(); }
+    send('touchend', pts[pts.length - 1], false);
+    await frame();
+    await frame();
+  }, [points, holdMs]);
+}
+
+// Each exercise type's browser module (types/<type>/e2e.mjs), by type name, in folder order.
+export async function typeModules() {
+  const dir = path.join(ROOT, 'types');
+  const out = [];
+  for (const type of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, type, 'e2e.mjs');
+    if (fs.existsSync(path.join(dir, type)) && fs.statSync(path.join(dir, type)).isDirectory())
+      out.push({ type, module: fs.existsSync(file) ? await import(file) : {} });
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem } from './lib.mjs';
+import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem, layerText, waitForLayer, touchPath } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
@@ -149,56 +149,6 @@ test('course map loads every pack', async () => {
   await page.context().close();
 });
 
-test('numeric: wrong, unreadable, then right; progress survives a reload', async () => {
-  const page = await newPage();
-  await page.goto(server.url);
-  await ready(page);
-  await openExercise(page, 'ring.volume');
-  const ans = engineAnswer('ring.volume');
-  // an unreadable answer is a format error, shown beside the field, not an attempt
-  await typeInto(page, 'part-phase', 'lots');
-  await typeInto(page, 'part-total', '1.75');
-  let s = await submit(page);
-  eq(s.verdict, 'format-error', 'verdict for "lots"');
-  assert(s.parts[0].message.length > 0, 'format error message beside the field');
-  // the live region speaks sentences, never the verdict's code
-  let live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
-  assert(live.startsWith('Not graded: part of the answer could not be read') && !live.includes('format-error') &&
-    live.includes('Part 1, Sent during reduce-scatter: '), 'live region after an unreadable answer: ' + live);
-  let prog = await page.evaluate(() => localStorage.getItem('dtx.progress'));
-  assert(!prog || !JSON.parse(prog).exercises?.['ring.volume'], 'format error was recorded as an attempt: ' + prog);
-  // one phase only for the total: the known mistake's own message
-  await typeInto(page, 'part-phase', String(ans.parts[0].value));
-  await typeInto(page, 'part-total', String(ans.parts[0].value) + ' GB');
-  s = await submit(page);
-  eq(s.verdict, 'partial', 'verdict with one part wrong ' + JSON.stringify(s.parts));
-  assert(s.parts[1].message.length > 10, 'specific message for the wrong part');
-  await shot(page, 'numeric-wrong');
-  // right, typed with a unit in MB for one part
-  await typeInto(page, 'part-total', String(ans.parts[1].value * 1000) + ' MB');
-  await page.keyboard.press('Enter');  // Enter in a field submits
-  s = await waitFor(page, 's.graded >= 3');
-  eq(s.verdict, 'correct', 'verdict for the right answer');
-  assert(s.explanation, 'worked explanation shown after a correct answer');
-  live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
-  assert(live.startsWith('Correct.') && live.includes('Part 2, Sent over the whole AllReduce: Correct: '), 'live region after the right answer: ' + live);
-  await shot(page, 'numeric-right');
-  // hints one at a time
-  await click(page, 'hint');
-  s = await waitFor(page, 's.hints_shown === 1');
-  // reload: the same exercise (its address), and the progress is still there
-  await page.reload();
-  s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
-  eq(s.exercise, 'ring.volume', 'reload keeps the exercise');
-  prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
-  assert(prog.exercises['ring.volume'].solved_at > 0, 'solved after reload');
-  eq(prog.exercises['ring.volume'].attempts, 2, 'attempts (format error not counted)');
-  // a new visit to the site's address: the map offers to continue
-  await page.goto(server.url.replace(/#.*$/, '') + '#/');
-  s = await ready(page);
-  assert(s.items.some((i) => i.id === 'continue'), '"continue where you left off" offered');
-  await page.context().close();
-});
 
 // Maths in a prompt (issue 13, point 5): fractions and powers drawn built up, at a desktop
 // width and then at a phone's 390 px on the same page. The screenshots are for looking at.
@@ -229,183 +179,10 @@ test('maths in a prompt, desktop and phone, light and dark', async () => {
   await page.context().close();
 });
 
-test('choice: wrong option then right', async () => {
-  const page = await newPage();
-  await page.goto(server.url);
-  await ready(page);
-  await openExercise(page, 'ring.why-ring');
-  const ans = engineAnswer('ring.why-ring');
-  const wrong = ans.options.findIndex((o) => !o.correct);
-  const right = ans.options.findIndex((o) => o.correct);
-  await click(page, `choice-${wrong}`);
-  let s = await submit(page);
-  eq(s.verdict, 'incorrect', 'wrong option');
-  assert(s.message.length > 0, 'feedback for the wrong option');
-  await click(page, `choice-${right}`);
-  s = await submit(page);
-  eq(s.verdict, 'correct', 'right option');
-  await shot(page, 'choice');
-  await page.context().close();
-});
 
-test('ordering: by drag and by keyboard', async () => {
-  const page = await newPage();
-  await page.goto(server.url);
-  await ready(page);
-  let s = await openExercise(page, 'ring.order-steps');
-  const ans = engineAnswer('ring.order-steps');
-  const n = ans.items.length;
-  // as shown: wrong (the engine never shows it solved)
-  s = await submit(page);
-  assert(s.verdict !== 'correct', 'initial order graded correct');
-  // drag the second row above the first with the mouse
-  const before = (await state(page)).order.slice();
-  const rows = (await state(page)).items;
-  const r1 = rows.find((i) => i.id === 'order-1');
-  const r0 = rows.find((i) => i.id === 'order-0');
-  await page.mouse.move(r1.x + 30, r1.y + r1.h / 2);
-  await page.mouse.down();
-  for (let k = 1; k <= 6; k++) {  // a person's drag lasts several frames
-    await page.mouse.move(r1.x + 30, r1.y + r1.h / 2 + (r0.y + r0.h / 2 - 4 - (r1.y + r1.h / 2)) * k / 6);
-    const f = (await state(page)).frame;
-    await waitFor(page, `s.frame > ${f}`);
-  }
-  await page.mouse.up();
-  s = await waitFor(page, `s.order[0] === ${before[1]}`).catch(async (e) => { throw new Error(e.message + ' order ' + JSON.stringify((await state(page)).order) + ' before ' + JSON.stringify(before)); });
-  eq(s.order[1], before[0], 'dragged row swapped');
-  // now sort with the keyboard: select a row, Home / arrow keys move it
-  const labels = ans.items.map((i) => i.label);           // display order of the original instance
-  const target = ans.answer.map((l) => before[labels.indexOf(l)]);  // authored index wanted at each place
-  for (let t = 0; t < n; t++) {
-    s = await state(page);
-    const pos = s.order.indexOf(target[t]);
-    if (pos === t) continue;
-    await click(page, `order-${pos}`);
-    await waitFor(page, 'true');
-    const seen = [];  // each key's frame and the order after it, for a failure's message
-    const after = async (key) => { const st = await state(page); seen.push(`${key}@${st.frame}: ${st.order} grabbed ${st.grabbed}`); };
-    await after('click');
-    if (t === 0) { await press(page, 'Home'); await after('Home'); }
-    else for (let k = 0; k < pos - t; k++) { await press(page, 'ArrowUp'); await after('ArrowUp'); }
-    await waitFor(page, `s.order[${t}] === ${target[t]}`).catch(async (e) => { const st = await state(page); throw new Error(`keyboard move to ${t}: order ${st.order} target ${target} grabbed from ${pos} active ${st.active} grabbed ${st.grabbed}; ${seen.join(' | ')}`); });
-  }
-  s = await submit(page);
-  eq(s.verdict, 'correct', 'ordering after keyboard moves');
-  await shot(page, 'ordering');
-  await page.context().close();
-});
 
-test('buggy line: a decoy, then the bug', async () => {
-  const page = await newPage();
-  await page.goto(server.url);
-  await ready(page);
-  await openExercise(page, 'ring.buggy-double-count');
-  const ans = engineAnswer('ring.buggy-double-count');
-  const bug = ans.bugs[0];
-  const decoy = bug === 1 ? 2 : 1;
-  await click(page, `line-${decoy}`);
-  let s = await submit(page);
-  eq(s.verdict, 'incorrect', 'decoy line');
-  await click(page, `line-${bug}`);
-  s = await submit(page);
-  eq(s.verdict, 'correct', 'bug line');
-  await shot(page, 'buggy-line');
-  await page.context().close();
-});
 
-test('code: wrong, infinite loop, syntax error, clipboard both ways, right', async () => {
-  const page = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
-  await page.goto(server.url);
-  await ready(page);
-  await openExercise(page, 'ring.code-time');
-  const ans = engineAnswer('ring.code-time');
-  const sig = ans.reference.match(/function\s+(\w+)\s*\(([^)]*)\)/);
-  const head = `function ${sig[1]}(${sig[2]}) {`;
-  // wrong: per-case results
-  await typeInto(page, 'code', `${head}\n  return 0;\n}`, { commit: true });
-  let s = await submit(page);
-  assert(s.verdict === 'incorrect' || s.verdict === 'partial', `return 0 graded ${s.verdict}: ${s.message}; the editor held ${JSON.stringify(s.code)}`);
-  assert(s.cases.length > 0 && s.cases.some((c) => !c.pass), 'per-case results');
-  await shot(page, 'code-wrong');
-  // an infinite loop is stopped; the page keeps drawing meanwhile
-  await typeInto(page, 'code', `${head}\n  while (true) {}\n}`, { commit: true });
-  const t0 = Date.now();
-  const f0 = (await state(page)).frame;
-  await click(page, 'submit');
-  await page.mouse.move(10, 10);
-  // Frames are drawn while the loop runs (before its verdict): the page is not blocked.
-  const mid = await waitFor(page, `s.frame > ${f0 + 3}`, 15000);
-  assert(mid.graded < 2, 'page responsive while the code runs: no frame drawn until the verdict');
-  // The bound only catches a limit that does not hold (a hang); the time is a figure, not a test.
-  s = await waitFor(page, `s.graded >= 2`, 3000 + 12000);
-  console.log(`      the loop was stopped ${Date.now() - t0} ms after the click`);
-  assert(/time limit/i.test(s.message + JSON.stringify(s.details)), 'time limit reported: ' + s.message);
-  // a syntax error names the student's line and is not an attempt
-  await typeInto(page, 'code', `${head}\n  return 1 +* 2;\n}`, { commit: true });
-  s = await submit(page);
-  eq(s.verdict, 'format-error', 'syntax error');
-  assert(/line 2/.test(s.message + JSON.stringify(s.details)), 'syntax error line: ' + s.message + ' in ' + JSON.stringify(s.code));
-  // paste from the system clipboard
-  await page.evaluate((t) => navigator.clipboard.writeText(t), ans.reference);
-  await click(page, 'code');
-  await waitFor(page, 's.text_input === true');
-  await press(page, 'Control+A');
-  await press(page, 'Control+V');
-  s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`, 5000).catch(async (e) => { throw new Error('paste: editor holds ' + JSON.stringify((await state(page)).code) + ' expected ' + JSON.stringify(ans.reference)); });
-  // copy to the system clipboard
-  await page.evaluate(() => navigator.clipboard.writeText(''));
-  await press(page, 'Control+A');
-  await press(page, 'Control+C');
-  await page.waitForTimeout(200);
-  eq(await page.evaluate(() => navigator.clipboard.readText()), ans.reference, 'clipboard after Ctrl+C');
-  s = await submit(page);
-  eq(s.verdict, 'correct', 'reference solution');
-  await shot(page, 'code-right');
-  await page.context().close();
-});
 
-// ring.code-time hides its generated cases: a solution that is a table of the shown cases
-// passes those and fails the hidden ones, and the page tells only how many of those pass.
-test('code: hidden cases show only how many pass, never their inputs', async () => {
-  const page = await newPage({ viewport: { width: 1280, height: 1600 } });
-  await page.goto(server.url);
-  await ready(page);
-  await openExercise(page, 'ring.code-time');
-  const ans = engineAnswer('ring.code-time');
-  const shown = ans.cases.filter((c) => !c.hidden), hidden = ans.cases.filter((c) => c.hidden);
-  assert(hidden.length > 0 && shown.length > 0, `shown and hidden cases: ${shown.length}, ${hidden.length}`);
-  const sig = ans.reference.match(/function\s+(\w+)\s*\(([^)]*)\)/);
-  const names = sig[2].split(',').map((s) => s.trim());
-  // The student's "solution": the shown cases' expected values, and an error that quotes the
-  // arguments of any other case.
-  const table = Object.fromEntries(shown.map((c) => [c.args.join(), c.expected]));
-  await typeInto(page, 'code', `function ${sig[1]}(${sig[2]}) {\n  const t = ${JSON.stringify(table)};\n` +
-    `  const k = [${sig[2]}].join();\n  if (k in t) return t[k];\n  throw new Error('leaked ' + k);\n}`, { commit: true });
-  const s = await submit(page);
-  eq(s.verdict, 'partial', 'a table of the shown cases');
-  const line = `Hidden cases: 0 of ${hidden.length} pass; a hidden case threw an error.`;
-  eq(s.details.join('|'), line, 'the details');
-  assert(s.spoken.includes(line), 'the live region says it: ' + s.spoken);
-  eq(s.cases.filter((c) => c.hidden).length, hidden.length, 'hidden cases in the hook state');
-  for (const c of s.cases.filter((c) => c.hidden))
-    assert(!c.pass && c.got === '' && c.message === 'a hidden case threw an error', 'a hidden case: ' + JSON.stringify(c));
-  await waitForLayer(page, `t.includes(${JSON.stringify(line)})`, 'the hidden line');
-  await waitForLayer(page, `t.includes('${hidden.length} hidden cases')`, 'the table row');
-  const text = await layerText(page);
-  // Neither the case's arguments as the table would show them ("M_gb=3.5, N=64, ...") nor as
-  // the student's error quoted them ("3.5,64,..."), nor the error's words.
-  for (const c of hidden) {
-    const asShown = c.args.map((v, i) => `${names[i]}=${v}`).join(', ');
-    assert(!text.includes(asShown), `hidden arguments ${asShown} in the page: ${text.slice(0, 400)}`);
-    assert(!text.includes(c.args.join()), `hidden arguments ${c.args.join()} in the page`);
-  }
-  // (the editor's text is in the layer too: it holds 'leaked ', but never "Error: leaked")
-  assert(!text.includes('Error: leaked'), 'the error text of a hidden case is in the page');
-  // the shown cases are listed as before
-  assert(text.includes(shown[0].args.map((v, i) => `${names[i]}=${v}`).join(', ')), 'a shown case is listed');
-  await shot(page, 'code-hidden-cases');
-  await page.context().close();
-});
 
 test('worker sandbox: no network, no storage, lines of errors', async () => {
   const page = await newPage();
@@ -548,24 +325,6 @@ test('phone: 360 px, HiDPI, touch and the on-screen keyboard path', async () => 
   await page.context().close();
 });
 
-// A finger on the canvas: down at the first point, through the others a frame apart, up at the
-// last; `holdMs` still at the first point before moving (a long press).
-async function touchPath(page, points, holdMs = 0) {
-  await page.evaluate(async ([pts, hold]) => {
-    const c = document.getElementById('canvas');
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const t = ([x, y]) => new Touch({ identifier: 7, target: c, clientX: x, clientY: y });
-    const send = (type, p, down) => c.dispatchEvent(new TouchEvent(type, { touches: down ? [t(p)] : [], changedTouches: [t(p)], bubbles: true, cancelable: true }));
-    send('touchstart', pts[0], true);
-    await frame();
-    await frame();
-    if (hold) await new Promise((r) => setTimeout(r, hold));
-    for (const p of pts.slice(1)) { send('touchmove', p, true); await frame(); }
-    send('touchend', pts[pts.length - 1], false);
-    await frame();
-    await frame();
-  }, [points, holdMs]);
-}
 
 // Every item of the screen, scrolling down to its end: none cut at a side; with a finger for a
 // pointer, every wholly shown one at least 44 CSS px each way.
@@ -672,54 +431,6 @@ test('keyboard: Ctrl+Enter in a numeric field is one attempt; Ctrl+F and Ctrl+= 
   await page.context().close();
 });
 
-// A row held and dragged over four rows lands four places away, with the button (or finger)
-// held all along: by the mouse on its text, by a finger on its grip, and by a long press.
-test('ordering: a row dragged over four rows lands there (mouse, touch grip, long press)', async () => {
-  const moved = (order, from, to) => { const a = order.slice(); const [v] = a.splice(from, 1); a.splice(to, 0, v); return a; };
-  const rowAt = (st, id) => st.items.find((i) => i.id === id);
-  const open = async (page) => {
-    await page.goto(server.url + '#/ex/ring.order-steps');
-    return waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.order-steps' && s.items.some((i) => i.id === 'order-5')", 20000);
-  };
-  // the mouse, on the row's text, in ten moves of one frame each
-  let page = await newPage({ viewport: { width: 1280, height: 1100 } });
-  let s = await open(page);
-  let before = s.order.slice();
-  let a = rowAt(s, 'order-0'), b = rowAt(s, 'order-4');
-  const x = a.x + a.w / 2, y0 = a.y + a.h / 2, y1 = b.y + b.h / 2 + 2;
-  await page.mouse.move(x, y0);
-  await page.mouse.down();
-  for (let k = 1; k <= 10; k++) {
-    const f = (await state(page)).frame;
-    await page.mouse.move(x, y0 + (y1 - y0) * k / 10);
-    await waitFor(page, `s.frame > ${f}`);
-  }
-  s = await waitFor(page, 'true');
-  eq(s.grabbed, 4, 'the row is still held, four places down, before the button is released');
-  await page.mouse.up();
-  const want = JSON.stringify(moved(before, 0, 4));
-  s = await waitFor(page, `JSON.stringify(s.order) === ${JSON.stringify(want)}`).catch(async () => {
-    throw new Error(`mouse drag: order ${JSON.stringify((await state(page)).order)}, wanted ${want} (from ${JSON.stringify(before)})`);
-  });
-  await page.context().close();
-  // a finger: on the grip at once, then on the text after a long press; each four rows up
-  page = await newPage({ viewport: { width: 430, height: 1600 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
-  s = await open(page);
-  for (const [by, hold] of [['grip', 0], ['order', 700]]) {
-    before = s.order.slice();
-    a = rowAt(s, `${by}-4`);
-    b = rowAt(s, 'order-0');
-    assert(a && b, `${by}-4 and row 1 on screen: ` + s.items.map((i) => i.id));
-    const tx = a.x + a.w / 2, ty0 = a.y + a.h / 2, ty1 = b.y + b.h / 2 - 2;
-    await touchPath(page, [[tx, ty0], ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((k) => [tx, ty0 + (ty1 - ty0) * k / 10])], hold);
-    const w = JSON.stringify(moved(before, 4, 0));
-    s = await waitFor(page, `JSON.stringify(s.order) === ${JSON.stringify(w)}`).catch(async () => {
-      throw new Error(`${by} drag by finger: order ${JSON.stringify((await state(page)).order)}, wanted ${w} (from ${JSON.stringify(before)})`);
-    });
-  }
-  await shot(page, 'phone-ordering-dragged-four');
-  await page.context().close();
-});
 
 test('prefers-reduced-motion: a playing widget moves a whole step at a time; without it, it glides', async () => {
   const sample = async (reducedMotion) => {
@@ -1040,18 +751,6 @@ test('an exercise drives its embedded widget with the instance numbers', async (
   await page.context().close();
 });
 
-// The words of the text layer (what the canvas draws, as DOM text), spaces normalised.
-async function layerText(page) {
-  return page.evaluate(() => (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' '));
-}
-async function waitForLayer(page, pred, what) {
-  try {
-    await page.waitForFunction((p) => new Function('t', 'return (' + p + ');')(
-      (document.getElementById('dtx-layer') || document.body).textContent.replace(/\s+/g, ' ')), pred, { timeout: 8000 });
-  } catch (e) {
-    throw new Error(`text layer: ${what}: ${(await layerText(page)).slice(0, 600)}`);
-  }
-}
 
 test('a widget with "reveal": "after-attempt" opens after the first counted attempt; an instructor always sees it', async () => {
   const page = await newPage({ viewport: { width: 1280, height: 1400 } });
@@ -2434,11 +2133,12 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
 });
 
 // ---------------------------------------------------------------- one file per exercise type
-// tests/e2e/types/<type>.mjs: a type's browser tests, registered with the same helpers.
-const typesDir = path.join(ROOT, 'tests/e2e/types');
-for (const f of fs.existsSync(typesDir) ? fs.readdirSync(typesDir).filter((n) => n.endsWith('.mjs')).sort() : []) {
-  const mod = await import(path.join(typesDir, f));
-  mod.default({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, near, server: () => server });
+// types/<type>/e2e.mjs: a type's browser tests, registered with the same helpers.
+const typesDir = path.join(ROOT, 'types');
+for (const t of fs.readdirSync(typesDir).sort()) {
+  const file = path.join(typesDir, t, 'e2e.mjs');
+  if (!fs.existsSync(file)) continue;
+  (await import(file)).default({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, near, server: () => server });
 }
 
 // Course mode: an assignment solved by three students and graded by `dtx report`.

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "expr.h"
-#include "grade/code.h"
+#include "code/code.h"
 #include "lint.h"
 #include "model.h"
 #include "preview.h"

@@ -5,7 +5,7 @@
 //      example and editor snippet is valid, every pattern has a message an editor can show;
 //   2. its widget part is what `dtx sim --inputs-json` says (else: run scripts/schema-widgets.mjs),
 //      and its type part is what the types declare (`dtx types --json` and
-//      engine/grade/*.schema.json; else: run scripts/schema-types.mjs), with a described
+//      types/*/schema.json; else: run scripts/schema-types.mjs), with a described
 //      property for every field a type adds and none it does not;
 //   3. every shipped pack names the schema in "$schema" (resolved relative to the pack, as
 //      editors do) and is accepted by the schema and by `dtx lint --no-run`;
@@ -177,14 +177,14 @@ const expectedTypes = withTypeParts(schema, typeTables);
 if (JSON.stringify(expectedTypes) !== JSON.stringify(schema)) {
   const names = new Set([...Object.keys(expectedTypes.$defs), ...Object.keys(schema.$defs)]);
   const differ = [...names].filter((n) => JSON.stringify(expectedTypes.$defs[n]) !== JSON.stringify(schema.$defs[n]));
-  fail(`the schema's type part differs from \`dtx types --json\` and engine/grade/*.schema.json (${differ.join(', ') || 'order'}): run \`node scripts/schema-types.mjs ${dtx}\``);
+  fail(`the schema's type part differs from \`dtx types --json\` and types/*/schema.json (${differ.join(', ') || 'order'}): run \`node scripts/schema-types.mjs ${dtx}\``);
 }
 for (const t of typeTables.types) {
   const props = Object.keys(t.schema.defs[t.name].properties || {});
   const missing = t.fields.filter((f) => !props.includes(f));
   const extra = props.filter((p) => !t.fields.includes(p));
-  if (missing.length) fail(`engine/grade/${t.name.replace(/-/g, '_')}.schema.json: no "properties" entry for ${missing.join(', ')}, which the "${t.name}" loader reads`);
-  if (extra.length) fail(`engine/grade/${t.name.replace(/-/g, '_')}.schema.json: "properties" describes ${extra.join(', ')}, which the "${t.name}" loader does not read`);
+  if (missing.length) fail(`types/${t.name}/schema.json: no "properties" entry for ${missing.join(', ')}, which the "${t.name}" loader reads`);
+  if (extra.length) fail(`types/${t.name}/schema.json: "properties" describes ${extra.join(', ')}, which the "${t.name}" loader does not read`);
 }
 
 // ---------------------------------------------------------------- helpers

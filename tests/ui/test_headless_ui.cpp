@@ -22,11 +22,11 @@
 
 #include "app.h"
 #include "fake_platform.h"
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
-#include "grade/code.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
+#include "buggy-line/buggy_line.h"
+#include "choice/choice.h"
+#include "code/code.h"
+#include "numeric/numeric.h"
+#include "ordering/ordering.h"
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
@@ -37,7 +37,7 @@
 #include "ui/maths_layout.h"
 #include "ui/text_layer.h"
 #include "ui/theme.h"
-#include "views/views.h"
+#include "type_view.h"
 
 // gtest prints the display size of a parameterised test with this (ImVec2 is global).
 void PrintTo(const ImVec2& v, std::ostream* os) { *os << v.x << "x" << v.y; }
@@ -1642,7 +1642,7 @@ TEST_F(HeadlessUi, TheLayerGivesEveryControlARoleANameAndItsState) {
   ASSERT_FALSE(b.is_null());
   EXPECT_EQ(b["group"], "Options");
   EXPECT_EQ(b["checked"], false);
-  set_answer(make_answer(ChoiceAnswer({app.ex.inst->order[1]})));
+  set_answer(make_answer(ChoiceAnswer({app.ex.inst->data_or_empty<ChoiceInstance>().order[1]})));
   frame("picked B");
   frame("picked B");
   nlohmann::json after = nlohmann::json::array();

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "grade/buggy_line.h"
-#include "grade/choice.h"
-#include "grade/numeric.h"
-#include "grade/ordering.h"
+#include "buggy-line/buggy_line.h"
+#include "choice/choice.h"
+#include "numeric/numeric.h"
+#include "ordering/ordering.h"
 #include "model.h"
 
 namespace dtx::testing {
@@ -35,7 +35,7 @@ inline Instance must_instance(const Exercise& ex, uint64_t seed = 0) {
   return inst ? *inst : Instance{};
 }
 
-// Answers of each type, as its own struct (engine/grade/<type>.h).
+// Answers of each type, as its own struct (types/<type>/<type>.h).
 inline Feedback grade_parts(const Instance& inst, std::vector<std::string> parts) {
   return grade(inst, make_answer(NumericAnswer(std::move(parts))));
 }
@@ -50,6 +50,16 @@ inline Feedback grade_order(const Instance& inst, std::vector<int> order) {
 
 inline Feedback grade_lines(const Instance& inst, std::vector<int> lines) {
   return grade(inst, make_answer(BuggyLineAnswer(std::move(lines))));
+}
+
+// Inside an instance: a numeric exercise's answer of each part; the authored index shown at
+// each position of a choice, ordering or matching exercise.
+inline const std::vector<double>& part_values(const Instance& inst) {
+  return inst.data_or_empty<NumericInstance>().part_values;
+}
+inline const std::vector<int>& shown_order(const Instance& inst) {
+  if (const auto* c = inst.data_as<ChoiceInstance>()) return c->order;
+  return inst.data_or_empty<OrderingInstance>().order;
 }
 
 }  // namespace dtx::testing

@@ -8,7 +8,7 @@
 
 #include "content_util.h"
 #include "figures.h"
-#include "grade/code.h"
+#include "code/code.h"
 #include "helpers.h"
 #include "load_ctx.h"
 
@@ -122,7 +122,7 @@ TEST(AnswerWords, ChoiceAndOrderingUseTheLettersShown) {
       Answer a = ex.type == "choice" ? make_answer(ChoiceAnswer(order)) : make_answer(OrderingAnswer(order));
       std::string expect;
       for (int index : order) {
-        size_t pos = std::find(inst.order.begin(), inst.order.end(), index) - inst.order.begin();
+        size_t pos = std::find(shown_order(inst).begin(), shown_order(inst).end(), index) - shown_order(inst).begin();
         expect += std::string(ex.type == "choice" && !expect.empty() ? "," : "") + option_letter(pos);
       }
       std::string got;

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "assignment.h"
-#include "grade/code.h"
+#include "code_runner.h"
 #include "helpers.h"
 #include "report.h"
 #include "sha256.h"
@@ -69,14 +69,14 @@ SubmittedAttempt attempt(const std::string& exercise, uint64_t seed, std::vector
 // The right answer to t.sum for `seed`, as a student types it.
 std::string sum_answer(const Exercise& ex, uint64_t seed) {
   Instance inst = must_instance(ex, seed);
-  return format_number(inst.part_values[0], 12);
+  return format_number(part_values(inst)[0], 12);
 }
 
 // The letter of t.pick's right option in `seed`'s shuffled order.
 std::string pick_answer(const Exercise& ex, uint64_t seed) {
   Instance inst = must_instance(ex, seed);
-  for (size_t pos = 0; pos < inst.order.size(); ++pos)
-    if (inst.order[pos] == 0) return std::string(1, static_cast<char>('A' + pos));
+  for (size_t pos = 0; pos < shown_order(inst).size(); ++pos)
+    if (shown_order(inst)[pos] == 0) return std::string(1, static_cast<char>('A' + pos));
   return "?";
 }
 

@@ -21,8 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "grade/code.h"
-#include "grade/numeric.h"
+#include "code/code.h"
+#include "numeric/numeric.h"
+#include "helpers.h"
 #include "model.h"
 #include "text.h"
 #include "units.h"
@@ -369,11 +370,11 @@ TEST(Independent, DefaultAnswersMatchHandComputedValues) {
 
       std::string err;
       auto inst = make_instance(*ex, 0, &err);
-      if (!inst || index >= inst->part_values.size()) {
+      if (!inst || index >= dtx::testing::part_values(*inst).size()) {
         ADD_FAILURE() << what << ": the default instance does not build: " << err;
         continue;
       }
-      double got = inst->part_values[index];
+      double got = dtx::testing::part_values(*inst)[index];
       double abs_tol = part.abs;  // in the entry's unit once converted
 
       // The entry's unit: the part's own, or one of the same dimension (converted).

@@ -5,7 +5,7 @@
 
 #include "content_util.h"
 #include "diagnose.h"
-#include "grade/numeric.h"
+#include "numeric/numeric.h"
 #include "helpers.h"
 #include "text.h"
 
@@ -87,9 +87,9 @@ TEST(Diagnose, RingBusbwTakesAFractionOrAPercentage) {
   const Exercise* ex = lib.find("ring.busbw");
   ASSERT_NE(ex, nullptr);
   Instance inst = must_instance(*ex, 0);
-  ASSERT_EQ(inst.part_values.size(), 3u);
-  std::string algbw = format_number(inst.part_values[0], 6) + " GB/s";
-  std::string busbw = format_number(inst.part_values[1], 6) + " GB/s";
+  ASSERT_EQ(part_values(inst).size(), 3u);
+  std::string algbw = format_number(part_values(inst)[0], 6) + " GB/s";
+  std::string busbw = format_number(part_values(inst)[1], 6) + " GB/s";
   for (const std::string util : {"0.778", "77.8 %", "77.8%", "0.7778"}) {
     Feedback f = grade_parts(inst, {algbw, busbw, util});
     EXPECT_EQ(f.parts[2].verdict, Verdict::Correct) << util << ": " << f.parts[2].message;

@@ -325,8 +325,8 @@ TEST(LintSuggest, AnswersOfParts) {
   EXPECT_EQ(joined(lint_text(chained)), "");
   Pack pack = must_load(pack_with(chained));
   Instance inst = must_instance(pack.exercises[0]);
-  ASSERT_EQ(inst.part_values.size(), 2u);
-  EXPECT_DOUBLE_EQ(inst.part_values[1], 1.75);  // 2 * 7/8
+  ASSERT_EQ(part_values(inst).size(), 2u);
+  EXPECT_DOUBLE_EQ(part_values(inst)[1], 1.75);  // 2 * 7/8
   Feedback fb = grade_parts(inst, {"0.875 GB", "0.875 GB"});  // one phase given as the total
   ASSERT_EQ(fb.parts.size(), 2u);
   EXPECT_EQ(fb.parts[1].message, "that is 0.875 GB, one phase");

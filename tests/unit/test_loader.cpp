@@ -116,7 +116,7 @@ TEST(Instances, DefaultSeedUsesDefaultsAndSeedsAreDeterministic) {
   Instance d = must_instance(ex, 0);
   EXPECT_EQ(*d.value("N"), 8);
   EXPECT_EQ(*d.value("steps"), 14);
-  EXPECT_DOUBLE_EQ(d.part_values[0], 1.75);
+  EXPECT_DOUBLE_EQ(part_values(d)[0], 1.75);
   bool varied = false;
   for (uint64_t s = 1; s < 20; ++s) {
     Instance a = must_instance(ex, s), b = must_instance(ex, s);
@@ -157,7 +157,7 @@ TEST(Loader, BareNumbersAreConstantExpressions) {
   Pack p = must_load(pack_with(R"J({"id": "a", "type": "numeric", "title": "A", "prompt": "p",
     "parts": [{"id": "v", "answer": 16384, "unit": "", "mistakes": [{"answer": 12345.5, "message": "m"}]}]})J"));
   Instance i = must_instance(p.exercises[0]);
-  EXPECT_DOUBLE_EQ(i.part_values[0], 16384);
+  EXPECT_DOUBLE_EQ(part_values(i)[0], 16384);
   EXPECT_EQ(grade_parts(i, {"12,345.5"}).message, "m");
 }
 

@@ -128,7 +128,7 @@ TEST(Preview, AnswerLinesForEveryKind) {
   std::string seq = instance_answer_lines(*inst).at(0);
   ASSERT_EQ(seq.rfind("order: ", 0), 0u);
   std::string rebuilt;
-  for (size_t i = 7; i < seq.size(); i += 2) rebuilt += std::to_string(inst->order[seq[i] - 'A']);
+  for (size_t i = 7; i < seq.size(); i += 2) rebuilt += std::to_string(dtx::testing::shown_order(*inst)[seq[i] - 'A']);
   EXPECT_EQ(rebuilt, "012");
 }
 

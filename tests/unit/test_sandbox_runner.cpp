@@ -12,7 +12,7 @@
 #include <iterator>
 
 #include "content_util.h"
-#include "grade/code.h"
+#include "code/code.h"
 #include "helpers.h"
 #include "sandbox_runner.h"
 

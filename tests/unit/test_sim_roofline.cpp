@@ -254,7 +254,7 @@ TEST(SimRoofline, AgreesWithChapter12Exercises) {
   ASSERT_TRUE(lr.pack.has_value());
   auto part = [&](const char* ex_id, size_t part) {
     for (const auto& ex : lr.pack->exercises)
-      if (ex.id == ex_id) return dtx::testing::must_instance(ex).part_values.at(part);
+      if (ex.id == ex_id) return dtx::testing::part_values(dtx::testing::must_instance(ex)).at(part);
     ADD_FAILURE() << "no exercise " << ex_id;
     return 0.0;
   };

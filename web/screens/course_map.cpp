@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <set>
 
-#include "grade/registry.h"
+#include "type_registry.h"
 #include "route.h"
 #include "screens/screens.h"
 #include "ui/access.h"
 #include "ui/keyboard.h"
 #include "ui/text_layer.h"
-#include "views/views.h"
+#include "type_view.h"
 
 namespace dtx::web {
 

@@ -9,7 +9,7 @@
 #include "screens/screens.h"
 #include "ui/access.h"
 #include "ui/text_layer.h"
-#include "views/views.h"
+#include "type_view.h"
 
 namespace dtx::web {
 

@@ -5,7 +5,7 @@
 // the limit nothing inside can delay: when a request outlives its time limit plus a grace
 // period, the worker is terminated and a new one is started for the next submission.
 //
-// Speaks the engine's CodeRunRequest / CodeRunResult JSON (engine/grade/code.h), the same
+// Speaks the engine's CodeRunRequest / CodeRunResult JSON (engine/code_runner.h), the same
 // protocol as the CLI's host (cli/sandbox-host.js).
 'use strict';
 (function () {

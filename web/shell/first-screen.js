@@ -80,12 +80,14 @@
     const changed = () => { fx.changed = true; };
     form.addEventListener('input', changed);
     form.addEventListener('change', changed);
-    // ordering: a step moves up or down one place; the button keeps the keyboard
+    // A button with data-move="up"/"down" moves its [data-movable] element one place among its
+    // siblings (a step of a list put in order); the button keeps the keyboard.
     form.addEventListener('click', (e) => {
-      const b = e.target.closest && e.target.closest('button.fx-up, button.fx-down');
+      const b = e.target.closest && e.target.closest('button[data-move]');
       if (!b) return;
-      const li = b.closest('li');
-      const up = b.classList.contains('fx-up');
+      const li = b.closest('[data-movable]');
+      if (!li) return;
+      const up = b.getAttribute('data-move') === 'up';
       const other = up ? li.previousElementSibling : li.nextElementSibling;
       if (!other) return;
       if (up) li.parentNode.insertBefore(li, other);
@@ -98,17 +100,25 @@
       fx.submitted = true;
       if (status) status.textContent = 'Your answer is checked as soon as the grader is in…';
     });
-    fx.answer = () => {
-      const q = (sel) => Array.from(form.querySelectorAll(sel));
-      const type = form.getAttribute('data-type');
-      let words = [];
-      if (type === 'numeric') words = q('input[data-part]').map((i) => i.getAttribute('data-part') + '=' + i.value);
-      else if (type === 'choice' || type === 'buggy-line') words = q('input:checked').map((i) => i.value);
-      else if (type === 'ordering') words = q('li[data-label]').map((li) => li.getAttribute('data-label'));
-      else if (type === 'matching') words = q('select[data-item]').filter((x) => x.value).map((x) => x.getAttribute('data-item') + '-' + x.value);
-      else if (type === 'code') words = [form.querySelector('textarea').value];
-      return { id, words, submit: !!fx.submitted };
-    };
+    fx.answer = () => ({ id, words: wordsOf(form), submit: !!fx.submitted });
+  }
+  // The answer as `dtx grade` words, from the controls that carry data-word (each type's
+  // types/<type>/first_view.mjs writes them), in document order: a box or radio button gives
+  // its value when it is ticked; a field, text area or list gives data-word then its value
+  // (an empty one only with data-keep-empty); any other element gives data-word itself.
+  function wordsOf(form) {
+    const words = [];
+    for (const el of form.querySelectorAll('[data-word]')) {
+      const word = el.getAttribute('data-word');
+      if (el.type === 'checkbox' || el.type === 'radio') {
+        if (el.checked) words.push(el.value);
+      } else if (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) {
+        if (el.value || el.hasAttribute('data-keep-empty')) words.push(word + el.value);
+      } else {
+        words.push(word);
+      }
+    }
+    return words;
   }
   fx.close = () => {
     fx.closed = true;

@@ -1,0 +1,73 @@
+// Browser tests of the numeric type: an unreadable answer (not an attempt), a known mistake's
+// message, the right answer with units, hints, and progress kept over a reload.
+import { ready, waitFor, click, press, typeInto, openExercise, submit, shot, engineAnswer } from '../../tests/e2e/lib.mjs';
+
+// A linked exercise's HTML first view (before the engine runs), answered as a student would with
+// the engine's right answer `a` (`dtx show --answer --json`); tests/e2e/first-screen.mjs submits it.
+export const firstView = {
+  id: 'ring.volume',
+  async fill(page, form, a, { eq }) {
+    const inputs = await page.$$(form + ' input[data-part]');
+    eq(inputs.length, a.grade_words.length, a.id + ': a field per part');
+    for (let i = 0; i < inputs.length; i++) await inputs[i].type(a.grade_words[i]);
+    // Backspace and Tab are the field's and the page's (GLFW would cancel both)
+    await inputs[0].press('End');
+    await inputs[0].type('9');
+    await inputs[0].press('Backspace');
+    await inputs[0].press('Tab');
+    eq(await page.evaluate(() => document.activeElement && document.activeElement.id), inputs.length > 1 ? 'fx-part-1' : null, a.id + ': Tab moved on');
+  },
+};
+
+export default function register({ test, newPage, assert, eq, server }) {
+  test('numeric: wrong, unreadable, then right; progress survives a reload', async () => {
+    const page = await newPage();
+    await page.goto(server().url);
+    await ready(page);
+    await openExercise(page, 'ring.volume');
+    const ans = engineAnswer('ring.volume');
+    // an unreadable answer is a format error, shown beside the field, not an attempt
+    await typeInto(page, 'part-phase', 'lots');
+    await typeInto(page, 'part-total', '1.75');
+    let s = await submit(page);
+    eq(s.verdict, 'format-error', 'verdict for "lots"');
+    assert(s.parts[0].message.length > 0, 'format error message beside the field');
+    // the live region speaks sentences, never the verdict's code
+    let live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
+    assert(live.startsWith('Not graded: part of the answer could not be read') && !live.includes('format-error') &&
+      live.includes('Part 1, Sent during reduce-scatter: '), 'live region after an unreadable answer: ' + live);
+    let prog = await page.evaluate(() => localStorage.getItem('dtx.progress'));
+    assert(!prog || !JSON.parse(prog).exercises?.['ring.volume'], 'format error was recorded as an attempt: ' + prog);
+    // one phase only for the total: the known mistake's own message
+    await typeInto(page, 'part-phase', String(ans.parts[0].value));
+    await typeInto(page, 'part-total', String(ans.parts[0].value) + ' GB');
+    s = await submit(page);
+    eq(s.verdict, 'partial', 'verdict with one part wrong ' + JSON.stringify(s.parts));
+    assert(s.parts[1].message.length > 10, 'specific message for the wrong part');
+    await shot(page, 'numeric-wrong');
+    // right, typed with a unit in MB for one part
+    await typeInto(page, 'part-total', String(ans.parts[1].value * 1000) + ' MB');
+    await page.keyboard.press('Enter');  // Enter in a field submits
+    s = await waitFor(page, 's.graded >= 3');
+    eq(s.verdict, 'correct', 'verdict for the right answer');
+    assert(s.explanation, 'worked explanation shown after a correct answer');
+    live = await page.evaluate(() => document.getElementById('dtx-live').textContent);
+    assert(live.startsWith('Correct.') && live.includes('Part 2, Sent over the whole AllReduce: Correct: '), 'live region after the right answer: ' + live);
+    await shot(page, 'numeric-right');
+    // hints one at a time
+    await click(page, 'hint');
+    s = await waitFor(page, 's.hints_shown === 1');
+    // reload: the same exercise (its address), and the progress is still there
+    await page.reload();
+    s = await waitFor(page, "s.screen === 'exercise' && !s.busy", 20000);
+    eq(s.exercise, 'ring.volume', 'reload keeps the exercise');
+    prog = JSON.parse(await page.evaluate(() => localStorage.getItem('dtx.progress')));
+    assert(prog.exercises['ring.volume'].solved_at > 0, 'solved after reload');
+    eq(prog.exercises['ring.volume'].attempts, 2, 'attempts (format error not counted)');
+    // a new visit to the site's address: the map offers to continue
+    await page.goto(server().url.replace(/#.*$/, '') + '#/');
+    s = await ready(page);
+    assert(s.items.some((i) => i.id === 'continue'), '"continue where you left off" offered');
+    await page.context().close();
+  });
+}
