@@ -76,9 +76,12 @@ void draw_grid(App& app, ExerciseState& st, float label_w, float cell_w) {
   const TableSpec* spec = spec_of(st);
   const float x0 = ImGui::GetCursorPosX();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
+  // (positions by SetCursorPosX, in the window's coordinates like x0: SameLine(x) would add
+  // the page's indent a second time)
+  const auto column_x = [&](size_t c) { return x0 + label_w + static_cast<float>(c) * (cell_w + gap); };
   for (size_t c = 0; c < spec->columns.size(); ++c) {
-    if (c) ImGui::SameLine(x0 + label_w + c * (cell_w + gap));
-    else ImGui::SetCursorPosX(x0 + label_w);
+    if (c) ImGui::SameLine();
+    ImGui::SetCursorPosX(column_x(c));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + cell_w);
     text_colored(color::muted(), heading(st, spec->columns[c]).c_str());
     ImGui::PopTextWrapPos();
@@ -90,7 +93,8 @@ void draw_grid(App& app, ExerciseState& st, float label_w, float cell_w) {
     ImGui::TextUnformatted(markdown_math_to_plain(st.inst->render(spec->rows[r].label)).c_str());
     ImGui::PopTextWrapPos();
     for (size_t c = 0; c < spec->columns.size(); ++c) {
-      ImGui::SameLine(x0 + label_w + c * (cell_w + gap));
+      ImGui::SameLine();
+      ImGui::SetCursorPosX(column_x(c));
       draw_cell(app, st, r, c, cell_w);
     }
     ImGui::PopID();
@@ -113,14 +117,33 @@ void draw_list(App& app, ExerciseState& st) {
   }
 }
 
+// Under the table, what is wrong with each cell that is not right: the engine's diagnosis, or
+// why it could not be read (the exercise screen leaves per-part messages to the view).
+void draw_cell_messages(App& app, const ExerciseState& st) {
+  if (!st.feedback) return;
+  for (const PartFeedback& pf : st.feedback->parts) {
+    if (!pf.graded || pf.verdict == Verdict::Correct || pf.message.empty()) continue;
+    if (pf.verdict == Verdict::FormatError) {
+      text_colored(color::partial(), (pf.label + ": " + pf.message).c_str());  // quotes the student: plain text
+    } else {
+      MdStyle md = md_style(app);
+      md.text_color = color::wrong();
+      draw_markdown("✗ " + pf.label + ": " + pf.message, md);
+    }
+  }
+}
+
 void draw(App& app, ExerciseState& st) {
   const TableSpec* spec = spec_of(st);
+  State& v = *view_state<State>(st);
+  if (v.cells.size() < spec->cell_count()) v.cells.resize(spec->cell_count());
   const float e = em(app);
   const float label_w = e * 7, gap = ImGui::GetStyle().ItemSpacing.x;
   const float cols = static_cast<float>(spec->columns.size());
   const float cell_w = std::min(e * 9, (app.content_width - label_w - gap * cols) / cols);
   if (cell_w >= e * 6) draw_grid(app, st, label_w, cell_w);
   else draw_list(app, st);
+  draw_cell_messages(app, st);
 }
 
 bool answer(App&, ExerciseState& st, Answer& out) {
@@ -130,8 +153,8 @@ bool answer(App&, ExerciseState& st, Answer& out) {
 
 bool set_answer(App&, ExerciseState& st, const Answer& a) {
   const auto* t = a.as<TableAnswer>();
-  if (!t || t->cells.size() != view_state<State>(st)->cells.size()) return false;  // a field per cell
-  view_state<State>(st)->cells = t->cells;
+  if (!t) return false;
+  view_state<State>(st)->cells = t->cells;  // (too few: draw gives the rest an empty field)
   return true;
 }
 
