@@ -278,3 +278,63 @@ export async function typeModules() {
   }
   return out;
 }
+
+// Tab (no more than `max` presses) until the state satisfies `pred`; each press lets a frame
+// see it, as a person's would.
+export async function tabUntil(page, pred, what, max = 60) {
+  const trail = [];
+  const ok = new Function('s', 'return (' + pred + ');');
+  for (let i = 0; i < max; i++) {
+    let s = await state(page);
+    if (ok(s)) return s;
+    // A field reached by Tab starts typing a frame or two after the focus lands on it: one
+    // more frame before the next Tab (which, typed into the code editor, would indent).
+    s = await waitFor(page, `s.frame > ${s.frame}`);
+    if (ok(s)) return s;
+    trail.push(s.focus || s.active || '-');
+    await press(page, 'Tab');
+  }
+  throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
+}
+
+// Replaces the text of the code editor being typed in: Ctrl+A, Backspace, then a line at a
+// time, as a keyboard commits it (Enter is a key; the per-key path is the numeric part's).
+export async function replaceCodeByKeys(page, code) {
+  await press(page, 'Control+A');
+  await press(page, 'Backspace');
+  const lines = code.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) await page.keyboard.press('Enter');
+    if (lines[i]) await page.keyboard.insertText(lines[i]);
+  }
+}
+
+// Chromium's accessibility tree (what a screen reader reads), through CDP: the nodes that are
+// not ignored, as {role, name, focused, checked, pressed, expanded}.
+export async function axTree(cdp) {
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  return nodes.filter((n) => !n.ignored).map((n) => {
+    const o = { role: n.role ? n.role.value : '', name: n.name ? String(n.name.value) : '' };
+    for (const p of n.properties || []) if (['focused', 'checked', 'pressed', 'expanded'].includes(p.name)) o[p.name] = p.name === 'focused' ? p.value.value : String(p.value.value);
+    return o;
+  });
+}
+
+export async function axFocused(cdp) {
+  return (await axTree(cdp)).find((n) => n.focused && n.role !== 'RootWebArea') || null;
+}
+
+// Tab (keys only) until the node with the screen reader's focus is `role` named by `name`
+// (a string it starts with, or a test).
+export async function tabToAx(page, cdp, role, name, max = 80) {
+  const ok = (n) => n && n.role === role && (typeof name === 'string' ? n.name.startsWith(name) : name(n.name));
+  const trail = [];
+  for (let i = 0; i < max; i++) {
+    const f = await axFocused(cdp);
+    if (ok(f)) return f;
+    trail.push(f ? `${f.role} "${f.name.slice(0, 30)}"` : '-');
+    await press(page, 'Tab');
+    await page.waitForTimeout(30);  // the layer follows the focus in the frame after the key
+  }
+  throw new Error(`Tab never put the screen reader on ${role} "${name}"; it went ${trail.slice(-12).join(' > ')}`);
+}

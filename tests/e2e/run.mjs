@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem, layerText, waitForLayer, touchPath } from './lib.mjs';
+import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem, layerText, waitForLayer, touchPath, tabUntil, replaceCodeByKeys, axTree, axFocused, tabToAx, typeModules } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
@@ -349,8 +349,9 @@ async function checkPhoneScreen(page, where, scroll) {
 }
 
 test('phone: 320, 360 and 430 px: nothing cut at the side, touch targets of 44 CSS px; a swipe over an ordering list scrolls, its grip drags, a long press drags', async () => {
-  const screens = ['#/', '#/ex/ring.volume', '#/ex/ring.order-steps', '#/ex/ring.buggy-double-count', '#/ex/ring.why-ring',
-    '#/ex/ring.code-time', '#/settings', '#/lab/pipeline', '#/lab/plan'];
+  // the map, one exercise of every type (its keyboard test's), Settings and two Lab widgets
+  const exercises = (await typeModules()).map((t) => '#/ex/' + t.module.keyboard.id);
+  const screens = ['#/', ...exercises, '#/settings', '#/lab/pipeline', '#/lab/plan'];
   const problems = [];
   let page;
   for (const width of [360, 320, 430]) {
@@ -1024,35 +1025,7 @@ test('links: a javascript: link in a pack is drawn as text and opens nothing; ht
 // Opens a numeric exercise and submits the engine's own answer.
 // ---------------------------------------------------------------- keyboard
 
-// Tab (no more than `max` presses) until the state satisfies `pred`; each press lets a frame
-// see it, as a person's would.
-async function tabUntil(page, pred, what, max = 60) {
-  const trail = [];
-  const ok = new Function('s', 'return (' + pred + ');');
-  for (let i = 0; i < max; i++) {
-    let s = await state(page);
-    if (ok(s)) return s;
-    // A field reached by Tab starts typing a frame or two after the focus lands on it: one
-    // more frame before the next Tab (which, typed into the code editor, would indent).
-    s = await waitFor(page, `s.frame > ${s.frame}`);
-    if (ok(s)) return s;
-    trail.push(s.focus || s.active || '-');
-    await press(page, 'Tab');
-  }
-  throw new Error(`Tab never reached ${what}; focus went ${trail.join(' > ')}`);
-}
 
-// Replaces the text of the code editor being typed in: Ctrl+A, Backspace, then a line at a
-// time, as a keyboard commits it (Enter is a key; the per-key path is the numeric part's).
-async function replaceCodeByKeys(page, code) {
-  await press(page, 'Control+A');
-  await press(page, 'Backspace');
-  const lines = code.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) await page.keyboard.press('Enter');
-    if (lines[i]) await page.keyboard.insertText(lines[i]);
-  }
-}
 
 // A page that counts every pointer event it gets (window.__pointer): keyboard tests end with 0.
 async function keyboardOnlyPage() {
@@ -1119,98 +1092,26 @@ test('keyboard: one exercise of every type solved with keys alone; a visible foc
     return waitFor(page, `s.frame > ${s.frame + 1}`);  // settled: a first field has taken the focus
   };
 
-  // numeric: Tab reaches the first field, which takes the typing; Tab to the next; Enter submits
-  let ans = engineAnswer('ring.volume');
-  await open('ring.volume');
-  for (const [i, p] of ans.parts.entries()) {
-    await tabUntil(page, `s.text_input && s.active === 'part-${p.id}'`, `field ${p.id}`);
-    await page.keyboard.type(`${p.value} ${p.unit}`);
-    if (i === 0) {
-      const s = await waitFor(page, 'true');
-      assert(s.text_input, 'typing in the first field');
-    }
+  // One exercise of each type, solved by the steps in its folder (types/<type>/e2e.mjs,
+  // `keyboard`): Tab to its controls and answer with keys; `submitKey` (Enter unless said)
+  // sends it, and `after` checks what follows.
+  const types = await typeModules();
+  const missing = types.filter((t) => !t.module.keyboard).map((t) => t.type);
+  assert(!missing.length, `types with no keyboard steps in their e2e.mjs: ${missing.join(', ')}`);
+  for (const { type, module: { keyboard } } of types) {
+    const ans = engineAnswer(keyboard.id);
+    await open(keyboard.id);
+    await keyboard.solve(page, ans, { assert, eq, shot });
+    await submitsCorrect(keyboard.submitKey || 'Enter', type, keyboard.timeout);
+    if (keyboard.after) await keyboard.after(page, ans, { assert, eq });
   }
-  await submitsCorrect('Enter', 'numeric');
-  let s;
-
-  // choice: Tab to each right option, Space picks it, Enter submits
-  ans = engineAnswer('ring.why-ring');
-  await open('ring.why-ring');
-  for (const [pos, o] of ans.options.entries()) {
-    if (!o.correct) continue;
-    await tabUntil(page, `s.focus === 'choice-${pos}'`, `option ${o.label}`);
-    await press(page, 'Space');
+  // Esc leaves a field being typed in first (its text kept), then the exercise
+  let s = await state(page);
+  if (s.text_input) {
+    await press(page, 'Escape');
+    s = await waitFor(page, '!s.text_input');
+    eq(s.screen, 'exercise', 'the first Esc only leaves the field');
   }
-  await shot(page, 'keyboard-focus-ring');
-  await submitsCorrect('Enter', 'choice');
-
-  // buggy line: Tab into the listing, arrows to the bug, Space, Enter
-  ans = engineAnswer('ring.buggy-double-count');
-  await open('ring.buggy-double-count');
-  s = await tabUntil(page, "s.focus.startsWith('line-')", 'a line of the listing');
-  let line = Number(s.focus.slice(5));
-  while (line !== ans.bugs[0]) {
-    await press(page, line < ans.bugs[0] ? 'ArrowDown' : 'ArrowUp');
-    // ImGui moves the focus in the frame after the one that saw the key
-    const moved = await waitFor(page, `s.focus !== 'line-${line}'`).catch(() => null);
-    assert(moved, `the arrow key did not move the focus from line ${line}`);
-    const now = Number(moved.focus.slice(5));
-    assert(Math.abs(now - line) === 1, `one arrow press moved the focus from line ${line} to ${moved.focus}`);
-    line = now;
-  }
-  await press(page, 'Space');
-  await submitsCorrect('Enter', 'buggy line');
-
-  // ordering: Tab to a row, Space picks it up, arrows move it (the focus follows), Space puts it down
-  ans = engineAnswer('ring.order-steps');
-  s = await open('ring.order-steps');
-  const before = s.order.slice();
-  const labels = ans.items.map((i) => i.label);
-  const target = ans.answer.map((l) => before[labels.indexOf(l)]);
-  for (let t = 0; t < target.length; t++) {
-    s = await state(page);
-    const pos = s.order.indexOf(target[t]);
-    if (pos === t) continue;
-    await tabUntil(page, `s.focus === 'order-${pos}'`, `row ${pos + 1}`);
-    await press(page, 'Space');
-    for (let k = 0; k < pos - t; k++) {
-      const from = (await state(page)).order.indexOf(target[t]);
-      await press(page, 'ArrowUp');
-      if (!(await waitFor(page, `s.order.indexOf(${target[t]}) < ${from}`, 3000).catch(() => null))) {
-        // Seen once under load (the row stayed): said here with what the page saw, and the
-        // key pressed again, so the rest of the test still runs. To be run down.
-        console.log(`      note: ArrowUp did not move the held row from ${from}; pressed again. Input log:\n` +
-          (await page.evaluate(() => window.dtx.inputLog())).split('\n').slice(-12).map((l) => '        ' + l).join('\n'));
-        await press(page, 'ArrowUp');
-      }
-    }
-    // the focus goes with the row (set in the frame after the move)
-    s = await waitFor(page, `s.order[${t}] === ${target[t]} && s.focus === 'order-${t}'`).catch(async () => {
-      const now = await state(page);
-      throw new Error(`row for place ${t}: order ${now.order}, want ${target}; focus ${now.focus}, grabbed ${now.grabbed}; input log:\n` +
-        await page.evaluate(() => window.dtx.inputLog()));
-    });
-    await press(page, 'Space');
-  }
-  await submitsCorrect('Enter', 'ordering');
-
-  // code: Tab into the editor, type (Tab indents there), Ctrl+Enter submits from inside it
-  ans = engineAnswer('ring.code-time');
-  await open('ring.code-time');
-  await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor');
-  await replaceCodeByKeys(page, ans.reference);
-  s = await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`).catch(async (e) => {
-    throw new Error('the editor holds ' + JSON.stringify((await state(page)).code));
-  });
-  await submitsCorrect('Control+Enter', 'code', 15000);
-  // Back in the editor (running the code took it out), Esc leaves it with the code kept and
-  // the focus on it; Esc again goes back to the course
-  await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor again');
-  await press(page, 'Escape');
-  s = await waitFor(page, '!s.text_input');
-  eq(s.screen, 'exercise', 'the first Esc only leaves the editor');
-  eq(s.focus, 'code', 'the focus stays on the editor');
-  eq(s.code, ans.reference, 'the code is kept');
   await press(page, 'Escape');
   s = await waitFor(page, "s.screen === 'course'");
 
@@ -1897,33 +1798,6 @@ test('text layer: DOM text lies within 2 CSS px of the drawn glyphs on three scr
 
 // ---------------------------------------------------------------- screen readers (issue 14)
 
-// Chromium's accessibility tree (what a screen reader reads), through CDP: the nodes that are
-// not ignored, as {role, name, focused, checked, pressed, expanded}.
-async function axTree(cdp) {
-  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-  return nodes.filter((n) => !n.ignored).map((n) => {
-    const o = { role: n.role ? n.role.value : '', name: n.name ? String(n.name.value) : '' };
-    for (const p of n.properties || []) if (['focused', 'checked', 'pressed', 'expanded'].includes(p.name)) o[p.name] = p.name === 'focused' ? p.value.value : String(p.value.value);
-    return o;
-  });
-}
-async function axFocused(cdp) {
-  return (await axTree(cdp)).find((n) => n.focused && n.role !== 'RootWebArea') || null;
-}
-// Tab (keys only) until the node with the screen reader's focus is `role` named by `name`
-// (a string it starts with, or a test).
-async function tabToAx(page, cdp, role, name, max = 80) {
-  const ok = (n) => n && n.role === role && (typeof name === 'string' ? n.name.startsWith(name) : name(n.name));
-  const trail = [];
-  for (let i = 0; i < max; i++) {
-    const f = await axFocused(cdp);
-    if (ok(f)) return f;
-    trail.push(f ? `${f.role} "${f.name.slice(0, 30)}"` : '-');
-    await press(page, 'Tab');
-    await page.waitForTimeout(30);  // the layer follows the focus in the frame after the key
-  }
-  throw new Error(`Tab never put the screen reader on ${role} "${name}"; it went ${trail.slice(-12).join(' > ')}`);
-}
 
 // axe-core, injected by the test (its context allows it: bypassCSP), on the whole document:
 // the violations of impact serious or critical, and the others for the note. Label in name
@@ -1971,82 +1845,20 @@ test('screen reader: every exercise type solved with the accessibility tree to f
   };
   const names = (tree, role) => tree.filter((n) => n.role === role).map((n) => n.name);
 
-  // numeric: each part is a textbox named by its label; typing goes to it
-  let ans = engineAnswer('ring.volume');
-  let tree = await open('ring.volume');
-  for (const b of ['Submit', 'Try another', 'Hint 1 of 2', 'Copy link']) assert(names(tree, 'button').includes(b), `numeric: the button "${b}": ${names(tree, 'button')}`);
-  assert(tree.some((n) => n.role === 'heading' && n.name === ans.title), 'the title is a heading');
-  assert(tree.some((n) => n.role === 'StaticText' && n.name.includes('8 GPUs each hold a gradient buffer of 1 GB')), 'the prompt is in the tree');
-  for (const p of ans.parts) {
-    await tabToAx(page, cdp, 'textbox', p.label);
-    await page.keyboard.type(`${p.value} ${p.unit}`);
+  // One exercise of each type, solved by the steps in its folder (types/<type>/e2e.mjs,
+  // `screenReader`): find its controls in the accessibility tree, act with keys; `submitKey`
+  // (Enter unless said) sends it, and `heard` checks the tree after the grade.
+  const types = await typeModules();
+  const missing = types.filter((t) => !t.module.screenReader).map((t) => t.type);
+  assert(!missing.length, `types with no screen-reader steps in their e2e.mjs: ${missing.join(', ')}`);
+  for (const { type, module: { screenReader: sr } } of types) {
+    const ans = engineAnswer(sr.id);
+    const tree = await open(sr.id);
+    assert(tree.some((n) => n.role === 'heading' && n.name === ans.title), `${type}: the title is a heading`);
+    await sr.solve(page, cdp, ans, tree, { assert, eq, names });
+    const after = await submitsCorrect(sr.submitKey || 'Enter', type, sr.timeout);
+    if (sr.heard) sr.heard(after, ans, { assert, eq });
   }
-  tree = await submitsCorrect('Enter', 'numeric');
-  assert(tree.some((n) => n.name.includes(`Part 2, ${ans.parts[1].label}: `)), 'the feedback names each part');
-
-  // choice: every option is a radio in a group; Space checks the focused one
-  ans = engineAnswer('ring.why-ring');
-  tree = await open('ring.why-ring');
-  const radios = names(tree, 'radio');
-  eq(radios.length, ans.options.length, 'one radio per option');
-  for (const o of ans.options) assert(radios.some((r) => r.endsWith(o.text)), `the option "${o.text}" is a radio: ${radios}`);
-  assert(tree.some((n) => n.role === 'radiogroup' && n.name === 'Options'), 'the options are a radio group');
-  for (const o of ans.options.filter((x) => x.correct)) {
-    await tabToAx(page, cdp, 'radio', (n) => n.endsWith(o.text));
-    // the DOM focus is where the canvas draws the focus ring: on the option's rectangle
-    const ring = await page.evaluate(() => {
-      const r = document.activeElement.getBoundingClientRect();
-      const it = window.dtx.item(window.dtx.state.focus);
-      return { dom: [r.x, r.y, r.width, r.height], item: it && [it.x, it.y, it.w, it.h] };
-    });
-    assert(ring.item && ring.dom.every((v, k) => Math.abs(v - ring.item[k]) <= 1), `the focused proxy lies on its control: ${JSON.stringify(ring)}`);
-    await press(page, 'Space');
-    await waitFor(page, 's.picks.length > 0');
-    const f = await axFocused(cdp);
-    eq(f.checked, 'true', 'the picked option is checked');
-  }
-  await submitsCorrect('Enter', 'choice');
-
-  // buggy line: each line is a toggle button "Line N: code"
-  ans = engineAnswer('ring.buggy-double-count');
-  tree = await open('ring.buggy-double-count');
-  eq(names(tree, 'button').filter((n) => /^Line \d+: /.test(n)).length, ans.code.length, 'a button per line');
-  await tabToAx(page, cdp, 'button', `Line ${ans.bugs[0]}: `);
-  await press(page, 'Space');
-  await waitFor(page, `s.lines.includes(${ans.bugs[0]})`);
-  eq((await axFocused(cdp)).pressed, 'true', 'the picked line is pressed');
-  await submitsCorrect('Enter', 'buggy line');
-
-  // ordering: a list of steps "k. text" (described "Step k of n"); Space selects one, the arrows move it and
-  // the screen reader's focus goes with it, saying its new place
-  ans = engineAnswer('ring.order-steps');
-  tree = await open('ring.order-steps');
-  assert(tree.some((n) => n.role === 'list' && n.name === 'Steps, in your order'), 'the steps are a list');
-  const n = ans.items.length;
-  const text = (label) => ans.items.find((i) => i.label === label).text;
-  for (let t = 0; t < n; t++) {
-    const want = text(ans.answer[t]);
-    let f = await tabToAx(page, cdp, 'button', (name) => /^\d+\. /.test(name) && name.endsWith(want));
-    let at = Number(/^(\d+)\./.exec(f.name)[1]) - 1;
-    if (at === t) continue;
-    await press(page, 'Space');
-    while (at > t) {
-      await press(page, 'ArrowUp');
-      f = await waitFor(page, `s.grabbed === ${at - 1}`).then(() => page.waitForTimeout(50)).then(() => axFocused(cdp));
-      at--;
-      eq(f && f.name, `${at + 1}. ${want}`, 'the focus follows the moved step');
-    }
-    await press(page, 'Space');
-  }
-  await submitsCorrect('Enter', 'ordering');
-
-  // code: the editor is a multi-line textbox; the code is typed there
-  ans = engineAnswer('ring.code-time');
-  await open('ring.code-time');
-  await tabToAx(page, cdp, 'textbox', 'Your code (JavaScript)');
-  await replaceCodeByKeys(page, ans.reference);
-  await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`);
-  tree = await submitsCorrect('Control+Enter', 'code', 15000);
   await page.context().close();
 });
 
@@ -2072,7 +1884,7 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
       await page.evaluate(() => document.querySelector('#dtx-layer .dtx-ctl[aria-label="Settings"]').focus());
       await waitFor(page, "s.focus === 'nav-settings'");
     }
-    for (const id of ['ring.volume', 'ring.why-ring', 'ring.buggy-double-count', 'ring.order-steps', 'ring.code-time']) {
+    for (const id of (await typeModules()).map((t) => t.module.screenReader.id)) {  // one of every type
       await page.goto(`${server.url}#/ex/${id}`);
       const s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && !s.busy`, 20000);
       await waitFor(page, `s.frame > ${s.frame + 1}`);

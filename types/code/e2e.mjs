@@ -1,6 +1,6 @@
 // Browser tests of the code type: wrong code, an endless loop stopped, a syntax error, the
 // clipboard both ways, the right code; hidden cases that tell only how many pass.
-import { ready, state, waitFor, click, press, typeInto, openExercise, submit, shot, engineAnswer, layerText, waitForLayer } from '../../tests/e2e/lib.mjs';
+import { ready, state, waitFor, click, press, typeInto, openExercise, submit, shot, engineAnswer, layerText, waitForLayer, tabUntil, replaceCodeByKeys, tabToAx } from '../../tests/e2e/lib.mjs';
 
 // A linked exercise's HTML first view (before the engine runs), answered as a student would with
 // the engine's right answer `a` (`dtx show --answer --json`); tests/e2e/first-screen.mjs submits it.
@@ -8,6 +8,46 @@ export const firstView = {
   id: 'ring.code-time',
   async fill(page, form, a, { eq }) {
     await page.fill(form + ' textarea', a.grade_words[0]);
+  },
+};
+
+// Solved with keys alone in tests/e2e/run.mjs's keyboard test, on `id`: the steps after the
+// exercise is open (`ans` is `dtx show --answer --json`).
+export const keyboard = {
+  id: 'ring.code-time',
+  // Tab into the editor, type (Tab indents there), Ctrl+Enter submits from inside it
+  submitKey: 'Control+Enter',
+  timeout: 15000,
+  async solve(page, ans) {
+    await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor');
+    await replaceCodeByKeys(page, ans.reference);
+    await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`).catch(async () => {
+      throw new Error('the editor holds ' + JSON.stringify((await state(page)).code));
+    });
+  },
+  // Back in the editor (running the code took it out), Esc leaves it with the code kept and
+  // the focus on it
+  async after(page, ans, { eq }) {
+    await tabUntil(page, "s.text_input && s.active === 'code'", 'the code editor again');
+    await press(page, 'Escape');
+    const s = await waitFor(page, '!s.text_input');
+    eq(s.screen, 'exercise', 'the first Esc only leaves the editor');
+    eq(s.focus, 'code', 'the focus stays on the editor');
+    eq(s.code, ans.reference, 'the code is kept');
+  },
+};
+
+// Solved with the accessibility tree to find and the keyboard to act, in tests/e2e/run.mjs's
+// screen-reader test: the steps after the exercise is open (`tree` is what a screen reader has).
+export const screenReader = {
+  id: 'ring.code-time',
+  // the editor is a multi-line textbox; the code is typed there
+  submitKey: 'Control+Enter',
+  timeout: 15000,
+  async solve(page, cdp, ans) {
+    await tabToAx(page, cdp, 'textbox', 'Your code (JavaScript)');
+    await replaceCodeByKeys(page, ans.reference);
+    await waitFor(page, `s.code === ${JSON.stringify(ans.reference)}`);
   },
 };
 

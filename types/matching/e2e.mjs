@@ -1,7 +1,7 @@
 // Browser tests of the matching type: by mouse (a wrong pair, then all right), by keys alone
 // (Tab to a letter, Space picks it, Enter submits), and by touch on a 360 px phone, where no
 // letter button may run off the screen and each is a finger's size.
-import { ready, state, waitFor, press, click, tap, findItem, openExercise, submit, shot, engineAnswer } from '../../tests/e2e/lib.mjs';
+import { ready, state, waitFor, press, click, tap, findItem, openExercise, submit, shot, engineAnswer, tabUntil, tabToAx } from '../../tests/e2e/lib.mjs';
 
 const ID = 'coll.match-results';
 
@@ -35,7 +35,40 @@ export const firstView = {
   },
 };
 
-export default function register({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, server }) {
+// Solved with keys alone in tests/e2e/run.mjs's keyboard test, on `id`: the steps after the
+// exercise is open (`ans` is `dtx show --answer --json`).
+export const keyboard = {
+  id: ID,
+  // Tab to the right letter of each item, Space picks it (Enter submits)
+  async solve(page, ans) {
+    for (const [k, [item, option]] of rightPairs(ans).entries()) {
+      await tabUntil(page, `s.focus === 'match-${item}-${option}'`, `letter ${String.fromCharCode(65 + option)} of item ${item + 1}`, 120);
+      await press(page, 'Space');
+      await waitFor(page, `s.matches.filter((m) => m >= 0).length > ${k}`);
+    }
+  },
+};
+
+// Solved with the accessibility tree to find and the keyboard to act, in tests/e2e/run.mjs's
+// screen-reader test: the steps after the exercise is open (`tree` is what a screen reader has).
+export const screenReader = {
+  id: 'coll.match-results',
+  // each item's letters are radios "A. option text" in a group named by the item; Tab goes item
+  // by item, letter by letter, so the next "A. " after a pick is the next item's first letter
+  async solve(page, cdp, ans, tree, { assert }) {
+    assert(tree.some((n) => n.role === 'radiogroup' && n.name.startsWith('Item 1: ')), 'each item is a radio group');
+    for (const [k, [, option]] of rightPairs(ans).entries()) {
+      const letter = String.fromCharCode(65 + option);
+      if (k > 0) await press(page, 'Tab');  // off the letter just picked (it may be an A)
+      await tabToAx(page, cdp, 'radio', 'A. ', 160);
+      if (letter !== 'A') await tabToAx(page, cdp, 'radio', `${letter}. `, 40);
+      await press(page, 'Space');
+      await waitFor(page, `s.matches.filter((m) => m >= 0).length > ${k}`);
+    }
+  },
+};
+
+export default function register({ test, newPage, keyboardOnlyPage, assert, eq, server }) {
   test('matching: a wrong pair, then every pair right, by mouse', async () => {
     const page = await newPage();
     await page.goto(server().url);
@@ -64,12 +97,8 @@ export default function register({ test, newPage, keyboardOnlyPage, tabUntil, as
     const page = await keyboardOnlyPage();
     await page.goto(`${server().url}#/ex/${ID}`);
     let s = await waitFor(page, `s.screen === 'exercise' && s.exercise === '${ID}' && !s.busy`, 20000);
-    const pairs = rightPairs(engineAnswer(ID));
-    for (const [k, [item, option]] of pairs.entries()) {
-      await tabUntil(page, `s.focus === 'match-${item}-${option}'`, `letter ${String.fromCharCode(65 + option)} of item ${item + 1}`, 120);
-      await press(page, 'Space');
-      s = await waitFor(page, `s.matches.filter((m) => m >= 0).length > ${k}`);
-    }
+    await keyboard.solve(page, engineAnswer(ID));
+    s = await state(page);
     const before = s.graded;
     await press(page, 'Enter');
     s = await waitFor(page, `s.graded > ${before}`);

@@ -1,6 +1,6 @@
 // Browser tests of the numeric type: an unreadable answer (not an attempt), a known mistake's
 // message, the right answer with units, hints, and progress kept over a reload.
-import { ready, waitFor, click, press, typeInto, openExercise, submit, shot, engineAnswer } from '../../tests/e2e/lib.mjs';
+import { ready, waitFor, click, press, typeInto, openExercise, submit, shot, engineAnswer, tabUntil, tabToAx } from '../../tests/e2e/lib.mjs';
 
 // A linked exercise's HTML first view (before the engine runs), answered as a student would with
 // the engine's right answer `a` (`dtx show --answer --json`); tests/e2e/first-screen.mjs submits it.
@@ -16,6 +16,41 @@ export const firstView = {
     await inputs[0].press('Backspace');
     await inputs[0].press('Tab');
     eq(await page.evaluate(() => document.activeElement && document.activeElement.id), inputs.length > 1 ? 'fx-part-1' : null, a.id + ': Tab moved on');
+  },
+};
+
+// Solved with keys alone in tests/e2e/run.mjs's keyboard test, on `id`: the steps after the
+// exercise is open (`ans` is `dtx show --answer --json`).
+export const keyboard = {
+  id: 'ring.volume',
+  // Tab reaches the first field, which takes the typing; Tab to the next; Enter submits
+  async solve(page, ans, { assert }) {
+    for (const [i, p] of ans.parts.entries()) {
+      await tabUntil(page, `s.text_input && s.active === 'part-${p.id}'`, `field ${p.id}`);
+      await page.keyboard.type(`${p.value} ${p.unit}`);
+      if (i === 0) {
+        const s = await waitFor(page, 'true');
+        assert(s.text_input, 'typing in the first field');
+      }
+    }
+  },
+};
+
+// Solved with the accessibility tree to find and the keyboard to act, in tests/e2e/run.mjs's
+// screen-reader test: the steps after the exercise is open (`tree` is what a screen reader has).
+export const screenReader = {
+  id: 'ring.volume',
+  // each part is a textbox named by its label; typing goes to it
+  async solve(page, cdp, ans, tree, { assert, names }) {
+    for (const b of ['Submit', 'Try another', 'Hint 1 of 2', 'Copy link']) assert(names(tree, 'button').includes(b), `numeric: the button "${b}": ${names(tree, 'button')}`);
+    assert(tree.some((n) => n.role === 'StaticText' && n.name.includes('8 GPUs each hold a gradient buffer of 1 GB')), 'the prompt is in the tree');
+    for (const p of ans.parts) {
+      await tabToAx(page, cdp, 'textbox', p.label);
+      await page.keyboard.type(`${p.value} ${p.unit}`);
+    }
+  },
+  heard(tree, ans, { assert }) {
+    assert(tree.some((n) => n.name.includes(`Part 2, ${ans.parts[1].label}: `)), 'the feedback names each part');
   },
 };
 

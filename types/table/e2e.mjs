@@ -1,7 +1,7 @@
 // Browser tests of the table type: a cell left whole where it is sharded (the engine names the
 // factor), then every cell right, typed as a student would with Tab between cells and Enter to
 // submit; and a phone at 360 px, where each row is a list of labelled fields that fit the screen.
-import { ready, state, waitFor, press, click, openExercise, submit, shot, engineAnswer } from '../../tests/e2e/lib.mjs';
+import { ready, state, waitFor, press, click, openExercise, submit, shot, engineAnswer, tabUntil, tabToAx } from '../../tests/e2e/lib.mjs';
 
 const ID = 'zero.state-table';
 
@@ -24,6 +24,41 @@ export const firstView = {
       const at = w.indexOf('=');
       await page.fill(`${form} input[data-cell="${w.slice(0, at)}"]`, w.slice(at + 1));
     }
+  },
+};
+
+// Solved with keys alone in tests/e2e/run.mjs's keyboard test, on `id`: the steps after the
+// exercise is open (`ans` is `dtx show --answer --json`).
+export const keyboard = {
+  id: 'ring.phase-table',
+  // Tab to the first cell, then Tab from cell to cell, typing each (Enter submits)
+  async solve(page, ans) {
+    const right = rightCells(ans);
+    for (const [k, id] of Object.keys(right).entries()) {
+      if (k === 0) await tabUntil(page, `s.text_input && s.active === 'cell-${id}'`, 'the first cell');
+      else {
+        await press(page, 'Tab');
+        await waitFor(page, `s.text_input && s.active === 'cell-${id}'`);
+      }
+      await page.keyboard.type(right[id]);
+    }
+  },
+};
+
+// Solved with the accessibility tree to find and the keyboard to act, in tests/e2e/run.mjs's
+// screen-reader test: the steps after the exercise is open (`tree` is what a screen reader has).
+export const screenReader = {
+  id: 'ring.phase-table',
+  // each cell is a textbox named "row, column" and described by its unit; typing goes to it
+  async solve(page, cdp, ans, tree, { assert }) {
+    const right = rightCells(ans);
+    for (const row of ans.rows)
+      for (const [k, cell] of row.cells.entries()) {
+        const name = `${row.label}, ${ans.columns[k].label}`;
+        assert(tree.some((n) => n.role === 'textbox' && n.name === name), `the cell "${name}" is a textbox`);
+        await tabToAx(page, cdp, 'textbox', name);
+        await page.keyboard.type(right[cell.id]);
+      }
   },
 };
 
