@@ -16,6 +16,8 @@
 
 namespace dtx::web {
 
+bool packs_load_lazily(const App& app) { return app.outline_ok && app.previews.empty() && !app.course; }
+
 namespace {
 
 void apply_route(App& app, const Route& r);
@@ -32,7 +34,6 @@ void request(App& app, const std::string& url, std::map<int, std::string>& into,
 
 // ---- the outline and lazy loading (engine/outline.h)
 
-bool lazy(const App& app) { return app.outline_ok && app.previews.empty() && !app.course; }
 
 // The outline's pack file for an exercise id, or for a chapter ("" when it does not say).
 std::string outline_file_of(const App& app, const std::string& id) {
@@ -297,7 +298,7 @@ static void note_glyphs(App& app, const std::string& text) {
 static void request_pack_of(App& app, const std::string& id);
 static void plan_pack_requests(App& app) {
   if (!app.index_loaded || !app.outline_done || app.library_ready) return;
-  if (!lazy(app)) {
+  if (!packs_load_lazily(app)) {
     for (const auto& f : app.index_files) request_pack(app, f);
     return;
   }
@@ -331,7 +332,7 @@ static void request_pack_of(App& app, const std::string& id) {
 }
 
 void app_request_pack(App& app, const std::string& file) {
-  if (lazy(app)) request_pack(app, file);
+  if (packs_load_lazily(app)) request_pack(app, file);
 }
 
 void app_prefetch_packs(App& app) {
@@ -343,7 +344,7 @@ void app_prefetch_packs(App& app) {
 std::vector<MapPack> map_packs(const App& app) {
   std::vector<MapPack> out;
   for (const auto& p : app.lib.packs) out.push_back({&p, true});
-  if (!app.library_ready && lazy(app)) {
+  if (!app.library_ready && packs_load_lazily(app)) {
     for (const auto& op : app.outline.packs) {
       // An entry stands for its pack until the pack is in; a pack that arrived and did not
       // load has its messages shown instead.
@@ -357,7 +358,7 @@ std::vector<MapPack> map_packs(const App& app) {
 
 std::string map_exercise_title(const App& app, const std::string& id) {
   if (const Exercise* ex = find_exercise(app, id)) return ex->title;
-  if (!lazy(app) || app.library_ready) return "";
+  if (!packs_load_lazily(app) || app.library_ready) return "";
   for (const auto& op : app.outline.packs)
     for (const auto& e : op.pack.exercises)
       if (e.id == id) return e.title;
@@ -639,7 +640,7 @@ bool save_progress(App& app) {
 
 void open_exercise(App& app, const std::string& id, uint64_t seed) {
   const Exercise* ex = find_exercise(app, id);
-  if (!ex && lazy(app) && !app.library_ready && !outline_file_of(app, id).empty()) {
+  if (!ex && packs_load_lazily(app) && !app.library_ready && !outline_file_of(app, id).empty()) {
     // Listed by the outline, its pack not in yet: it opens when the pack arrives.
     Route r;
     r.kind = Route::Exercise;
@@ -766,7 +767,7 @@ void apply_route(App& app, const Route& r) {
     case Route::Course:
       app.screen = Screen::CourseMap;
       app.course_chapter = r.chapter;
-      if (lazy(app) && r.chapter >= 0) request_pack(app, outline_file_of_chapter(app, r.chapter));
+      if (packs_load_lazily(app) && r.chapter >= 0) request_pack(app, outline_file_of_chapter(app, r.chapter));
       // Back/Forward restore the scroll instead; a link or a reload shows the chapter.
       app.focus_chapter = app.scroll_restore ? -1 : r.chapter;
       app.focus_frames = 0;
@@ -779,7 +780,7 @@ void apply_route(App& app, const Route& r) {
       // has arrived, one not found yet may still come.
       if (!find_exercise(app, r.id) && (!app.library_ready || !app.preview_requests.empty())) {
         app.route_pending = r;
-        if (lazy(app)) request_pack_of(app, r.id);
+        if (packs_load_lazily(app)) request_pack_of(app, r.id);
         return;
       }
       if (!find_exercise(app, r.id)) {
@@ -1084,10 +1085,10 @@ static void top_bar(App& app) {
   ImGui::Separator();
 }
 
-void app_frame(App& app) {
-  ImGuiIO& io = ImGui::GetIO();
+// Per-frame bookkeeping before anything is drawn: another tab's progress, the widgets' clock
+// (after an idle pause the first frame must not jump), a field let go of.
+static void begin_frame(App& app) {
   if (app.platform->storage_changed_elsewhere(kProgressKey)) merge_stored_progress(app);
-  // Widgets animate in real time; after an idle pause the first frame must not jump.
   double now = app.platform->now_ms();
   app.frame_dt = app.last_frame_ms > 0 ? std::clamp((now - app.last_frame_ms) / 1000.0, 0.0, 0.1) : 0.0;
   app.last_frame_ms = now;
@@ -1098,24 +1099,15 @@ void app_frame(App& app) {
     app.release_field = false;
     ImGui::ClearActiveID();
   }
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(io.DisplaySize);
-  // No background: the frame starts cleared to the page colour, and a full-screen quad blended
-  // over it costs software-GL browsers as much as the clear again, every frame.
-  ImGui::Begin("##root", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
-                   ImGuiWindowFlags_NoBackground);
-  top_bar(app);
-  // The page scrolls in one child; content is centred and at most ~50 em wide so lines stay
-  // readable on wide screens, and uses the full width on a phone.
-  ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
-  // A new screen, exercise or instance starts at its top, not where the last one was scrolled.
+}
+
+// Where the page is scrolled. A new screen, exercise or instance starts at its top, not where
+// the last one was scrolled; Back and Forward return to where that screen was scrolled (the
+// target is set again for a few frames: ImGui clamps it to the previous frame's content
+// height, which on the first frame of a new screen is the old screen's).
+static void scroll_page(App& app) {
   std::string place = std::string(screen_name(app.screen)) + "|" + app.ex.id + "|" +
                       std::to_string(app.ex.inst ? app.ex.inst->seed : 0);
-  // Back and Forward return to where that screen was scrolled. The target is set again for a
-  // few frames: ImGui clamps it to the previous frame's content height, which on the first
-  // frame of a new screen is the old screen's.
   if (place != app.last_place) {
     // Back on the map from an exercise: the keyboard's focus returns to that exercise's row.
     if (app.screen == Screen::CourseMap && app.last_place.rfind("exercise|", 0) == 0 && keyboard_focus_id() != 0)
@@ -1141,7 +1133,11 @@ void app_frame(App& app) {
     ImGui::SetScrollY(*app.scroll_request);
     app.scroll_request.reset();
   }
-  text_layer_set_page(ImGui::GetCurrentWindow());
+}
+
+// The page's column: centred and at most ~50 em wide so lines stay readable on wide screens,
+// the full width on a phone. Returns the margin left of it.
+static float page_column(App& app) {
   // In 1.86 a child without padding reports its scrollbar's width as content region: stop
   // before the scrollbar (with a small gap), or on a phone the right edge of every line is
   // drawn under it and clipped.
@@ -1156,12 +1152,10 @@ void app_frame(App& app) {
   // edge, not the window's: narrow the window's work rectangle to the column.
   page->WorkRect.Max.x = page->WorkRect.Min.x + margin + width;
   page->ContentRegionRect.Max.x = page->WorkRect.Max.x;
-  // Indent(0) would indent by the style's IndentSpacing (1.86): on a phone, where the margin
-  // is 0, that pushed every line 21 px right of the column and under the right edge.
-  if (margin > 0) ImGui::Indent(margin);
-  ImGui::PushItemWidth(width);
-  ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  return margin;
+}
+
+static void draw_screen(App& app) {
   switch (app.screen) {
     case Screen::Loading: {
       ImGui::Dummy(ImVec2(1, em(app) * 2));
@@ -1176,6 +1170,21 @@ void app_frame(App& app) {
     case Screen::NotFound: draw_not_found(app); break;
   }
   app.submit_requested = false;  // an Enter that no exercise took
+}
+
+// The page's child window: scrolled to its place, the screen drawn in the column.
+static void draw_page(App& app) {
+  ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  scroll_page(app);
+  text_layer_set_page(ImGui::GetCurrentWindow());
+  const float margin = page_column(app);
+  // Indent(0) would indent by the style's IndentSpacing (1.86): on a phone, where the margin
+  // is 0, that pushed every line 21 px right of the column and under the right edge.
+  if (margin > 0) ImGui::Indent(margin);
+  ImGui::PushItemWidth(app.content_width);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
+  draw_screen(app);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::PopItemWidth();
@@ -1193,148 +1202,22 @@ void app_frame(App& app) {
     app.scroll_memory[app.address] = ImGui::GetScrollY();
   }
   ImGui::EndChild();
-  ImGui::End();
-  sync_address(app);
 }
 
-void app_after_frame(App& app) {
-  ++app.frame;
-  const HookFrame& hf = hook_frame();
-  nlohmann::json j;
-  j["frame"] = app.frame;
-  j["screen"] = screen_name(app.screen);
-  j["dpr"] = app.dpr;
-  j["busy"] = app_busy(app);
-  j["theme"] = theme_is_dark() ? "dark" : "light";
-  j["atlas_extra"] = atlas_extra_glyphs();  // code points added to the font atlas for the packs
-  int missing = 0;  // ... that the atlas in use does not have yet (it is rebuilt at the next frame)
-  if (app.font_files.complete() && app.fonts.body)
-    for (ImWchar c : atlas_extra_glyphs()) missing += app.fonts.body->FindGlyphNoFallback(c) == nullptr;
-  j["atlas_missing"] = missing;
-  if (app.screen == Screen::Exercise) {
-    j["exercise"] = app.ex.id;
-    j["seed"] = app.ex.inst ? app.ex.inst->seed : 0;
-    j["type"] = app.ex.exercise ? app.ex.exercise->type : "";
-    j["title"] = app.ex.exercise ? app.ex.exercise->title : "";
-    j["running"] = app.ex.code_request != 0;
-    if (app.ex.feedback) {
-      j["verdict"] = verdict_name(app.ex.feedback->verdict);
-      j["message"] = app.ex.feedback->message;
-      nlohmann::json parts = nlohmann::json::array();
-      for (const auto& p : app.ex.feedback->parts) parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"message", p.message}});
-      j["parts"] = parts;
-      nlohmann::json cases = nlohmann::json::array();
-      for (const auto& c : app.ex.feedback->cases) cases.push_back({{"pass", c.pass}, {"got", c.got}, {"message", c.message}, {"hidden", c.hidden}});
-      j["cases"] = cases;
-      j["details"] = app.ex.feedback->details;
-      j["spoken"] = spoken_feedback(*app.ex.feedback);  // the live region's words
-    }
-    j["graded"] = app.ex.graded;
-    // The fields, as the exercise's view names them ("inputs", "picks", "order"...).
-    if (const TypeView* v = app.ex.exercise ? find_view(app.ex.exercise->type) : nullptr; v && app.ex.view)
-      v->hook_state(app.ex, j);
-    j["hints_shown"] = app.ex.hints_shown;
-    j["explanation"] = app.ex.revealed;
-  }
-  if (app.drawn_widget) {
-    auto w = nlohmann::json::parse(app.drawn_widget->state_json(), nullptr, false);
-    j["widget"] = w.is_discarded() ? nlohmann::json(app.drawn_widget->state_json()) : w;
-  }
-  if (!app.ex_widget_error.empty() && app.screen == Screen::Exercise) j["widget_error"] = app.ex_widget_error;
-  j["frame_ms"] = app.frame_cpu_ms;
-  j["drawn"] = app.frames_drawn;
-  j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
-  j["layer_runs"] = app.layer_runs;
-  j["layer_ms"] = app.layer_ms;
-  j["images"] = app.images.state(app.dpr);  // pictures in pack texts drawn in this frame
-  if (const ImDrawData* dd = ImGui::GetDrawData()) {
-    int cmds = 0;
-    for (int i = 0; i < dd->CmdListsCount; ++i) cmds += dd->CmdLists[i]->CmdBuffer.Size;
-    j["draw"] = {{"lists", dd->CmdListsCount}, {"cmds", cmds}, {"vtx", dd->TotalVtxCount}, {"idx", dd->TotalIdxCount}};
-  }
-  j["text_input"] = ImGui::GetIO().WantTextInput;
-  // the item being edited or held, by its stable id (tests wait on it before typing)
-  std::string active;
-  for (const auto& it : hf.items)
-    if (it.id == GImGui->ActiveId) active = it.key;
-  j["active"] = active;
-  // the item with the keyboard's focus ring, by its stable id ("" after pointer use)
-  std::string focus;
-  if (ImGuiID f = keyboard_focus_id())
-    for (const auto& it : hf.items)
-      if (it.id == f) focus = it.key;
-  j["focus"] = focus;
-  j["packs"] = app.lib.packs.size();
-  // Packs not in yet: on their way, or (lazy loading) not asked for yet.
-  nlohmann::json loading = nlohmann::json::array();
-  for (const auto& [id, file] : app.pending)
-    if (file != "index.json") loading.push_back(file);
-  if (!app.library_ready)
-    for (const auto& f : app.index_files)
-      if (!app.requested.count(f)) loading.push_back(f);
-  j["loading"] = loading;
-  j["outline"] = {{"used", lazy(app)}, {"error", app.outline_error}, {"packs", app.outline.packs.size()},
-                  {"requested", app.requested.size()}, {"prefetch", app.prefetch_started}};
-  j["reloads"] = app.reloads;
-  nlohmann::json previews = nlohmann::json::array();
-  for (const auto& p : app.previews) {
-    nlohmann::json ids = nlohmann::json::array(), errors = nlohmann::json::array();
-    if (p->result.pack)
-      for (const auto& e : p->result.pack->exercises) ids.push_back(e.id);
-    for (const auto& d : p->result.errors) errors.push_back(format_diagnostic(d));
-    previews.push_back({{"source", p->source}, {"title", p->result.pack ? p->result.pack->title : ""},
-                        {"exercises", ids}, {"errors", errors}, {"left_out", p->result.left_out()},
-                        {"fetch_error", p->fetch_error}, {"loading", p->request != 0}});
-  }
-  j["previews"] = previews;
-  if (app.course) {
-    // Course mode, for the browser tests: the assignment as read, the student, their own
-    // seed per exercise and how many attempts the log holds.
-    const CourseAssignment& c = *app.course;
-    nlohmann::json seeds = nlohmann::json::object();
-    if (c.a && !c.student.empty())
-      for (const auto& item : c.a->exercises) seeds[item.id] = assignment_seed(*c.a, item, c.student);
-    j["assignment"] = {{"id", c.a ? c.a->id : ""}, {"loading", c.request != 0}, {"error", c.fetch_error},
-                       {"problems", c.problems}, {"student", c.student}, {"seeds", seeds},
-                       {"attempts", c.log.attempts.size()}, {"attempts_left", assignment_attempts_left(app)}};
-  }
-  if (app.screen == Screen::Exercise) {
-    j["instructor"] = instructor_view(app);
-    j["preview"] = preview_of(app, app.ex.exercise) != nullptr;
-  }
-  nlohmann::json probs = nlohmann::json::array();
-  for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
-  j["problems"] = probs;
-  j["notices"] = app.notices;
-  // glyphs the body font has in the atlas (a test checks that a failed font file leaves the
-  // whole built-in font, not a stand-in of a few glyphs)
-  j["body_glyphs"] = app.fonts.body ? app.fonts.body->Glyphs.Size : 0;
-  // The records of the course's exercises (looked up from the course: a record of 100,000
-  // exercises no pack has costs this nothing each frame), and how many others are kept.
-  nlohmann::json progress = nlohmann::json::object();
-  size_t course_records = 0;
-  for (const MapPack& mp : map_packs(app))
-    for (const auto& ex : mp.pack->exercises)
-      if (auto it = app.progress.exercises.find(ex.id); it != app.progress.exercises.end()) {
-        const ExerciseProgress& e = it->second;
-        progress[ex.id] = {{"attempts", e.attempts()}, {"best", e.best_score}, {"solved", e.solved_at != 0}};
-        ++course_records;
-      }
-  j["progress"] = {{"exercises", progress},
-                   {"other_records", app.progress.exercises.size() - std::min(course_records, app.progress.exercises.size())},
-                   {"writer", app.writer_id},
-                   {"saved", app.save_error.empty()}};
-  j["import_message"] = app.import_message;
-  nlohmann::json items = nlohmann::json::array();
-  for (const auto& it : hf.items) {
-    items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.dpr}, {"y", it.min.y / app.dpr},
-                     {"w", (it.max.x - it.min.x) / app.dpr}, {"h", (it.max.y - it.min.y) / app.dpr}});
-    if (it.cut) items.back()["cut"] = true;
-    if (it.partial) items.back()["partial"] = true;
-  }
-  j["items"] = items;
-  j["id_clashes"] = hf.id_clashes;
-  app.platform->publish_state(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+void app_frame(App& app) {
+  begin_frame(app);
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  // No background: the frame starts cleared to the page colour, and a full-screen quad blended
+  // over it costs software-GL browsers as much as the clear again, every frame.
+  ImGui::Begin("##root", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoBackground);
+  top_bar(app);
+  draw_page(app);
+  ImGui::End();
+  sync_address(app);
 }
 
 }  // namespace dtx::web

@@ -209,8 +209,11 @@ struct App {
 void app_init(App& app, Platform* platform);
 // Between ImGui::NewFrame() and ImGui::Render().
 void app_frame(App& app);
-// After ImGui::Render(): publishes the test-hook state for this frame.
+// After each frame: counts it and publishes the state the browser tests read (test_state.cpp).
 void app_after_frame(App& app);
+// True while packs come one by one as they are needed (the outline says where each exercise
+// is), false when the whole library loads at the start (previews, course mode, no outline).
+bool packs_load_lazily(const App& app);
 // Something is loading, running or animating: keep drawing frames.
 bool app_busy(const App& app);
 

@@ -311,11 +311,10 @@ bool first_screen_ready() {
   return g_app.screen != Screen::Loading && !g_app.fonts_dirty && g_app.font_requests.empty();
 }
 
-void draw_frame() {
-  // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
-  // the next frame's state so the bench can check animation stays cheap.
-  double frame_start = emscripten_get_now();
-  if (g_wake > 0) --g_wake;
+// Before a frame: fonts rebuilt when they changed, the start marks, and the packs that arrived
+// (a frame's worth at a time, one or two at ~30 ms each: the map is drawn with the first
+// chapters while the others load).
+void take_in_arrivals() {
   if (g_app.fonts_dirty) {
     const bool first = !g_marks.fonts && g_app.font_files.complete();
     if (first) web_mark("dtx:fonts-in");
@@ -324,21 +323,16 @@ void draw_frame() {
   }
   if (!g_marks.index && g_app.index_loaded) web_mark("dtx:index-in"), g_marks.index = true;
   if (!g_marks.outline && g_app.outline_done) web_mark("dtx:outline-in"), g_marks.outline = true;
-  // Packs that arrived go in a frame's worth at a time (one or two at ~30 ms each): the map is
-  // drawn with the first chapters while the others load.
-  {
-    const double t = emscripten_get_now();
-    if (app_load_arrived_packs(g_app, 20.0)) {
-      // each stretch of pack parsing, for the bench's start breakdown
-      web_measure("dtx:packs-parsed", t, emscripten_get_now());
-      if (!g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
-    }
+  const double t = emscripten_get_now();
+  if (app_load_arrived_packs(g_app, 20.0)) {
+    // each stretch of pack parsing, for the bench's start breakdown
+    web_measure("dtx:packs-parsed", t, emscripten_get_now());
+    if (!g_marks.pack) web_mark("dtx:first-pack-in"), g_marks.pack = true;
   }
-  // Until the first screen can be shown (its fonts and its pack in), the loading line covers
-  // the canvas: a frame would draw nothing anyone sees, and its GL work (software GL builds its
-  // pipelines at the first draw, ~100 ms) held the main thread while the packs' bytes waited to
-  // be read. Such frames only take in what arrived (above).
-  if (!g_first_frame_sent && !first_screen_ready()) return;
+}
+
+// ImGui's frame: the input repairs (touch, wheel, keys), the keyboard's focus, the app.
+void build_ui() {
   hook_begin_frame();
   text_layer_begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
@@ -357,73 +351,74 @@ void draw_frame() {
   }
   app_frame(g_app);
   ImGui::Render();
-  double ui_end = emscripten_get_now();
-  // The first frame that shows a screen with a pack in: when its layout is done, and when its
-  // GL work is handed over (the browser waits for software GL there, in the first frame).
-  const bool mark_screen = !g_marks.screen && g_app.screen != Screen::Loading && first_screen_ready();
-  if (mark_screen) web_mark("dtx:first-screen-laid-out");
+}
+
+// The GL work, skipped for a frame that would draw exactly what the canvas shows (a wake for
+// a key that changed nothing, the frames that let ImGui settle after a hover): WebGL keeps
+// showing the last drawn buffer when a frame draws nothing, and the GL work is most of a
+// frame's cost (two thirds of the browser's CPU per frame with software GL). `mark_screen`:
+// this is the first frame that shows a screen with a pack in.
+void render(bool mark_screen) {
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(g_window, &fw, &fh);
-  // A frame that would draw exactly what the canvas shows (a wake for a key that changed
-  // nothing, the frames that let ImGui settle after a hover) is not drawn again: WebGL keeps
-  // showing the last drawn buffer when a frame draws nothing, and the GL work is most of a
-  // frame's cost (two thirds of the browser's CPU per frame with software GL).
   uint64_t drawn = draw_data_hash(ImGui::GetDrawData(), fw, fh, color::page());
-  if (drawn != g_last_drawn || g_fonts_uploaded) {
-    g_last_drawn = drawn;
-    g_fonts_uploaded = false;
-    glViewport(0, 0, fw, fh);
-    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::page());
-    glClearColor(bg.x, bg.y, bg.z, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (mark_screen) web_mark("dtx:first-screen-drawn"), g_marks.screen = true;
-    ++g_app.frames_drawn;
-    g_layer_stale = true;
-  }
-  // The text layer follows what was drawn (a frame that draws nothing new changes no DOM).
-  // While a widget plays, its words change every frame, faster than anyone reads them: the
-  // layer follows once a second (a frame that builds it costs ~3-6 ms more), and at once when the
-  // widget stops.
-  // The same holds while the packs arrive at the start: each one redraws the course map, and
-  // the first layer (a few hundred DOM nodes, ~150 ms of a phone's main thread) would hold back
-  // the first frame a student sees. The layer is first built a second after the first frame, or
-  // as soon as every pack is in, never in the first frame (docs/performance.md, "What each part
-  // of the start saves").
-  // A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
-  // focus goes with it), also when nothing else was drawn differently.
+  if (drawn == g_last_drawn && !g_fonts_uploaded) return;
+  g_last_drawn = drawn;
+  g_fonts_uploaded = false;
+  glViewport(0, 0, fw, fh);
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(color::page());
+  glClearColor(bg.x, bg.y, bg.z, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (mark_screen) web_mark("dtx:first-screen-drawn"), g_marks.screen = true;
+  ++g_app.frames_drawn;
+  g_layer_stale = true;
+}
+
+// The text layer follows what was drawn (a frame that draws nothing new changes no DOM).
+// While a widget plays, its words change every frame, faster than anyone reads them: the
+// layer follows once a second (a frame that builds it costs ~3-6 ms more), and at once when the
+// widget stops.
+// The same holds while the packs arrive at the start: each one redraws the course map, and
+// the first layer (a few hundred DOM nodes, ~150 ms of a phone's main thread) would hold back
+// the first frame a student sees. The layer is first built a second after the first frame, or
+// as soon as every pack is in, never in the first frame (docs/performance.md, "What each part
+// of the start saves").
+// A moved keyboard focus, or a field starting or ending typing, is followed at once (the DOM
+// focus goes with it), also when nothing else was drawn differently.
+void follow_text_layer() {
+  g_app.layer_ms = 0;
   const ImGuiID typing = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
   const bool focus_moved = keyboard_focus_id() != g_layer_focus || typing != g_layer_typing;
-  if (g_layer_on && (g_layer_stale || focus_moved)) {
-    double t = emscripten_get_now();
-    const bool starting = !g_app.library_ready;
-    if (starting && g_layer_built_ms == 0) g_layer_built_ms = t;  // counts from the first frame
-    // The first screen (the map, or a linked exercise with every pack in) is shown before the
-    // layer is built, at the next frame.
-    const bool first_screen = !g_first_frame_sent;
-    const bool due = !(g_app.widget_animating || starting) || t - g_layer_built_ms >= 1000 || focus_moved;
-    if (due && !first_screen) {
-      g_layer_stale = false;
-      g_layer_focus = keyboard_focus_id();
-      g_layer_typing = typing;
-      g_layer_built_ms = t;
-      TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), g_app.dpr);
-      if (up.changed) web_text_layer(up.json.c_str(), up.scroll_css);
-      else if (std::fabs(up.scroll_css - g_layer_scroll) > 0.01f) web_layer_scroll(up.scroll_css);
-      g_layer_scroll = up.scroll_css;
-      g_app.layer_runs = up.runs;
-      g_app.layer_ms = emscripten_get_now() - t;
-    } else {
-      g_app.layer_ms = 0;
-      g_wake = std::max(g_wake, 1);  // a frame soon builds it
-    }
-  } else {
-    g_app.layer_ms = 0;
+  if (!g_layer_on || !(g_layer_stale || focus_moved)) return;
+  double t = emscripten_get_now();
+  const bool starting = !g_app.library_ready;
+  if (starting && g_layer_built_ms == 0) g_layer_built_ms = t;  // counts from the first frame
+  // The first screen (the map, or a linked exercise with every pack in) is shown before the
+  // layer is built, at the next frame.
+  const bool first_screen = !g_first_frame_sent;
+  const bool due = !(g_app.widget_animating || starting) || t - g_layer_built_ms >= 1000 || focus_moved;
+  if (!due || first_screen) {
+    g_wake = std::max(g_wake, 1);  // a frame soon builds it
+    return;
   }
-  double gl_end = emscripten_get_now();
-  app_after_frame(g_app);
-  keyboard_after_frame();
-  double hook_end = emscripten_get_now();
+  g_layer_stale = false;
+  g_layer_focus = keyboard_focus_id();
+  g_layer_typing = typing;
+  g_layer_built_ms = t;
+  TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), g_app.dpr);
+  if (up.changed) web_text_layer(up.json.c_str(), up.scroll_css);
+  else if (std::fabs(up.scroll_css - g_layer_scroll) > 0.01f) web_layer_scroll(up.scroll_css);
+  g_layer_scroll = up.scroll_css;
+  g_app.layer_runs = up.runs;
+  g_app.layer_ms = emscripten_get_now() - t;
+}
+
+// After a frame: the page told whether a field is being typed in, that the first screen is up
+// (and, the frame after, the packs the outline stood in for asked for: each goes in within a
+// frame's budget as it arrives; opening one of them asks first), and whether another frame is
+// needed soon.
+void after_frame() {
   bool want = ImGui::GetIO().WantTextInput;
   if (want != g_text_focus) {
     g_text_focus = want;
@@ -433,11 +428,35 @@ void draw_frame() {
     g_first_frame_sent = true;
     web_first_frame();
   } else if (g_first_frame_sent && !g_app.prefetch_started) {
-    // The frame after the first screen: the packs the outline stood in for are asked for now
-    // (each goes in within a frame's budget as it arrives; opening one of them asks first).
     app_prefetch_packs(g_app);
   }
   if (!g_release_now.empty() || g_touch.active) g_wake = std::max(g_wake, 1);
+}
+
+void draw_frame() {
+  // CPU time of a whole frame (input, ImGui, GL submission, test-hook state), reported in
+  // the next frame's state so the bench can check animation stays cheap.
+  double frame_start = emscripten_get_now();
+  if (g_wake > 0) --g_wake;
+  take_in_arrivals();
+  // Until the first screen can be shown (its fonts and its pack in), the loading line covers
+  // the canvas: a frame would draw nothing anyone sees, and its GL work (software GL builds its
+  // pipelines at the first draw, ~100 ms) held the main thread while the packs' bytes waited to
+  // be read. Such frames only take in what arrived (above).
+  if (!g_first_frame_sent && !first_screen_ready()) return;
+  build_ui();
+  double ui_end = emscripten_get_now();
+  // The first frame that shows a screen with a pack in: when its layout is done, and when its
+  // GL work is handed over (the browser waits for software GL there, in the first frame).
+  const bool mark_screen = !g_marks.screen && g_app.screen != Screen::Loading && first_screen_ready();
+  if (mark_screen) web_mark("dtx:first-screen-laid-out");
+  render(mark_screen);
+  follow_text_layer();
+  double gl_end = emscripten_get_now();
+  app_after_frame(g_app);
+  keyboard_after_frame();
+  double hook_end = emscripten_get_now();
+  after_frame();
   g_app.frame_cpu_ms = emscripten_get_now() - frame_start;
   g_app.frame_parts_ms[0] = ui_end - frame_start;
   g_app.frame_parts_ms[1] = gl_end - ui_end;

@@ -38,11 +38,9 @@ std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
   return v;
 }
 
-void draw(App& app, ExerciseState& st) {
-  const CodeSpec* spec = spec_of(st);
-  std::string& code = view_state<State>(st)->code;
+// The function to write, as JavaScript declares it, with what it returns.
+void draw_signature(App& app, const CodeSpec* spec) {
   ImFont* mono = app.fonts.mono;
-  const float e = em(app);
   std::string sig = "function " + spec->function + "(";
   for (size_t i = 0; i < spec->args.size(); ++i) sig += (i ? ", " : "") + spec->args[i];
   sig += ")";
@@ -50,7 +48,12 @@ void draw(App& app, ExerciseState& st) {
   ImGui::PushFont(mono);
   ImGui::TextWrapped("%s", sig.c_str());
   ImGui::PopFont();
+}
 
+// The editor, with line numbers in a gutter at its left, and the way back to the starter code.
+void draw_editor(App& app, ExerciseState& st, const CodeSpec* spec, std::string& code) {
+  ImFont* mono = app.fonts.mono;
+  const float e = em(app);
   int lines = 1;
   for (char c : code) lines += c == '\n';
   const float line_h = mono->FontSize;
@@ -88,9 +91,13 @@ void draw(App& app, ExerciseState& st) {
   }
   ImGui::PopFont();
   if (small_button(app, "Reset to the starter code##code-reset")) code = starter_code(*spec);
+}
 
-  // per-case results of the last run; hidden cases (the engine gives only their verdicts)
-  // are one row at the end that counts them
+// Per-case results of the last run; hidden cases (the engine gives only their verdicts)
+// are one row at the end that counts them.
+void draw_case_results(App& app, const ExerciseState& st) {
+  ImFont* mono = app.fonts.mono;
+  const float e = em(app);
   int hidden = 0, hidden_pass = 0;
   if (st.feedback)
     for (const auto& c : st.feedback->cases) {
@@ -140,6 +147,14 @@ void draw(App& app, ExerciseState& st) {
       ImGui::EndTable();
     }
   }
+}
+
+void draw(App& app, ExerciseState& st) {
+  const CodeSpec* spec = spec_of(st);
+  std::string& code = view_state<State>(st)->code;
+  draw_signature(app, spec);
+  draw_editor(app, st, spec, code);
+  draw_case_results(app, st);
 }
 
 // The code runs in the sandbox worker first; `ran` grades what came back.

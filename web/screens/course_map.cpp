@@ -134,7 +134,9 @@ static void preview_section(App& app, const std::string& last_id) {
   }
 }
 
-void draw_course_map(App& app) {
+// The course's title and what it is about, any notices, and in course mode the assignment
+// this address opened.
+static void course_heading(App& app) {
   const float e = em(app);
   ImGui::Dummy(ImVec2(1, e * 0.3f));
   ImGui::PushFont(app.fonts.heading);
@@ -151,10 +153,11 @@ void draw_course_map(App& app) {
     same_line_if_fits("Open the assignment##open-assignment");
     if (small_button(app, "Open the assignment##open-assignment")) app.screen = Screen::Assignment;
   }
+}
 
-  // totals and streak
+// totals and streak
+static void progress_summary(App& app, const std::vector<MapPack>& course) {
   int total = 0, solved = 0, attempted = 0;
-  const std::vector<MapPack> course = map_packs(app);
   for (const auto& mp : course) {
     ChapterProgress cp = chapter_progress(app.progress, *mp.pack);
     total += cp.total;
@@ -178,9 +181,11 @@ void draw_course_map(App& app) {
                   "last such day was yesterday. **Mastery** of a chapter: the average over its exercises of your "
                   "best score on each, where an exercise you have not tried counts as 0 and partial credit counts "
                   "in part; the bar under each chapter shows it.");
+}
 
-  // Chapters still on their way (a slow network) that the outline does not show: said at the
-  // top, with their files, until they arrive (the totals above count the chapters listed).
+// Chapters still on their way (a slow network) that the outline does not show: said at the
+// top, with their files, until they arrive (the totals above count the chapters listed).
+static void chapters_loading(App& app, const std::vector<MapPack>& course) {
   if (!app.library_ready) {
     std::set<std::string> shown;
     for (const auto& mp : course)
@@ -195,9 +200,10 @@ void draw_course_map(App& app) {
       notice_box(app, color::muted(), line + "…");
     }
   }
+}
 
-  preview_section(app, app.progress.last_exercise);
-
+// "Continue where you left off", and any exercise still opening; then what failed to load.
+static void continue_and_problems(App& app) {
   // (from the outline when its pack is not in yet: the button opens it once it is)
   if (std::string t = map_exercise_title(app, app.progress.last_exercise); !t.empty()) {
     std::string label = "Continue where you left off: " + t + "##continue";
@@ -213,8 +219,68 @@ void draw_course_map(App& app) {
     notice_box(app, color::wrong(), "Could not load " + pr.file + " (the other packs are fine):");
     message_lines(app, pr.messages);
   }
-  ImGui::Spacing();
+}
 
+// The chapter header's entry in the accessibility tree: a closed chapter still names its
+// exercises and links to its address.
+static void chapter_access(const Pack& p, const ChapterProgress& cp, bool open) {
+  Access a;
+  a.role = Role::Expander;
+  a.name = "Chapter " + std::to_string(p.chapter) + ": " + p.title + ", " + std::to_string(cp.solved) + " of " +
+           std::to_string(cp.total) + " solved";
+  a.checked = open ? 1 : 0;
+  a.heading = 2;
+  if (!open) {
+    for (const auto& ex : p.exercises) a.hidden_words.push_back(ex.title);
+    a.href = "#/chapter/" + std::to_string(p.chapter);
+  }
+  access_item(std::move(a));
+}
+
+// One chapter: its header with the mastery bar, and when open its intro and exercises.
+// Returns whether an address named this chapter.
+static bool chapter_section(App& app, const Pack* p, bool open_default, const std::string& last_id) {
+  ChapterProgress cp = chapter_progress(app.progress, *p);
+  std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
+                     " of " + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
+  // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
+  bool focus = app.focus_chapter == p->chapter;
+  if (focus) ImGui::SetNextItemOpen(true);
+  else ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
+  bool open = ImGui::CollapsingHeader(head.c_str());
+  chapter_access(*p, cp, open);
+  if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
+  // An open chapter drawn from the outline: its pack (with "About this chapter") comes first.
+  if (open) app_request_pack(app, p->file);
+  if (focus) {
+    ImGui::SetScrollHereY(0.0f);
+    // ImGui clamps the target to the last frame's height: hold it until the header is up.
+    if (ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y < em(app) || ++app.focus_frames > 5) {
+      app.focus_chapter = -1;
+      app.focus_frames = 0;
+    }
+  }
+  // mastery bar under the header
+  ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),
+                                           color::correct());
+  if (!open) return focus;
+  ImGui::PushID(p->id.c_str());
+  if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
+    pack_markdown(app, p->intro, pack_image_base(app, p->file, nullptr));
+    ImGui::TreePop();
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
+  ImGui::TextDisabled("%s", buf);
+  exercise_rows(app, *p, last_id);
+  ImGui::PopID();
+  ImGui::Spacing();
+  return focus;
+}
+
+// The chapters in order; the one with the exercise last opened starts open (else the first).
+static void chapter_list(App& app, const std::vector<MapPack>& course) {
   std::vector<const Pack*> packs;
   for (const auto& mp : course) packs.push_back(mp.pack);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
@@ -225,58 +291,22 @@ void draw_course_map(App& app) {
       if (ex.id == last_id) last_pack = p->id;
   bool focus_seen = false;
   for (const Pack* p : packs) {
-    ChapterProgress cp = chapter_progress(app.progress, *p);
-    std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
-                       " of " + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
     bool open_default = !last_pack.empty() ? last_pack == p->id : p == packs.front();
-    // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
-    bool focus = app.focus_chapter == p->chapter;
-    focus_seen |= focus;
-    if (focus) ImGui::SetNextItemOpen(true);
-    else ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
-    bool open = ImGui::CollapsingHeader(head.c_str());
-    {
-      Access a;
-      a.role = Role::Expander;
-      a.name = "Chapter " + std::to_string(p->chapter) + ": " + p->title + ", " + std::to_string(cp.solved) + " of " +
-               std::to_string(cp.total) + " solved";
-      a.checked = open ? 1 : 0;
-      a.heading = 2;
-      if (!open) {
-        for (const auto& ex : p->exercises) a.hidden_words.push_back(ex.title);
-        a.href = "#/chapter/" + std::to_string(p->chapter);
-      }
-      access_item(std::move(a));
-    }
-    if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
-    // An open chapter drawn from the outline: its pack (with "About this chapter") comes first.
-    if (open) app_request_pack(app, p->file);
-    if (focus) {
-      ImGui::SetScrollHereY(0.0f);
-      // ImGui clamps the target to the last frame's height: hold it until the header is up.
-      if (ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y < em(app) || ++app.focus_frames > 5) {
-        app.focus_chapter = -1;
-        app.focus_frames = 0;
-      }
-    }
-    // mastery bar under the header
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - 3), ImVec2(a.x + (b.x - a.x) * static_cast<float>(cp.mastery), b.y),
-                                             color::correct());
-    if (!open) continue;
-    ImGui::PushID(p->id.c_str());
-    if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
-      pack_markdown(app, p->intro, pack_image_base(app, p->file, nullptr));
-      ImGui::TreePop();
-    }
-    std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
-    ImGui::TextDisabled("%s", buf);
-    exercise_rows(app, *p, last_id);
-    ImGui::PopID();
-    ImGui::Spacing();
+    focus_seen |= chapter_section(app, p, open_default, last_id);
   }
   if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
   app.return_focus.clear();  // (its row is drawn in the first frame back, or not at all: a closed chapter)
+}
+
+void draw_course_map(App& app) {
+  course_heading(app);
+  const std::vector<MapPack> course = map_packs(app);
+  progress_summary(app, course);
+  chapters_loading(app, course);
+  preview_section(app, app.progress.last_exercise);
+  continue_and_problems(app);
+  ImGui::Spacing();
+  chapter_list(app, course);
   if (course.empty() && app.library_ready) notice_box(app, color::wrong(), "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::muted(),

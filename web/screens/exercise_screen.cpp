@@ -189,44 +189,44 @@ void feedback_box(App& app, const Feedback& fb) {
     for (const auto& d : fb.details) markdown(app, d);
 }
 
-}  // namespace
-
-void draw_exercise_screen(App& app) {
-  ExerciseState& st = app.ex;
-  const float e = em(app);
-  if (!st.exercise) {
-    app.screen = Screen::CourseMap;
-    return;
-  }
-  const Exercise& ex = *st.exercise;
-  // Shortcuts (listed in Settings), except while a field is being typed in: Escape back to
-  // the course (a row a view holds by the keys, in an ordering, is put down first), h the next hint, n the
-  // next exercise. Enter and Ctrl+Enter submit (ui/keyboard sets submit_requested).
+// Shortcuts (listed in Settings), except while a field is being typed in: Escape back to
+// the course (a row a view holds by the keys, in an ordering, is put down first), h the next hint, n the
+// next exercise. Enter and Ctrl+Enter submit (ui/keyboard sets submit_requested).
+// True when a shortcut left this exercise.
+bool handle_shortcuts(App& app, ExerciseState& st, const Exercise& ex) {
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeySuper) {
     const TypeView* v = find_view(ex.type);
     const bool view_holds_escape = v && v->holds_escape && st.view && v->holds_escape(st);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !view_holds_escape) {
       app.screen = Screen::CourseMap;
-      return;
+      return true;
     }
     const bool letters = app.single_key_shortcuts;
     if (letters && ImGui::IsKeyPressed('H', false) && st.inst && st.hints_shown < static_cast<int>(ex.hints.size())) st.hints_shown++;
     if (letters && ImGui::IsKeyPressed('N', false)) {
       if (const Exercise* next = neighbour(app, ex.id, +1)) {
         open_exercise(app, next->id, 0);
-        return;
+        return true;
       }
     }
   }
+  return false;
+}
+
+// The way back to the course map; true when it was taken.
+bool back_to_course(App& app) {
   const bool back = small_button(app, "← Course##back");
   link_item("Back to the course map", "#/");
   if (back) {
     app.screen = Screen::CourseMap;
-    return;
+    return true;
   }
-  const Preview* pv = preview_of(app, &ex);
-  // The instructor switch exists in a preview and with `?instructor` in the address only.
+  return false;
+}
+
+// The instructor switch exists in a preview and with `?instructor` in the address only.
+void instructor_switch(App& app, const Preview* pv) {
   if (pv || app.instructor_allowed) {
     ImGui::SameLine();
     bool on = instructor_view(app);
@@ -240,6 +240,11 @@ void draw_exercise_screen(App& app) {
       ImGui::PopStyleVar();
     }
   }
+}
+
+// Where the exercise is (chapter or preview, type, difficulty), its title and the student's
+// record on it.
+void exercise_header(App& app, const Exercise& ex, const Preview* pv) {
   char where[600];
   if (pv)
     std::snprintf(where, sizeof where, "PREVIEW (%s) · %s · difficulty %d", pv->source.c_str(), ex.type.c_str(), ex.difficulty);
@@ -260,6 +265,127 @@ void draw_exercise_screen(App& app) {
     ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts(), ep.attempts() == 1 ? "" : "s",
                         ep.best_score * 100, ep.solved_at ? " · solved" : "");
   }
+}
+
+// Submit, "Try another" and the next hint, and the sandbox's progress while code runs.
+// True when "Try another" opened another instance.
+bool answer_buttons(App& app, ExerciseState& st, const Exercise& ex, const Instance& inst) {
+  bool running = st.code_request != 0;
+  // An assignment's attempt limit: once used up on the student's own numbers, nothing more
+  // is graded here (practice on other numbers stays open).
+  const bool used_up = assignment_attempts_left(app) == 0;
+  if (app.submit_requested && !running && !used_up) submit(app);
+  app.submit_requested = false;
+  if (running || used_up) ImGui::BeginDisabled();
+  if (button(running ? "Running…##submit" : used_up ? "No attempts left##submit" : "Submit##submit", true)) submit(app);
+  if (running || used_up) ImGui::EndDisabled();
+  if (!ex.params.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Try another##try-another")) {
+      open_exercise(app, ex.id, fresh_seed(app, inst.seed));
+      return true;
+    }
+  }
+  if (!ex.hints.empty() && st.hints_shown < static_cast<int>(ex.hints.size())) {
+    ImGui::SameLine();
+    char hb[64];
+    std::snprintf(hb, sizeof hb, "Hint %d of %zu##hint", st.hints_shown + 1, ex.hints.size());
+    if (ImGui::Button(hb)) st.hints_shown++;
+  }
+  if (running) {
+    double secs = (app.platform->now_ms() - st.code_started_ms) / 1000.0;
+    ImGui::TextDisabled("Running your code in a sandbox… %.1f s (stopped after 2 s)", secs);
+  }
+  return false;
+}
+
+// Which numbers these are, and a link that opens exactly them (for a classmate, a forum
+// post, an instructor).
+void instance_link(App& app, const Exercise& ex, const Instance& inst) {
+  if (inst.seed == 0) ImGui::TextDisabled("The default numbers");
+  else ImGui::TextDisabled("Numbers of instance %llu", static_cast<unsigned long long>(inst.seed));
+  same_line_if_fits("Copy link##copy-link");
+  if (small_button(app, "Copy link##copy-link")) {
+    Route r;
+    r.kind = Route::Exercise;
+    r.id = ex.id;
+    r.seed = inst.seed;
+    app.link_copied = app.platform->link_to(format_route(r));
+    ImGui::SetClipboardText(app.link_copied.c_str());
+    app.link_copied_ms = app.platform->now_ms();
+  }
+  if (app.link_copied_ms >= 0 && app.platform->now_ms() - app.link_copied_ms < 4000) {
+    text_colored(color::muted(), ("Copied " + app.link_copied).c_str());
+  } else if (app.link_copied_ms >= 0) {
+    app.link_copied_ms = -1;
+  }
+}
+
+void shown_hints(App& app, const ExerciseState& st, const Exercise& ex, const Instance& inst) {
+  for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
+    ImGui::Spacing();
+    ImGui::PushFont(app.fonts.bold);
+    heading_text("Hint " + std::to_string(i + 1), 2);
+    ImGui::PopFont();
+    markdown(app, inst.render(ex.hints[i]));
+  }
+}
+
+void worked_solution(App& app, ExerciseState& st, const Exercise& ex, const Instance& inst) {
+  if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty() &&
+      assignment_allows_explanation(app, st.feedback->verdict == Verdict::Correct)) {
+    ImGui::Spacing();
+    if (!st.revealed) {
+      if (ImGui::Button("Show the worked solution##explain")) st.revealed = true;
+    } else {
+      ImGui::Separator();
+      ImGui::PushFont(app.fonts.bold);
+      heading_text("Worked solution", 2);
+      ImGui::PopFont();
+      markdown(app, inst.render(ex.explanation));
+    }
+  }
+}
+
+// "Previous" and "Next" in course order, each also a link for the accessibility tree.
+void previous_next(App& app, const Exercise& ex) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  const Exercise* prev = neighbour(app, ex.id, -1);
+  if (prev && ImGui::Button("← Previous##prev")) {
+    open_exercise(app, prev->id, 0);
+    return;
+  }
+  if (prev) link_item("Previous: " + prev->title, exercise_address(prev->id));
+  if (const Exercise* next = neighbour(app, ex.id, +1)) {
+    // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
+    // title when even a line of its own is too narrow (a phone).
+    std::string label = "Next: " + next->title + " →##next";
+    const float pad = ImGui::GetStyle().FramePadding.x * 2;
+    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad > ImGui::GetContentRegionAvail().x) label = "Next exercise →##next";
+    if (prev) same_line_if_room(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad);
+    if (ImGui::Button(label.c_str())) {
+      open_exercise(app, next->id, 0);
+      return;
+    }
+    link_item("Next: " + next->title, exercise_address(next->id));
+  }
+}
+
+}  // namespace
+
+void draw_exercise_screen(App& app) {
+  ExerciseState& st = app.ex;
+  if (!st.exercise) {
+    app.screen = Screen::CourseMap;
+    return;
+  }
+  const Exercise& ex = *st.exercise;
+  if (handle_shortcuts(app, st, ex)) return;
+  if (back_to_course(app)) return;
+  const Preview* pv = preview_of(app, &ex);
+  instructor_switch(app, pv);
+  exercise_header(app, ex, pv);
   draw_assignment_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
   if (!app.save_error.empty()) text_colored(color::wrong(), app.save_error.c_str());
@@ -286,98 +412,12 @@ void draw_exercise_screen(App& app) {
   view->draw(app, st);
   ImGui::Spacing();
 
-  bool running = st.code_request != 0;
-  // An assignment's attempt limit: once used up on the student's own numbers, nothing more
-  // is graded here (practice on other numbers stays open).
-  const bool used_up = assignment_attempts_left(app) == 0;
-  if (app.submit_requested && !running && !used_up) submit(app);
-  app.submit_requested = false;
-  if (running || used_up) ImGui::BeginDisabled();
-  if (button(running ? "Running…##submit" : used_up ? "No attempts left##submit" : "Submit##submit", true)) submit(app);
-  if (running || used_up) ImGui::EndDisabled();
-  if (!ex.params.empty()) {
-    ImGui::SameLine();
-    if (ImGui::Button("Try another##try-another")) {
-      open_exercise(app, ex.id, fresh_seed(app, inst.seed));
-      return;
-    }
-  }
-  if (!ex.hints.empty() && st.hints_shown < static_cast<int>(ex.hints.size())) {
-    ImGui::SameLine();
-    char hb[64];
-    std::snprintf(hb, sizeof hb, "Hint %d of %zu##hint", st.hints_shown + 1, ex.hints.size());
-    if (ImGui::Button(hb)) st.hints_shown++;
-  }
-  if (running) {
-    double secs = (app.platform->now_ms() - st.code_started_ms) / 1000.0;
-    ImGui::TextDisabled("Running your code in a sandbox… %.1f s (stopped after 2 s)", secs);
-  }
-  // Which numbers these are, and a link that opens exactly them (for a classmate, a forum
-  // post, an instructor).
-  if (inst.seed == 0) ImGui::TextDisabled("The default numbers");
-  else ImGui::TextDisabled("Numbers of instance %llu", static_cast<unsigned long long>(inst.seed));
-  same_line_if_fits("Copy link##copy-link");
-  if (small_button(app, "Copy link##copy-link")) {
-    Route r;
-    r.kind = Route::Exercise;
-    r.id = ex.id;
-    r.seed = inst.seed;
-    app.link_copied = app.platform->link_to(format_route(r));
-    ImGui::SetClipboardText(app.link_copied.c_str());
-    app.link_copied_ms = app.platform->now_ms();
-  }
-  if (app.link_copied_ms >= 0 && app.platform->now_ms() - app.link_copied_ms < 4000) {
-    text_colored(color::muted(), ("Copied " + app.link_copied).c_str());
-  } else if (app.link_copied_ms >= 0) {
-    app.link_copied_ms = -1;
-  }
-
-  for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
-    ImGui::Spacing();
-    ImGui::PushFont(app.fonts.bold);
-    heading_text("Hint " + std::to_string(i + 1), 2);
-    ImGui::PopFont();
-    markdown(app, inst.render(ex.hints[i]));
-  }
-
+  if (answer_buttons(app, st, ex, inst)) return;
+  instance_link(app, ex, inst);
+  shown_hints(app, st, ex, inst);
   if (st.feedback) feedback_box(app, *st.feedback);
-
-  if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty() &&
-      assignment_allows_explanation(app, st.feedback->verdict == Verdict::Correct)) {
-    ImGui::Spacing();
-    if (!st.revealed) {
-      if (ImGui::Button("Show the worked solution##explain")) st.revealed = true;
-    } else {
-      ImGui::Separator();
-      ImGui::PushFont(app.fonts.bold);
-      heading_text("Worked solution", 2);
-      ImGui::PopFont();
-      markdown(app, inst.render(ex.explanation));
-    }
-  }
-
-  ImGui::Spacing();
-  ImGui::Separator();
-  const Exercise* prev = neighbour(app, ex.id, -1);
-  if (prev && ImGui::Button("← Previous##prev")) {
-    open_exercise(app, prev->id, 0);
-    return;
-  }
-  if (prev) link_item("Previous: " + prev->title, exercise_address(prev->id));
-  if (const Exercise* next = neighbour(app, ex.id, +1)) {
-    // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
-    // title when even a line of its own is too narrow (a phone).
-    std::string label = "Next: " + next->title + " →##next";
-    const float pad = ImGui::GetStyle().FramePadding.x * 2;
-    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad > ImGui::GetContentRegionAvail().x) label = "Next exercise →##next";
-    if (prev) same_line_if_room(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad);
-    if (ImGui::Button(label.c_str())) {
-      open_exercise(app, next->id, 0);
-      return;
-    }
-    link_item("Next: " + next->title, exercise_address(next->id));
-  }
-  (void)e;
+  worked_solution(app, st, ex, inst);
+  previous_next(app, ex);
 }
 
 }  // namespace dtx::web

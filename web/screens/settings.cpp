@@ -8,14 +8,16 @@
 
 namespace dtx::web {
 
-void draw_settings(App& app) {
-  ImGui::PushFont(app.fonts.heading);
-  heading_text("Settings", 1);
-  ImGui::PopFont();
+namespace {
 
+void section_heading(App& app, const char* title) {
   ImGui::PushFont(app.fonts.bold);
-  heading_text("Text size", 2);
+  heading_text(title, 2);
   ImGui::PopFont();
+}
+
+void text_size_section(App& app) {
+  section_heading(app, "Text size");
   ImGui::Text("%.0f%%", app.text_scale * 100);
   ImGui::SameLine();
   const bool smaller = ImGui::Button("Smaller##text-smaller");
@@ -33,11 +35,10 @@ void draw_settings(App& app) {
     app.fonts_dirty = true;
     app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
   }
+}
 
-  ImGui::Spacing();
-  ImGui::PushFont(app.fonts.bold);
-  heading_text("Theme", 2);
-  ImGui::PopFont();
+void theme_section(App& app) {
+  section_heading(app, "Theme");
   const char* themes[] = {"Follow the system##theme-system", "Light##theme-light", "Dark##theme-dark"};
   for (int i = 0; i < 3; ++i) {
     if (i) {
@@ -59,11 +60,10 @@ void draw_settings(App& app) {
                           ? "Motion: your system asks for reduced motion, so the widgets step from one picture to the next."
                           : "Motion: the widgets animate between steps (a system setting for reduced motion makes them step).");
   ImGui::PopTextWrapPos();
+}
 
-  ImGui::Spacing();
-  ImGui::PushFont(app.fonts.bold);
-  heading_text("Keyboard", 2);
-  ImGui::PopFont();
+void keyboard_section(App& app) {
+  section_heading(app, "Keyboard");
   // What web/ui/keyboard.cpp and the exercise screen do with keys, in the student's words.
   static const char* const kKeys[][2] = {
       {"Tab, Shift+Tab", "next or previous control, in reading order"},
@@ -96,11 +96,11 @@ void draw_settings(App& app) {
     ImGui::TextUnformatted(k[1]);
     ImGui::PopTextWrapPos();
   }
+}
 
-  ImGui::Spacing();
-  ImGui::PushFont(app.fonts.bold);
-  heading_text("Your progress", 2);
-  ImGui::PopFont();
+// Where progress lives, export and import.
+void progress_section(App& app) {
+  section_heading(app, "Your progress");
   markdown(app, "Progress is stored in this browser only (localStorage), as a versioned JSON document, and tabs "
                 "open on this site share it. Export it to keep a copy or to move to another browser; importing "
                 "merges the file into the progress here (attempts already counted are not counted twice; the "
@@ -121,6 +121,9 @@ void draw_settings(App& app) {
     ImGui::TextUnformatted(app.import_message.c_str());
     ImGui::PopTextWrapPos();
   }
+}
+
+void notices_section(App& app) {
   if (!app.notices.empty()) {
     ImGui::Spacing();
     ImGui::PushFont(app.fonts.bold);
@@ -132,6 +135,26 @@ void draw_settings(App& app) {
       ImGui::PopTextWrapPos();
     }
   }
+}
+
+}  // namespace
+
+void draw_settings(App& app) {
+  ImGui::PushFont(app.fonts.heading);
+  heading_text("Settings", 1);
+  ImGui::PopFont();
+
+  text_size_section(app);
+
+  ImGui::Spacing();
+  theme_section(app);
+
+  ImGui::Spacing();
+  keyboard_section(app);
+
+  ImGui::Spacing();
+  progress_section(app);
+  notices_section(app);
 }
 
 }  // namespace dtx::web

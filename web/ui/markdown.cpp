@@ -387,23 +387,44 @@ float prose_width(const Fonts& f) {
   return b->CalcTextSizeA(b->FontSize, FLT_MAX, 0, kAlphabet).x / 27.0f * 75.0f;
 }
 
-float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, const MdStyle& st, bool draw) {
+namespace {
+
+// 1. Tokens: each image and maths box is one, text is cut into words (with the spaces after
+// them), code into lines; a newline is a token of its own.
+void text_tokens(const MdRun& run, ImFont* font, bool as_code, float pad, bool& after_math, std::vector<Token>& toks) {
+  const char* s = run.text.data();
+  const char* end = s + run.text.size();
+  while (s < end) {
+    Token k;
+    k.run = &run;
+    if (*s == '\n') {
+      k.newline = true;
+      toks.push_back(k);
+      ++s;
+      after_math = false;
+      continue;
+    }
+    const char* t = s;
+    if (as_code) {
+      while (t < end && *t != '\n') ++t;
+    } else {
+      while (t < end && *t != ' ' && *t != '\n') t += utf8_len(static_cast<unsigned char>(*t));
+      while (t < end && *t == ' ') ++t;
+    }
+    k.s = s;
+    k.t = t;
+    k.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, t).x;
+    k.extra = as_code ? pad * 2 : 0;
+    k.glued = after_math && *s != ' ';
+    after_math = false;
+    toks.push_back(k);
+    s = t;
+  }
+}
+
+std::vector<Token> tokens_of(const std::vector<MdRun>& runs, const std::vector<MathBox>& boxes,
+                             const std::vector<ImageBox>& images, const MdStyle& st, float pad) {
   const Fonts& f = *st.fonts;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float line_h = f.body->FontSize * 1.45f;
-  const float pad = f.body->FontSize * 0.2f;
-  if (width < f.body->FontSize * 4) width = f.body->FontSize * 4;
-
-  // Maths boxes for this frame's font size (the tree is parsed once, with the document).
-  std::vector<MathBox> boxes;
-  for (const MdRun& run : runs)
-    if ((run.style & kMath) && run.math) boxes.push_back(layout_math(*run.math, math_fonts(f), f.body->FontSize, run.style & kMathDisplay));
-  // Images likewise (without an image store, an image is its alt text, drawn as words).
-  std::vector<ImageBox> images;
-  for (const MdRun& run : runs)
-    if ((run.style & kImage) && st.images) images.push_back(image_box(run, width, st));
-
-  // 1. Tokens.
   std::vector<Token> toks;
   size_t box_i = 0, image_i = 0;
   bool after_math = false;
@@ -427,38 +448,39 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
       continue;
     }
     const bool as_code = (run.style & kCode) || (run.style & kMath);  // maths that does not parse: its source, as code
-    ImFont* font = as_code ? f.mono : font_for(run.style, f);
-    const char* s = run.text.data();
-    const char* end = s + run.text.size();
-    while (s < end) {
-      Token k;
-      k.run = &run;
-      if (*s == '\n') {
-        k.newline = true;
-        toks.push_back(k);
-        ++s;
-        after_math = false;
-        continue;
-      }
-      const char* t = s;
-      if (as_code) {
-        while (t < end && *t != '\n') ++t;
-      } else {
-        while (t < end && *t != ' ' && *t != '\n') t += utf8_len(static_cast<unsigned char>(*t));
-        while (t < end && *t == ' ') ++t;
-      }
-      k.s = s;
-      k.t = t;
-      k.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, t).x;
-      k.extra = as_code ? pad * 2 : 0;
-      k.glued = after_math && *s != ' ';
-      after_math = false;
-      toks.push_back(k);
-      s = t;
-    }
+    text_tokens(run, as_code ? f.mono : font_for(run.style, f), as_code, pad, after_math, toks);
   }
+  return toks;
+}
 
-  // 2. Lines.
+// A word longer than the room left on its line (`room`), cut where it stops fitting: the rest
+// becomes the next token.
+void cut_long_token(std::vector<Token>& toks, size_t i, float room, const Fonts& f) {
+  Token& k = toks[i];
+  ImFont* font = ((k.run->style & kCode) || (k.run->style & kMath)) ? f.mono : font_for(k.run->style, f);
+  const char* cut = k.s;
+  float w = 0;
+  while (cut < k.t) {
+    const char* nx = cut + utf8_len(static_cast<unsigned char>(*cut));
+    float cw = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, nx).x;
+    if (w + cw + k.extra > room && cut > k.s) break;
+    w += cw;
+    cut = nx;
+  }
+  if (cut < k.t) {
+    Token rest = k;
+    rest.s = cut;
+    rest.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, k.t).x;
+    rest.glued = false;
+    k.t = cut;
+    k.w = w;
+    toks.insert(toks.begin() + static_cast<long>(i) + 1, rest);
+  }
+}
+
+// 2. Lines: each token's x and line, wrapping before a token that does not fit. Returns the
+// number of lines.
+int place_tokens(std::vector<Token>& toks, float width, const Fonts& f) {
   float x = 0;
   int line = 0;
   for (size_t i = 0; i < toks.size(); ++i) {
@@ -476,38 +498,21 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
       x = 0;
       ++line;
     }
-    if (!k.box && !k.image && k.w + k.extra > width) {
-      // Longer than a whole line: cut it where it stops fitting.
-      ImFont* font = ((k.run->style & kCode) || (k.run->style & kMath)) ? f.mono : font_for(k.run->style, f);
-      const char* cut = k.s;
-      float w = 0;
-      while (cut < k.t) {
-        const char* nx = cut + utf8_len(static_cast<unsigned char>(*cut));
-        float cw = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, nx).x;
-        if (w + cw + k.extra > width - x && cut > k.s) break;
-        w += cw;
-        cut = nx;
-      }
-      if (cut < k.t) {
-        Token rest = k;
-        rest.s = cut;
-        rest.w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, cut, k.t).x;
-        rest.glued = false;
-        k.t = cut;
-        k.w = w;
-        toks.insert(toks.begin() + static_cast<long>(i) + 1, rest);
-      }
-    }
+    // Longer than a whole line: cut it where it stops fitting.
+    if (!k.box && !k.image && k.w + k.extra > width) cut_long_token(toks, i, width - x, f);
     Token& kk = toks[i];
     kk.x = x;
     kk.line = line;
     x += kk.w + kk.extra;
   }
+  return line + 1;
+}
 
-  // 3. Line heights: a line holding maths taller or deeper than text (a fraction) grows by
-  // the difference, so its ink never meets the lines around it. Every other line keeps the
-  // text's height, and every line's baseline sits at the same place within its line.
-  const int lines = line + 1;
+// 3. Line heights: a line holding maths taller or deeper than text (a fraction) grows by
+// the difference, so its ink never meets the lines around it. Every other line keeps the
+// text's height, and every line's baseline sits at the same place within its line. Returns
+// each line's top; `height` gets the whole height.
+std::vector<float> line_tops(const std::vector<Token>& toks, int lines, const Fonts& f, float line_h, float* height) {
   std::vector<float> above(lines, 0), below(lines, 0);
   const float room_above = f.body->Ascent;
   const float room_below = -f.body->Descent + (line_h - f.body->FontSize) * 0.25f;
@@ -525,82 +530,212 @@ float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, co
     top[l] = y + above[l];
     y += line_h + above[l] + below[l];
   }
-  if (!draw) return y;
+  *height = y;
+  return top;
+}
 
-  // 4. Drawing.
+// A link's word: underlined, reported to the item hooks ("link:URL", so tests and the DOM
+// mirror find where a link is), and opened on a click.
+void draw_link_word(const Token& k, ImVec2 pos, ImFont* font, ImU32 col, const MdStyle& st) {
+  const MdRun& run = *k.run;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + k.w, pos.y + font->FontSize);
+  dl->AddLine(a, b, col, 1.0f);
+#ifdef IMGUI_ENABLE_TEST_ENGINE
+  // Straight to the hooks, not ItemAdd: the word is no ImGui item, and the caller's last
+  // item (a choice's Selectable) must stay last.
+  {
+    ImGuiContext& g = *GImGui;  // (the hook macros use it)
+    ImRect bb(pos, ImVec2(pos.x + k.w, pos.y + font->FontSize));
+    ImGuiID id = ImHashData(&bb, sizeof bb, ImHashStr(run.url.c_str()));
+    std::string word(k.s, k.t);
+    while (!word.empty() && word.back() == ' ') word.pop_back();
+    std::string label = word + "##link:" + run.url;
+    IMGUI_TEST_ENGINE_ITEM_ADD(bb, id);
+    IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
+  }
+#endif
+  if (st.open_link && ImGui::IsWindowHovered() &&
+      ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + k.w, pos.y + font->FontSize))) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
+  }
+}
+
+// A word (or a line of code, shaded) at the line whose top is `line_top`, reported to the
+// text layer without the spaces after it, over exactly the glyphs drawn.
+void draw_text_token(const Token& k, float x, float line_top, float line_h, float pad, const MdStyle& st) {
+  const Fonts& f = *st.fonts;
+  const MdRun& run = *k.run;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const bool as_code = (run.style & kCode) || (run.style & kMath);
+  ImFont* font = as_code ? f.mono : font_for(run.style, f);
+  ImU32 col = (run.style & kLink) ? color::accent() : as_code ? palette().code_text : st.text_color;
+  ImVec2 pos(x, line_top + (line_h - font->FontSize) * 0.5f);
+  if (as_code) {
+    // trim trailing spaces from the shaded box
+    dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + k.w + k.extra, pos.y + font->FontSize + pad * 0.5f),
+                      color::code_bg(), pad);
+    pos.x += pad;
+  }
+  dl->AddText(font, font->FontSize, pos, col, k.s, k.t);
+  const char* e = k.t;
+  while (e > k.s && e[-1] == ' ') --e;
+  if (e > k.s) {
+    float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, k.s, e).x;
+    text_layer_report_run(std::string(k.s, e), ImRect(pos.x, pos.y, pos.x + w, pos.y + font->FontSize), font,
+                          (run.style & kLink) ? run.url : std::string());
+  }
+  if (run.style & kLink) draw_link_word(k, pos, font, col, st);
+}
+
+// 4. Drawing: images, maths (with its plain text for the layer, "2(N − 1)/N"), and words.
+void draw_tokens(const std::vector<Token>& toks, const std::vector<float>& top, ImVec2 origin, float width, float line_h,
+                 float pad, const MdStyle& st) {
+  const Fonts& f = *st.fonts;
+  ImFont* bf = f.body;
   for (const Token& k : toks) {
     if (k.newline) continue;
     const MdRun& run = *k.run;
     const float line_top = origin.y + top[k.line];
+    const float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;
     if (k.image) {
-      const float baseline = line_top + (line_h - f.body->FontSize) * 0.5f + f.body->Ascent;
       draw_image(*k.image, run, ImVec2(origin.x + k.x, baseline + k.image->descent - k.image->size.y), width,
-                 baseline - f.body->Ascent, st);
-      continue;
-    }
-    if (k.box) {
-      ImFont* bf = f.body;
-      float baseline = line_top + (line_h - bf->FontSize) * 0.5f + bf->Ascent;
+                 baseline - bf->Ascent, st);
+    } else if (k.box) {
       ImU32 col = (run.style & kLink) ? color::accent() : st.text_color;
-      draw_math(*k.box, dl, ImVec2(origin.x + k.x, baseline), col);
-      // The text layer gets the maths as plain text over the box ("2(N − 1)/N").
+      draw_math(*k.box, ImGui::GetWindowDrawList(), ImVec2(origin.x + k.x, baseline), col);
       text_layer_report_run(math_to_plain(*run.math),
                             ImRect(origin.x + k.x, baseline - k.box->ascent, origin.x + k.x + k.box->width, baseline + k.box->descent),
                             bf, (run.style & kLink) ? run.url : std::string(), true);
-      continue;
-    }
-    const bool as_code = (run.style & kCode) || (run.style & kMath);
-    ImFont* font = as_code ? f.mono : font_for(run.style, f);
-    ImU32 col = (run.style & kLink) ? color::accent() : as_code ? palette().code_text : st.text_color;
-    const char* s = k.s;
-    const char* t = k.t;
-    ImVec2 sz(k.w, font->FontSize);
-    float extra = k.extra;
-    ImVec2 pos(origin.x + k.x, line_top + (line_h - font->FontSize) * 0.5f);
-    if (as_code) {
-      // trim trailing spaces from the shaded box
-      dl->AddRectFilled(ImVec2(pos.x, pos.y - pad * 0.5f), ImVec2(pos.x + sz.x + extra, pos.y + font->FontSize + pad * 0.5f),
-                        color::code_bg(), pad);
-      pos.x += pad;
-    }
-    dl->AddText(font, font->FontSize, pos, col, s, t);
-    {
-      // The words without the spaces after them, over exactly the glyphs drawn.
-      const char* e = t;
-      while (e > s && e[-1] == ' ') --e;
-      if (e > s) {
-        float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s, e).x;
-        text_layer_report_run(std::string(s, e), ImRect(pos.x, pos.y, pos.x + w, pos.y + font->FontSize), font,
-                              (run.style & kLink) ? run.url : std::string());
-      }
-    }
-    if (run.style & kLink) {
-      ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + sz.x, pos.y + font->FontSize);
-      dl->AddLine(a, b, col, 1.0f);
-#ifdef IMGUI_ENABLE_TEST_ENGINE
-      // Each word of a link is reported to the item hooks ("link:URL"), so tests (and a
-      // DOM mirror) find where a link is. Straight to the hooks, not ItemAdd: the word is
-      // no ImGui item, and the caller's last item (a choice's Selectable) must stay last.
-      {
-        ImGuiContext& g = *GImGui;
-        ImRect bb(pos, ImVec2(pos.x + sz.x, pos.y + font->FontSize));
-        ImGuiID id = ImHashData(&bb, sizeof bb, ImHashStr(run.url.c_str()));
-        std::string word(s, t);
-        while (!word.empty() && word.back() == ' ') word.pop_back();
-        std::string label = word + "##link:" + run.url;
-        IMGUI_TEST_ENGINE_ITEM_ADD(bb, id);
-        IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
-      }
-#endif
-      if (st.open_link && ImGui::IsWindowHovered() &&
-          ImGui::IsMouseHoveringRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + sz.x, pos.y + font->FontSize))) {
-        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-        if (ImGui::IsMouseClicked(0)) st.open_link(run.url);
-      }
+    } else {
+      draw_text_token(k, origin.x + k.x, line_top, line_h, pad, st);
     }
   }
-  return y;
 }
+
+}  // namespace
+
+float layout_runs(const std::vector<MdRun>& runs, ImVec2 origin, float width, const MdStyle& st, bool draw) {
+  const Fonts& f = *st.fonts;
+  const float line_h = f.body->FontSize * 1.45f;
+  const float pad = f.body->FontSize * 0.2f;
+  if (width < f.body->FontSize * 4) width = f.body->FontSize * 4;
+
+  // Maths boxes for this frame's font size (the tree is parsed once, with the document).
+  std::vector<MathBox> boxes;
+  for (const MdRun& run : runs)
+    if ((run.style & kMath) && run.math) boxes.push_back(layout_math(*run.math, math_fonts(f), f.body->FontSize, run.style & kMathDisplay));
+  // Images likewise (without an image store, an image is its alt text, drawn as words).
+  std::vector<ImageBox> images;
+  for (const MdRun& run : runs)
+    if ((run.style & kImage) && st.images) images.push_back(image_box(run, width, st));
+
+  std::vector<Token> toks = tokens_of(runs, boxes, images, st, pad);
+  const int lines = place_tokens(toks, width, f);
+  float height = 0;
+  const std::vector<float> top = line_tops(toks, lines, f, line_h, &height);
+  if (draw) draw_tokens(toks, top, origin, width, line_h, pad, st);
+  return height;
+}
+
+namespace {
+
+// Where a block is drawn: its top-left corner, the width the column has, and its left margin
+// (indent, quote, list marker).
+struct BlockPlace {
+  ImVec2 origin;
+  float avail, left;
+};
+
+// A paragraph, heading or list item: its marker (the item's first words in the layer, not a
+// stray "1."), its words, and a quote's bar. Returns its height.
+float draw_text_block(const MdBlock& b, const BlockPlace& at, const MdStyle& st) {
+  const Fonts& f = *st.fonts;
+  const float indent_w = f.body->FontSize * 1.4f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  MdStyle s2 = st;
+  Fonts hf = f;
+  if (b.kind == MdBlock::Heading) {
+    hf.body = hf.bold = b.level <= 1 ? f.heading : f.bold;
+    s2.fonts = &hf;
+  }
+  text_layer_begin_block(b.kind == MdBlock::Heading ? TextBlock::Heading : !b.bullet.empty() ? TextBlock::ListItem : TextBlock::Para,
+                         b.level, b.bullet);
+  if (!b.bullet.empty()) {
+    ImFont* bf = f.body;
+    float bw = bf->CalcTextSizeA(bf->FontSize, FLT_MAX, 0, b.bullet.c_str()).x;
+    const ImVec2 p(at.origin.x + at.left - bw - f.body->FontSize * 0.45f, at.origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f);
+    dl->AddText(bf, bf->FontSize, p, color::muted(), b.bullet.c_str());
+    text_layer_report_run(b.bullet, ImRect(p, ImVec2(p.x + bw, p.y + bf->FontSize)), bf, "");
+  }
+  const float h = layout_runs(b.runs, ImVec2(at.origin.x + at.left, at.origin.y), std::min(at.avail - at.left, prose_width(f)), s2, true);
+  text_layer_end_block();
+  if (b.quote)
+    dl->AddRectFilled(ImVec2(at.origin.x + at.left - indent_w * 0.6f, at.origin.y),
+                      ImVec2(at.origin.x + at.left - indent_w * 0.45f, at.origin.y + h), color::border());
+  return h;
+}
+
+// A code block: a shaded child window that scrolls sideways. Returns its height.
+float draw_code_block(const MdBlock& b, size_t bi, const BlockPlace& at, const MdStyle& st) {
+  ImFont* m = st.fonts->mono;
+  ImGui::SetCursorScreenPos(ImVec2(at.origin.x + at.left, at.origin.y));
+  ImVec2 tsz = m->CalcTextSizeA(m->FontSize, FLT_MAX, 0, b.code.c_str());
+  float padv = m->FontSize * 0.6f;
+  ImVec2 size(at.avail - at.left, tsz.y + padv * 2);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, color::code_bg());
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(padv, padv));
+  ImGui::BeginChild(ImGui::GetID(reinterpret_cast<void*>(static_cast<intptr_t>(bi + 1))),
+                    ImVec2(size.x, size.y + (tsz.x + padv * 2 > size.x ? ImGui::GetStyle().ScrollbarSize : 0)), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PushFont(m);
+  ImGui::TextUnformatted(b.code.c_str());
+  ImGui::PopFont();
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+  const float h = ImGui::GetCursorScreenPos().y - at.origin.y - ImGui::GetStyle().ItemSpacing.y;
+  ImGui::SetCursorScreenPos(at.origin);
+  return h;
+}
+
+// A table: header rows in bold, each cell a block of the text layer. Returns its height.
+float draw_table_block(const MdBlock& b, int& table_no, const BlockPlace& at, const MdStyle& st) {
+  size_t cols = 0;
+  for (const auto& r : b.rows) cols = std::max(cols, r.size());
+  if (cols == 0) return 0;
+  ImGui::SetCursorScreenPos(ImVec2(at.origin.x + at.left, at.origin.y));
+  ImGui::PushID(table_no++);
+  if (ImGui::BeginTable("##md-table", static_cast<int>(std::min<size_t>(cols, 64)),
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                        ImVec2(at.avail - at.left, 0))) {
+    const int layer_table = text_layer_new_table();
+    for (size_t ri = 0; ri < b.rows.size(); ++ri) {
+      ImGui::TableNextRow(ri < static_cast<size_t>(b.header_rows) ? ImGuiTableRowFlags_Headers : 0);
+      for (size_t ci = 0; ci < cols; ++ci) {
+        ImGui::TableSetColumnIndex(static_cast<int>(ci));
+        if (ci >= b.rows[ri].size()) continue;
+        std::vector<MdRun> runs = b.rows[ri][ci];
+        if (ri < static_cast<size_t>(b.header_rows))
+          for (auto& r : runs) r.style |= kBold;
+        float cw = ImGui::GetContentRegionAvail().x;
+        ImVec2 o = ImGui::GetCursorScreenPos();
+        text_layer_begin_block(TextBlock::Cell, 0, "", layer_table, static_cast<int>(ri), static_cast<int>(ci));
+        float ch = layout_runs(runs, o, cw, st, true);
+        text_layer_end_block();
+        ImGui::Dummy(ImVec2(cw, ch));
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PopID();
+  const float h = ImGui::GetCursorScreenPos().y - at.origin.y - ImGui::GetStyle().ItemSpacing.y;
+  ImGui::SetCursorScreenPos(at.origin);
+  return h;
+}
+
+}  // namespace
 
 void draw_markdown(const std::string& text, const MdStyle& st) {
   static std::unordered_map<std::string, MdDoc> cache;
@@ -611,100 +746,26 @@ void draw_markdown(const std::string& text, const MdStyle& st) {
   const Fonts& f = *st.fonts;
   const float indent_w = f.body->FontSize * 1.4f;
   const float gap = f.body->FontSize * 0.55f;
-  const float prose = prose_width(f);
   int table_no = 0;
   ImGui::PushID(&doc);
   for (size_t bi = 0; bi < doc.blocks.size(); ++bi) {
     const MdBlock& b = doc.blocks[bi];
-    float avail = ImGui::GetContentRegionAvail().x;
-    ImVec2 origin = ImGui::GetCursorScreenPos();
-    float left = b.indent * indent_w + (b.quote ? indent_w * 0.8f : 0);
-    if (!b.bullet.empty()) left = std::max(left, indent_w);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
+    BlockPlace at{ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x,
+                  b.indent * indent_w + (b.quote ? indent_w * 0.8f : 0)};
+    if (!b.bullet.empty()) at.left = std::max(at.left, indent_w);
     float h = 0;
     switch (b.kind) {
       case MdBlock::Para:
-      case MdBlock::Heading: {
-        MdStyle s2 = st;
-        Fonts hf = f;
-        if (b.kind == MdBlock::Heading) {
-          hf.body = hf.bold = b.level <= 1 ? f.heading : f.bold;
-          s2.fonts = &hf;
-        }
-        text_layer_begin_block(b.kind == MdBlock::Heading ? TextBlock::Heading : !b.bullet.empty() ? TextBlock::ListItem : TextBlock::Para,
-                               b.level, b.bullet);
-        if (!b.bullet.empty()) {
-          ImFont* bf = f.body;
-          float bw = bf->CalcTextSizeA(bf->FontSize, FLT_MAX, 0, b.bullet.c_str()).x;
-          const ImVec2 at(origin.x + left - bw - f.body->FontSize * 0.45f, origin.y + (f.body->FontSize * 1.45f - bf->FontSize) * 0.5f);
-          dl->AddText(bf, bf->FontSize, at, color::muted(), b.bullet.c_str());
-          // The marker is the list item's first words in the layer (one item, not a stray "1.").
-          text_layer_report_run(b.bullet, ImRect(at, ImVec2(at.x + bw, at.y + bf->FontSize)), bf, "");
-        }
-        h = layout_runs(b.runs, ImVec2(origin.x + left, origin.y), std::min(avail - left, prose), s2, true);
-        text_layer_end_block();
-        if (b.quote) dl->AddRectFilled(ImVec2(origin.x + left - indent_w * 0.6f, origin.y), ImVec2(origin.x + left - indent_w * 0.45f, origin.y + h), color::border());
-        break;
-      }
-      case MdBlock::Code: {
-        ImFont* m = f.mono;
-        ImGui::SetCursorScreenPos(ImVec2(origin.x + left, origin.y));
-        ImVec2 tsz = m->CalcTextSizeA(m->FontSize, FLT_MAX, 0, b.code.c_str());
-        float padv = m->FontSize * 0.6f;
-        ImVec2 size(avail - left, tsz.y + padv * 2);
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, color::code_bg());
-        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(padv, padv));
-        ImGui::BeginChild(ImGui::GetID(reinterpret_cast<void*>(static_cast<intptr_t>(bi + 1))), ImVec2(size.x, size.y + (tsz.x + padv * 2 > size.x ? ImGui::GetStyle().ScrollbarSize : 0)),
-                          false, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-        ImGui::PushFont(m);
-        ImGui::TextUnformatted(b.code.c_str());
-        ImGui::PopFont();
-        ImGui::EndChild();
-        ImGui::PopStyleVar();
-        ImGui::PopStyleColor();
-        h = ImGui::GetCursorScreenPos().y - origin.y - ImGui::GetStyle().ItemSpacing.y;
-        ImGui::SetCursorScreenPos(origin);
-        break;
-      }
+      case MdBlock::Heading: h = draw_text_block(b, at, st); break;
+      case MdBlock::Code: h = draw_code_block(b, bi, at, st); break;
       case MdBlock::Rule:
-        dl->AddLine(ImVec2(origin.x, origin.y + gap), ImVec2(origin.x + avail, origin.y + gap), color::border(), 1.0f);
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(at.origin.x, at.origin.y + gap), ImVec2(at.origin.x + at.avail, at.origin.y + gap),
+                                            color::border(), 1.0f);
         h = gap * 2;
         break;
-      case MdBlock::Table: {
-        size_t cols = 0;
-        for (const auto& r : b.rows) cols = std::max(cols, r.size());
-        if (cols == 0) break;
-        ImGui::SetCursorScreenPos(ImVec2(origin.x + left, origin.y));
-        ImGui::PushID(table_no++);
-        if (ImGui::BeginTable("##md-table", static_cast<int>(std::min<size_t>(cols, 64)),
-                              ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
-                              ImVec2(avail - left, 0))) {
-          const int layer_table = text_layer_new_table();
-          for (size_t ri = 0; ri < b.rows.size(); ++ri) {
-            ImGui::TableNextRow(ri < static_cast<size_t>(b.header_rows) ? ImGuiTableRowFlags_Headers : 0);
-            for (size_t ci = 0; ci < cols; ++ci) {
-              ImGui::TableSetColumnIndex(static_cast<int>(ci));
-              if (ci >= b.rows[ri].size()) continue;
-              std::vector<MdRun> runs = b.rows[ri][ci];
-              if (ri < static_cast<size_t>(b.header_rows))
-                for (auto& r : runs) r.style |= kBold;
-              float cw = ImGui::GetContentRegionAvail().x;
-              ImVec2 o = ImGui::GetCursorScreenPos();
-              text_layer_begin_block(TextBlock::Cell, 0, "", layer_table, static_cast<int>(ri), static_cast<int>(ci));
-              float ch = layout_runs(runs, o, cw, st, true);
-              text_layer_end_block();
-              ImGui::Dummy(ImVec2(cw, ch));
-            }
-          }
-          ImGui::EndTable();
-        }
-        ImGui::PopID();
-        h = ImGui::GetCursorScreenPos().y - origin.y - ImGui::GetStyle().ItemSpacing.y;
-        ImGui::SetCursorScreenPos(origin);
-        break;
-      }
+      case MdBlock::Table: h = draw_table_block(b, table_no, at, st); break;
     }
-    ImGui::Dummy(ImVec2(avail, h));
+    ImGui::Dummy(ImVec2(at.avail, h));
     if (bi + 1 < doc.blocks.size()) {
       const MdBlock& next = doc.blocks[bi + 1];
       // list items sit close together; paragraphs and headings get air

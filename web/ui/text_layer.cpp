@@ -253,260 +253,322 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
 
 const std::vector<DrawnRun>& text_layer_drawn_runs() { return g_drawn; }
 
-TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
-  TextLayerUpdate out;
-  if (dpr <= 0) dpr = 1;
-  refresh_uv_map();
-  const ImTextureID atlas_tex = ImGui::GetIO().Fonts->TexID;
+namespace {
 
-  // Markdown runs and the items the hooks saw, looked up by position.
-  RectIndex md_index(64);
-  for (size_t i = 0; i < recorded.runs.size(); ++i) md_index.add(recorded.runs[i].rect, static_cast<int>(i));
-  // An image's frame of words is its element's (numbered after the runs).
-  for (size_t i = 0; i < recorded.images.size(); ++i) md_index.add(recorded.images[i].rect, static_cast<int>(recorded.runs.size() + i));
-  RectIndex item_index(64);
-  const HookFrame& hf = hook_frame();
-  for (size_t i = 0; i < hf.items.size(); ++i) item_index.add(ImRect(hf.items[i].min, hf.items[i].max), static_cast<int>(i));
+// ---- 1. Glyphs read back from the draw data, joined into runs along their baselines.
 
-  // 1. Glyphs read back from the draw data, joined into runs along their baselines.
+// The runs of one draw list as they are drawn: `drawn` (every glyph, Markdown's too: the
+// alignment test reads them, and they break where Markdown's runs do, so the test can pair
+// them) and `cur` (the glyphs Markdown did not report, for the layer).
+struct GlyphJoiner {
+  GlyphJoiner(std::vector<GlyphRun>& runs, bool page) : glyph_runs(runs), in_page(page) {}
+  std::vector<GlyphRun>& glyph_runs;
+  bool in_page;
+  GlyphRun cur, drawn;
+  bool open = false, drawn_open = false;
+
+  void close() {
+    if (open && !cur.text.empty()) glyph_runs.push_back(cur);
+    open = false;
+  }
+  void close_drawn() {
+    if (drawn_open && !drawn.text.empty()) g_drawn.push_back({drawn.text, drawn.rect});
+    drawn_open = false;
+  }
+  // One glyph at `pen` (its origin) and `top`, drawn `scale` times its atlas size, in the
+  // Markdown run `md` and the item `item` it lies in (-1: none).
+  void add(ImFont* font, const ImFontGlyph& gl, float pen, float top, float scale, int md, int item) {
+    for (int pass = 0; pass < 2; ++pass) {
+      GlyphRun& r = pass == 0 ? drawn : cur;
+      bool& is_open = pass == 0 ? drawn_open : open;
+      if (pass == 1 && md >= 0) {
+        close();  // Markdown reported these words already
+        continue;
+      }
+      bool joins = is_open && r.imfont == font && std::fabs(r.scale - scale) < 1e-3f && std::fabs(r.rect.Min.y - top) < 0.5f &&
+                   r.item == item && (pass == 1 || r.md == md);
+      int spaces = 0;
+      if (joins) {
+        const float gap = pen - r.next_pen;
+        const ImFontGlyph* sp = font->FindGlyphNoFallback(' ');
+        const float space = (sp ? sp->AdvanceX : font->FontSize * 0.25f) * scale;
+        if (gap < -0.5f || gap > space * 4.5f) joins = false;
+        else if (gap > space * 0.5f) spaces = std::max(1, static_cast<int>(std::lround(gap / space)));
+      }
+      if (!joins) {
+        if (pass == 0) close_drawn();
+        else close();
+        r = GlyphRun();
+        r.imfont = font;
+        r.scale = scale;
+        r.font_px = font->FontSize * scale;
+        r.font = font_class(font);
+        r.in_page = in_page;
+        r.rect = ImRect(pen, top, pen, top + r.font_px);
+        r.md = md;
+        r.item = item;
+        is_open = true;
+      }
+      r.text.append(static_cast<size_t>(spaces), ' ');
+      append_utf8(r.text, gl.Codepoint);
+      r.next_pen = pen + gl.AdvanceX * scale;
+      r.rect.Max.x = r.next_pen;
+    }
+  }
+};
+
+// The glyph a quad (vertices v0 and v2 of its two triangles) draws, or null: its top-left
+// texture corner is a glyph's, and its far corner lies inside the glyph's (a glyph cut at the
+// right or bottom by a clip rectangle keeps its top-left corner: ImGui clips text on the CPU,
+// as a small button's descenders are).
+const Glyph* glyph_of(const ImDrawVert& v0, const ImDrawVert& v2) {
+  auto it = g_uv.find(uv_key(v0.uv.x, v0.uv.y));
+  const ImFontGlyph* cand = it != g_uv.end() ? it->second.glyph : nullptr;
+  if (cand && v2.uv.x > cand->U0 && v2.uv.x <= cand->U1 && v2.uv.y > cand->V0 && v2.uv.y <= cand->V1) return &it->second;
+  return nullptr;
+}
+
+// The glyphs of one draw command: each textured quad (six indices a, a+1, a+2, a, a+2, a+3)
+// of the atlas whose centre its clip rectangle shows.
+void read_command(const ImDrawList* dl, const ImDrawCmd& cmd, const RectIndex& md_index, const RectIndex& item_index,
+                  GlyphJoiner& join) {
+  const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset;
+  const ImDrawVert* vtx = dl->VtxBuffer.Data + cmd.VtxOffset;
+  const unsigned n = cmd.ElemCount;
+  unsigned i = 0;
+  while (i + 3 <= n) {
+    const unsigned a = idx[i];
+    const bool quad = i + 6 <= n && idx[i + 1] == a + 1 && idx[i + 2] == a + 2 && idx[i + 3] == a && idx[i + 4] == a + 2 &&
+                      idx[i + 5] == a + 3;
+    const Glyph* g = quad ? glyph_of(vtx[a], vtx[a + 2]) : nullptr;
+    if (!g) {
+      i += 3;
+      continue;
+    }
+    const ImDrawVert& v0 = vtx[a];
+    const ImDrawVert& v2 = vtx[a + 2];
+    const ImFontGlyph& gl = *g->glyph;
+    const float shown_w = (gl.X1 - gl.X0) * (v2.uv.x - gl.U0) / (gl.U1 - gl.U0);
+    const float scale = shown_w > 0 ? (v2.pos.x - v0.pos.x) / shown_w : 1.0f;
+    const ImVec2 centre((v0.pos.x + v2.pos.x) * 0.5f, (v0.pos.y + v2.pos.y) * 0.5f);
+    const bool shown = cmd.ClipRect.x <= centre.x && centre.x <= cmd.ClipRect.z && cmd.ClipRect.y <= centre.y &&
+                       centre.y <= cmd.ClipRect.w;
+    // (labels of two buttons are two runs: the item a glyph lies in is part of its run)
+    if (shown) join.add(g->font, gl, v0.pos.x - gl.X0 * scale, v0.pos.y - gl.Y0 * scale, scale, md_index.find(centre),
+                        item_index.find(centre));
+    i += 6;
+  }
+}
+
+// Every glyph of the frame into runs: the layer's (those Markdown did not report) in
+// `glyph_runs`, every drawn one in g_drawn.
+std::vector<GlyphRun> read_glyph_runs(const ImDrawData* dd, const RectIndex& md_index, const RectIndex& item_index) {
   std::vector<GlyphRun> glyph_runs;
   g_drawn.clear();
+  const ImTextureID atlas_tex = ImGui::GetIO().Fonts->TexID;
   for (int li = 0; dd && li < dd->CmdListsCount; ++li) {
     const ImDrawList* dl = dd->CmdLists[li];
     const bool in_page = !recorded.page_name.empty() && dl->_OwnerName &&
                          std::strncmp(dl->_OwnerName, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
-    GlyphRun cur, drawn;
-    bool open = false, drawn_open = false;
-    auto close = [&]() {
-      if (open && !cur.text.empty()) glyph_runs.push_back(cur);
-      open = false;
-    };
-    auto close_drawn = [&]() {
-      if (drawn_open && !drawn.text.empty()) g_drawn.push_back({drawn.text, drawn.rect});
-      drawn_open = false;
-    };
-    for (const ImDrawCmd& cmd : dl->CmdBuffer) {
-      if (cmd.UserCallback || cmd.TextureId != atlas_tex) continue;
-      const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset;
-      const ImDrawVert* vtx = dl->VtxBuffer.Data + cmd.VtxOffset;
-      const unsigned n = cmd.ElemCount;
-      unsigned i = 0;
-      while (i + 3 <= n) {
-        const unsigned a = idx[i];
-        if (i + 6 <= n && idx[i + 1] == a + 1 && idx[i + 2] == a + 2 && idx[i + 3] == a && idx[i + 4] == a + 2 &&
-            idx[i + 5] == a + 3) {
-          const ImDrawVert& v0 = vtx[a];
-          const ImDrawVert& v2 = vtx[a + 2];
-          auto it = g_uv.find(uv_key(v0.uv.x, v0.uv.y));
-          // A glyph cut at the right or bottom by a clip rectangle (ImGui clips text on the CPU:
-          // a small button's descenders) keeps its top-left texture corner; its far corner lies
-          // inside the glyph's.
-          const ImFontGlyph* cand = it != g_uv.end() ? it->second.glyph : nullptr;
-          if (cand && v2.uv.x > cand->U0 && v2.uv.x <= cand->U1 && v2.uv.y > cand->V0 && v2.uv.y <= cand->V1) {
-            const ImFontGlyph& gl = *it->second.glyph;
-            ImFont* font = it->second.font;
-            const float shown_w = (gl.X1 - gl.X0) * (v2.uv.x - gl.U0) / (gl.U1 - gl.U0);
-            const float scale = shown_w > 0 ? (v2.pos.x - v0.pos.x) / shown_w : 1.0f;
-            const float pen = v0.pos.x - gl.X0 * scale;
-            const float top = v0.pos.y - gl.Y0 * scale;
-            const float size = font->FontSize * scale;
-            const ImVec2 centre((v0.pos.x + v2.pos.x) * 0.5f, (v0.pos.y + v2.pos.y) * 0.5f);
-            const bool shown = cmd.ClipRect.x <= centre.x && centre.x <= cmd.ClipRect.z && cmd.ClipRect.y <= centre.y &&
-                               centre.y <= cmd.ClipRect.w;
-            if (shown) {
-              // Every glyph (Markdown's too) goes into the drawn runs the alignment test reads.
-              // (The drawn runs break where Markdown's runs do, so the test can pair them.)
-              const int md = md_index.find(centre);
-              const int item = item_index.find(centre);  // labels of two buttons are two runs
-              for (int pass = 0; pass < 2; ++pass) {
-                GlyphRun& r = pass == 0 ? drawn : cur;
-                bool& is_open = pass == 0 ? drawn_open : open;
-                if (pass == 1 && md >= 0) {
-                  close();  // Markdown reported these words already
-                  continue;
-                }
-                bool joins = is_open && r.imfont == font && std::fabs(r.scale - scale) < 1e-3f &&
-                             std::fabs(r.rect.Min.y - top) < 0.5f && r.item == item && (pass == 1 || r.md == md);
-                int spaces = 0;
-                if (joins) {
-                  const float gap = pen - r.next_pen;
-                  const ImFontGlyph* sp = font->FindGlyphNoFallback(' ');
-                  const float space = (sp ? sp->AdvanceX : font->FontSize * 0.25f) * scale;
-                  if (gap < -0.5f || gap > space * 4.5f) joins = false;
-                  else if (gap > space * 0.5f) spaces = std::max(1, static_cast<int>(std::lround(gap / space)));
-                }
-                if (!joins) {
-                  if (pass == 0) close_drawn();
-                  else close();
-                  r = GlyphRun();
-                  r.imfont = font;
-                  r.scale = scale;
-                  r.font_px = size;
-                  r.font = font_class(font);
-                  r.in_page = in_page;
-                  r.rect = ImRect(pen, top, pen, top + size);
-                  r.md = md;
-                  r.item = item;
-                  is_open = true;
-                }
-                r.text.append(static_cast<size_t>(spaces), ' ');
-                append_utf8(r.text, gl.Codepoint);
-                r.next_pen = pen + gl.AdvanceX * scale;
-                r.rect.Max.x = r.next_pen;
-              }
-            }
-            i += 6;
-            continue;
-          }
-        }
-        i += 3;
-      }
-    }
-    close();
-    close_drawn();
+    GlyphJoiner join(glyph_runs, in_page);
+    for (const ImDrawCmd& cmd : dl->CmdBuffer)
+      if (!cmd.UserCallback && cmd.TextureId == atlas_tex) read_command(dl, cmd, md_index, item_index, join);
+    join.close();
+    join.close_drawn();
   }
+  return glyph_runs;
+}
 
-  // 2. The layer: Markdown blocks with their lines, then the other runs, each in page or
-  // screen coordinates, in CSS pixels.
-  const float scroll = recorded.page_scroll;
-  auto place = [&](const ImRect& r, bool in_page) {
+// ---- 2. The layer's elements: controls, Markdown blocks with their lines, the other runs,
+// descriptions and images, each in page or screen coordinates, in CSS pixels.
+
+struct El {
+  bool in_page;
+  float y, x;
+  nlohmann::json j;
+};
+
+struct LayerElements {
+  LayerElements(float d, float s, const RectIndex& items) : dpr(d), scroll(s), item_index(items) {}
+  float dpr, scroll;
+  const RectIndex& item_index;
+  std::vector<El> els;
+  RectIndex ctl_index{64};
+
+  nlohmann::json place(const ImRect& r, bool in_page) const {
     ImVec2 o = in_page ? ImVec2(recorded.page_clip.Min.x, recorded.page_clip.Min.y - scroll) : ImVec2(0, 0);
     return nlohmann::json::array({r2((r.Min.x - o.x) / dpr), r2((r.Min.y - o.y) / dpr), r2(r.GetWidth() / dpr),
                                   r2(r.GetHeight() / dpr)});
-  };
-  auto inside_item = [&](const ImRect& r) { return item_index.find(r.GetCenter()) >= 0; };
-  struct El {
-    bool in_page;
-    float y, x;
-    nlohmann::json j;
-  };
-  std::vector<El> els;
-
-  // Controls: every item the keyboard reaches (also scrolled out of view), with its role, name
-  // and state; the words drawn inside one are its content (a button's label, an option's text).
-  RectIndex ctl_index(64);
-  std::vector<int> ctl_el;
-  const ImGuiID focus = keyboard_focus_id();
-  ImGuiID focus_listed = 0;
-  for (const FocusItem& fi : hf.focusables) {
-    const Access* note = access_find(fi.id);
-    const HookItem* seen = hook_last_seen(fi.id);
-    Access a = note ? *note : Access();
-    const ImGuiItemStatusFlags st = seen ? seen->status : 0;
-    if (a.role == Role::Auto) {
-      if (fi.text_field || hook_is_text_field(fi.id)) a.role = Role::Textbox;
-      else if (st & ImGuiItemStatusFlags_Checkable) a.role = Role::Checkbox;
-      else if (st & ImGuiItemStatusFlags_Openable) a.role = Role::Expander;
-      else a.role = Role::Button;
-    }
-    if (a.checked < 0 && a.role == Role::Checkbox) a.checked = (st & ImGuiItemStatusFlags_Checked) ? 1 : 0;
-    if (a.checked < 0 && a.role == Role::Expander) a.checked = (st & ImGuiItemStatusFlags_Opened) ? 1 : 0;
-    if (a.name.empty() && seen) a.name = seen->label;
-    while (!a.name.empty() && a.name.back() == ' ') a.name.pop_back();
-    if (a.name.empty()) continue;  // never drawn and never described: nothing to call it yet
-    const bool in_page = !recorded.page_name.empty() && fi.window &&
-                         std::strncmp(fi.window->Name, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
-    nlohmann::json c = {{"k", "ctl"},   {"id", fi.id}, {"role", access_role_name(a.role)}, {"name", a.name},
-                        {"page", in_page}, {"r", place(fi.rect, in_page)}, {"lines", nlohmann::json::array()}};
-    if (seen) c["key"] = seen->key;
-    if (!a.desc.empty()) c["desc"] = a.desc;
-    if (!a.group.empty()) c["group"] = a.group;
-    if (a.role == Role::Row) c["kind"] = "row";
-    if (a.heading > 0) c["heading"] = a.heading;
-    if (a.role == Role::Textarea) c["multi"] = 1;
-    if (a.role == Role::Link && !a.href.empty()) c["href"] = a.href;
-    if (a.role == Role::Expander && a.checked == 0 && !a.hidden_words.empty()) {
-      c["uf"] = a.hidden_words;
-      c["ufh"] = a.href;
-    }
-    if (a.checked >= 0) {
-      const char* state = a.role == Role::Checkbox || a.role == Role::Radio ? "checked"
-                          : a.role == Role::Expander                        ? "expanded"
-                                                                            : "pressed";
-      c[state] = a.checked != 0;
-    }
-    if (a.role == Role::Textbox || a.role == Role::Textarea) {
-      c["vt"] = a.value_text;
-      if (!a.placeholder.empty()) c["ph"] = a.placeholder;
-    }
-    if (a.has_value) {
-      c["vnow"] = a.value;
-      c["vmin"] = a.min;
-      c["vmax"] = a.max;
-      if (!a.value_text.empty()) c["vt"] = a.value_text;
-    }
-    if (fi.id == focus) focus_listed = focus;
-    ctl_index.add(fi.rect, static_cast<int>(els.size()));
-    ctl_el.push_back(static_cast<int>(els.size()));
-    els.push_back({in_page, fi.rect.Min.y + (in_page ? scroll : 0), fi.rect.Min.x, std::move(c)});
+  }
+  bool inside_item(const ImRect& r) const { return item_index.find(r.GetCenter()) >= 0; }
+  void push(bool in_page, float y, float x, nlohmann::json j) {
+    els.push_back({in_page, y + (in_page ? scroll : 0), x, std::move(j)});
   }
   // A line inside a control becomes its content.
-  auto into_control = [&](nlohmann::json& line, const ImRect& r) {
+  bool into_control(nlohmann::json& line, const ImRect& r) {
     const int ci = ctl_index.find(r.GetCenter());
     if (ci < 0) return false;
     line.erase("i");
     els[static_cast<size_t>(ci)].j["lines"].push_back(std::move(line));
     return true;
-  };
+  }
+  nlohmann::json line_of(const std::string& text, const ImRect& r, bool in_page, float font_px, int font) const {
+    return {{"t", text}, {"r", place(r, in_page)}, {"fs", r2(font_px / dpr)}, {"f", font}};
+  }
+};
+
+// A focusable item's accessibility note, completed from what the hooks saw: its role (a text
+// field, a checkbox, an expander or a button when nobody said), state and name.
+Access access_of(const FocusItem& fi, const HookItem* seen) {
+  const Access* note = access_find(fi.id);
+  Access a = note ? *note : Access();
+  const ImGuiItemStatusFlags st = seen ? seen->status : 0;
+  if (a.role == Role::Auto) {
+    if (fi.text_field || hook_is_text_field(fi.id)) a.role = Role::Textbox;
+    else if (st & ImGuiItemStatusFlags_Checkable) a.role = Role::Checkbox;
+    else if (st & ImGuiItemStatusFlags_Openable) a.role = Role::Expander;
+    else a.role = Role::Button;
+  }
+  if (a.checked < 0 && a.role == Role::Checkbox) a.checked = (st & ImGuiItemStatusFlags_Checked) ? 1 : 0;
+  if (a.checked < 0 && a.role == Role::Expander) a.checked = (st & ImGuiItemStatusFlags_Opened) ? 1 : 0;
+  if (a.name.empty() && seen) a.name = seen->label;
+  while (!a.name.empty() && a.name.back() == ' ') a.name.pop_back();
+  return a;
+}
+
+// The element of a control: role, name, state, value, and where it is.
+nlohmann::json control_element(const LayerElements& L, const FocusItem& fi, const HookItem* seen, const Access& a, bool in_page) {
+  nlohmann::json c = {{"k", "ctl"},       {"id", fi.id}, {"role", access_role_name(a.role)}, {"name", a.name},
+                      {"page", in_page}, {"r", L.place(fi.rect, in_page)}, {"lines", nlohmann::json::array()}};
+  if (seen) c["key"] = seen->key;
+  if (!a.desc.empty()) c["desc"] = a.desc;
+  if (!a.group.empty()) c["group"] = a.group;
+  if (a.role == Role::Row) c["kind"] = "row";
+  if (a.heading > 0) c["heading"] = a.heading;
+  if (a.role == Role::Textarea) c["multi"] = 1;
+  if (a.role == Role::Link && !a.href.empty()) c["href"] = a.href;
+  if (a.role == Role::Expander && a.checked == 0 && !a.hidden_words.empty()) {
+    c["uf"] = a.hidden_words;
+    c["ufh"] = a.href;
+  }
+  if (a.checked >= 0) {
+    const char* state = a.role == Role::Checkbox || a.role == Role::Radio ? "checked"
+                        : a.role == Role::Expander                        ? "expanded"
+                                                                          : "pressed";
+    c[state] = a.checked != 0;
+  }
+  if (a.role == Role::Textbox || a.role == Role::Textarea) {
+    c["vt"] = a.value_text;
+    if (!a.placeholder.empty()) c["ph"] = a.placeholder;
+  }
+  if (a.has_value) {
+    c["vnow"] = a.value;
+    c["vmin"] = a.min;
+    c["vmax"] = a.max;
+    if (!a.value_text.empty()) c["vt"] = a.value_text;
+  }
+  return c;
+}
+
+// Controls: every item the keyboard reaches (also scrolled out of view), with its role, name
+// and state; the words drawn inside one are its content (a button's label, an option's text).
+// Returns the focused control's id when it is listed (0 otherwise).
+ImGuiID add_controls(LayerElements& L, const HookFrame& hf) {
+  const ImGuiID focus = keyboard_focus_id();
+  ImGuiID focus_listed = 0;
+  for (const FocusItem& fi : hf.focusables) {
+    const HookItem* seen = hook_last_seen(fi.id);
+    const Access a = access_of(fi, seen);
+    if (a.name.empty()) continue;  // never drawn and never described: nothing to call it yet
+    const bool in_page = !recorded.page_name.empty() && fi.window &&
+                         std::strncmp(fi.window->Name, recorded.page_name.c_str(), recorded.page_name.size()) == 0;
+    if (fi.id == focus) focus_listed = focus;
+    L.ctl_index.add(fi.rect, static_cast<int>(L.els.size()));
+    L.push(in_page, fi.rect.Min.y, fi.rect.Min.x, control_element(L, fi, seen, a, in_page));
+  }
+  return focus_listed;
+}
+
+// A Markdown block's element (paragraph, heading, list item, code, table cell), lines to come.
+nlohmann::json block_element(const BlockRec* b, bool in_page) {
+  nlohmann::json e;
+  static const char* kKinds[] = {"p", "h", "li", "pre", "cell"};
+  e["k"] = b ? kKinds[static_cast<int>(b->kind)] : "p";
+  if (b && b->kind == TextBlock::Heading) e["level"] = b->level;
+  if (b && !b->bullet.empty()) e["bullet"] = b->bullet;
+  if (b && b->kind == TextBlock::Cell) e["cell"] = {b->table, b->row, b->col};
+  e["page"] = in_page;
+  e["lines"] = nlohmann::json::array();
+  return e;
+}
+
+// Markdown's runs, each a line of its block (a block goes where its first line is) or the
+// content of the control it lies in.
+void add_markdown_runs(LayerElements& L) {
   std::vector<int> block_el(recorded.blocks.size(), -1);
   for (const MdRunRec& r : recorded.runs) {
-    nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
+    nlohmann::json line = L.line_of(r.text, r.rect, r.in_page, r.font_px, r.font);
     if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
-    else if (inside_item(r.rect)) line["i"] = 1;
-    if (r.url.empty() && into_control(line, r.rect)) continue;
-    int bi = r.block;
+    else if (L.inside_item(r.rect)) line["i"] = 1;
+    if (r.url.empty() && L.into_control(line, r.rect)) continue;
+    const int bi = r.block;
     int ei = bi >= 0 ? block_el[static_cast<size_t>(bi)] : -1;
     if (ei < 0) {
-      nlohmann::json e;
       const BlockRec* b = bi >= 0 ? &recorded.blocks[static_cast<size_t>(bi)] : nullptr;
-      static const char* kKinds[] = {"p", "h", "li", "pre", "cell"};
-      e["k"] = b ? kKinds[static_cast<int>(b->kind)] : "p";
-      if (b && b->kind == TextBlock::Heading) e["level"] = b->level;
-      if (b && !b->bullet.empty()) e["bullet"] = b->bullet;
-      if (b && b->kind == TextBlock::Cell) e["cell"] = {b->table, b->row, b->col};
-      e["page"] = r.in_page;
-      e["lines"] = nlohmann::json::array();
-      els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
-      ei = static_cast<int>(els.size()) - 1;
+      L.push(r.in_page, r.rect.Min.y, r.rect.Min.x, block_element(b, r.in_page));
+      ei = static_cast<int>(L.els.size()) - 1;
       if (bi >= 0) block_el[static_cast<size_t>(bi)] = ei;
     }
-    els[static_cast<size_t>(ei)].j["lines"].push_back(std::move(line));
+    L.els[static_cast<size_t>(ei)].j["lines"].push_back(std::move(line));
   }
-  // A widget's drawn labels (GPU names, figures on bars) are what its description says in
-  // order: a screen reader hears the description once, not the labels in the order they lie
-  // on the canvas (they stay for selection and find).
+}
+
+// The other drawn runs, each an element of its own unless it lies in a control. A widget's
+// drawn labels (GPU names, figures on bars) are what its description says in order: a screen
+// reader hears the description once, not the labels in the order they lie on the canvas
+// (they stay for selection and find).
+void add_glyph_runs(LayerElements& L, const std::vector<GlyphRun>& glyph_runs) {
   auto described = [&](const GlyphRun& r) {
     return std::any_of(recorded.descs.begin(), recorded.descs.end(),
                        [&](const Frame::Desc& d) { return d.in_page == r.in_page && d.rect.Contains(r.rect.GetCenter()); });
   };
   for (const GlyphRun& r : glyph_runs) {
-    nlohmann::json line = {{"t", r.text}, {"r", place(r.rect, r.in_page)}, {"fs", r2(r.font_px / dpr)}, {"f", r.font}};
-    if (inside_item(r.rect)) line["i"] = 1;
-    if (into_control(line, r.rect)) continue;
+    nlohmann::json line = L.line_of(r.text, r.rect, r.in_page, r.font_px, r.font);
+    if (L.inside_item(r.rect)) line["i"] = 1;
+    if (L.into_control(line, r.rect)) continue;
     nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
     if (described(r)) e["ah"] = 1;
-    els.push_back({r.in_page, r.rect.Min.y + (r.in_page ? scroll : 0), r.rect.Min.x, std::move(e)});
+    L.push(r.in_page, r.rect.Min.y, r.rect.Min.x, std::move(e));
   }
+}
+
+// Widgets' descriptions and pictures' alt texts.
+void add_descriptions_and_images(LayerElements& L) {
   for (const auto& d : recorded.descs)
-    els.push_back({d.in_page, d.rect.Min.y + (d.in_page ? scroll : 0), d.rect.Min.x - 1,
-                   {{"k", "desc"}, {"t", d.text}, {"page", d.in_page}, {"r", place(d.rect, d.in_page)}, {"lines", nlohmann::json::array()}}});
+    L.push(d.in_page, d.rect.Min.y, d.rect.Min.x - 1,
+           {{"k", "desc"}, {"t", d.text}, {"page", d.in_page}, {"r", L.place(d.rect, d.in_page)}, {"lines", nlohmann::json::array()}});
   for (const auto& im : recorded.images) {
-    nlohmann::json e = {{"k", "img"}, {"t", im.alt}, {"page", im.in_page}, {"r", place(im.rect, im.in_page)},
+    nlohmann::json e = {{"k", "img"}, {"t", im.alt}, {"page", im.in_page}, {"r", L.place(im.rect, im.in_page)},
                         {"lines", nlohmann::json::array()}};
     if (!im.note.empty()) e["d"] = im.note;
-    els.push_back({im.in_page, im.line_y + (im.in_page ? scroll : 0), im.rect.Min.x, std::move(e)});
+    L.push(im.in_page, im.line_y, im.rect.Min.x, std::move(e));
   }
-  // Reading order: what sits outside the page (the top bar) first, then top to bottom, left
-  // to right (a block goes where its first line is).
+}
+
+// ---- 3. The layer's JSON: the elements in reading order, the page's frame and the focus.
+
+// Reading order: what sits outside the page (the top bar) first, then top to bottom, left
+// to right. Counts the lines into `runs`.
+nlohmann::json layer_json(std::vector<El>& els, float dpr, ImGuiID focus_listed, int* runs) {
   std::stable_sort(els.begin(), els.end(), [](const El& a, const El& b) {
     if (a.in_page != b.in_page) return !a.in_page;
     if (std::fabs(a.y - b.y) > 1.0f) return a.y < b.y;
     return a.x < b.x;
   });
   nlohmann::json list = nlohmann::json::array();
-  int runs = 0;
+  *runs = 0;
   for (El& e : els) {
-    runs += static_cast<int>(e.j["lines"].size());
+    *runs += static_cast<int>(e.j["lines"].size());
     list.push_back(std::move(e.j));
   }
   nlohmann::json layer;
@@ -517,11 +579,39 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   // The control with the keyboard's focus (DOM focus follows it), and the field being typed in.
   layer["focus"] = focus_listed;
   layer["typing"] = ImGui::GetIO().WantTextInput ? GImGui->ActiveId : 0;
+  return layer;
+}
+
+}  // namespace
+
+TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
+  TextLayerUpdate out;
+  if (dpr <= 0) dpr = 1;
+  refresh_uv_map();
+  // Markdown runs and the items the hooks saw, looked up by position; an image's frame of
+  // words is its element's (numbered after the runs).
+  RectIndex md_index(64);
+  for (size_t i = 0; i < recorded.runs.size(); ++i) md_index.add(recorded.runs[i].rect, static_cast<int>(i));
+  for (size_t i = 0; i < recorded.images.size(); ++i) md_index.add(recorded.images[i].rect, static_cast<int>(recorded.runs.size() + i));
+  RectIndex item_index(64);
+  const HookFrame& hf = hook_frame();
+  for (size_t i = 0; i < hf.items.size(); ++i) item_index.add(ImRect(hf.items[i].min, hf.items[i].max), static_cast<int>(i));
+
+  const std::vector<GlyphRun> glyph_runs = read_glyph_runs(dd, md_index, item_index);
+  LayerElements L(dpr, recorded.page_scroll, item_index);
+  const ImGuiID focus_listed = add_controls(L, hf);
+  add_markdown_runs(L);
+  add_glyph_runs(L, glyph_runs);
+  add_descriptions_and_images(L);
+  int runs = 0;
+  nlohmann::json layer = layer_json(L.els, dpr, focus_listed, &runs);
+
+  // Sent only when it changed: a hash of its text against the last one sent.
   std::string body = layer.dump();
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : body) h = (h ^ c) * 1099511628211ull;
   out.runs = runs;
-  out.scroll_css = scroll / dpr;
+  out.scroll_css = L.scroll / dpr;
   if (h != g_last_hash) {
     g_last_hash = h;
     layer["v"] = ++g_version;

@@ -97,6 +97,86 @@ void arrow_head(ImDrawList* dl, ImVec2 tip, ImVec2 dir, float size, ImU32 col) {
                         ImVec2(base.x - n.x * size * 0.5f, base.y - n.y * size * 0.5f), col);
 }
 
+// Where everything on the ring picture sits, from the picture's rectangle.
+struct RingGeometry {
+  int n = 0;
+  float e = 0;
+  ImVec2 c;  // the centre
+  ImFont* font = nullptr;
+  float label_size = 0, label_room = 0;
+  float r_out = 0;
+  float spacing = 0;  // arc length per rank
+  bool cells = false;
+  int cols = 0, rows = 0;
+  float cell = 0;
+  float half = 0;     // half the size of what sits on the circle at each rank
+  float r_rank = 0;   // rank centres
+  float r_track = 0;  // where sends travel
+
+  float angle(double rank) const { return -0.5f * kPi + 2 * kPi * static_cast<float>(rank) / n; }
+  ImVec2 at(float radius, float a) const { return ImVec2(c.x + radius * std::cos(a), c.y + radius * std::sin(a)); }
+};
+
+RingGeometry ring_geometry(App& app, ImVec2 p0, ImVec2 p1, int n) {
+  RingGeometry g;
+  const float e = em(app);
+  g.n = n;
+  g.e = e;
+  g.c = ImVec2((p0.x + p1.x) * 0.5f, (p0.y + p1.y) * 0.5f);
+  g.font = app.fonts.body;
+  g.label_size = 0.8f * e;
+  char label[16];
+  std::snprintf(label, sizeof label, "r%d", n - 1);
+  g.label_room = g.font->CalcTextSizeA(g.label_size, FLT_MAX, 0, label).x + 0.5f * e;
+  const float r_out = std::max(2 * e, std::min(p1.x - p0.x, p1.y - p0.y) * 0.5f - g.label_room);
+  g.r_out = r_out;
+  g.spacing = 2 * kPi * r_out / n;  // arc length per rank
+  const bool cells = n <= kCellsMaxRanks;
+  g.cells = cells;
+  // A rank's chunks as a small grid: one or two rows up to 8 chunks, then square.
+  const int cols = n <= 4 ? n : n <= 8 ? (n + 1) / 2 : static_cast<int>(std::ceil(std::sqrt(static_cast<float>(n))));
+  const int rows = (n + cols - 1) / cols;
+  g.cols = cols;
+  g.rows = rows;
+  // Largest cell for which neighbouring grids do not touch: a grid's diagonal (cell*diag)
+  // must fit in 90% of the arc between rank centres, which sit 0.71*cell*span inside r_out.
+  // Capped so the ring inside keeps a third of the radius for the moving sends.
+  const float diag = std::sqrt(static_cast<float>(cols * cols + rows * rows));
+  const float span = static_cast<float>(std::max(cols, rows));
+  const float arc = 0.9f * 2 * kPi / n;
+  const float cell_fit = std::min(arc * r_out / (diag + 0.71f * arc * span), (0.65f * r_out - 0.4f * e) / (1.42f * span));
+  const float cell = cells ? std::clamp(cell_fit, 3.0f, 1.3f * e) : 0;
+  g.cell = cell;
+  // Half the size of what sits on the circle at each rank: the cell grid or the bar.
+  const float bar_len = std::min(2.2f * e, r_out * 0.25f);
+  const float half = cells ? 0.5f * cell * span : 0.5f * bar_len;
+  g.half = half;
+  // A grid's corners stick out by half its diagonal at the diagonal ranks.
+  const float reach = cells ? half * 1.42f : half;
+  g.r_rank = r_out - reach;                              // rank centres
+  g.r_track = std::max(e, g.r_rank - reach - 0.4f * e);  // where sends travel
+  return g;
+}
+
+// One send at `pos`: a square of its chunk's colour, or a strip of colours for several chunks.
+void draw_packet(ImDrawList* dl, const sim::RingSend& s, ImVec2 pos, float packet, int n) {
+  const ImU32 col = chunk_color(s.chunk_first, n);
+  if (s.chunk_count == 1) {
+    dl->AddRectFilled(ImVec2(pos.x - packet, pos.y - packet), ImVec2(pos.x + packet, pos.y + packet), col,
+                      0.3f * packet);
+  } else {
+    // Several chunks travel together: a strip of their colours, up to 8 bands.
+    const int bands = std::min(s.chunk_count, 8);
+    const float w = packet * 1.2f * bands / 2 + packet, h = packet;
+    for (int b = 0; b < bands; ++b) {
+      const int chunk = (s.chunk_first + b * s.chunk_count / bands) % n;
+      const float x0 = pos.x - w + 2 * w * b / bands, x1 = pos.x - w + 2 * w * (b + 1) / bands;
+      dl->AddRectFilled(ImVec2(x0, pos.y - h), ImVec2(x1, pos.y + h), chunk_color(chunk, n));
+    }
+    dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
+  }
+}
+
 struct Algo {
   sim::CollectiveAlgorithm algorithm;
   double time_s = 0;
@@ -124,6 +204,11 @@ class RingWidget : public Widget {
   void recount();
   bool step_forward();
   void draw_picture(App& app, float width);
+  void draw_ranks(ImDrawList* dl, const RingGeometry& g) const;
+  void draw_rank_cells(ImDrawList* dl, const RingGeometry& g, int r, ImVec2 rc) const;
+  void draw_sends(ImDrawList* dl, const RingGeometry& g) const;
+  void draw_centre(ImDrawList* dl, const RingGeometry& g) const;
+  void hover_tooltip(const RingGeometry& g);
   void draw_figures(App& app);
   void draw_comparison(App& app);
   void draw_busbw(App& app);
@@ -295,71 +380,36 @@ void RingWidget::draw_picture(App& app, float width) {
   dl->AddRectFilled(p0, p1, color::panel(), 0.4f * e);
   dl->AddRect(p0, p1, color::border(), 0.4f * e);
 
-  const ImVec2 c((p0.x + p1.x) * 0.5f, (p0.y + p1.y) * 0.5f);
-  ImFont* font = app.fonts.body;
-  const float label_size = 0.8f * e;
-  char label[16];
-  std::snprintf(label, sizeof label, "r%d", n - 1);
-  const float label_room = font->CalcTextSizeA(label_size, FLT_MAX, 0, label).x + 0.5f * e;
-  const float r_out = std::max(2 * e, std::min(p1.x - p0.x, p1.y - p0.y) * 0.5f - label_room);
-  const float spacing = 2 * kPi * r_out / n;  // arc length per rank
-  const bool cells = n <= kCellsMaxRanks;
-  // A rank's chunks as a small grid: one or two rows up to 8 chunks, then square.
-  const int cols = n <= 4 ? n : n <= 8 ? (n + 1) / 2 : static_cast<int>(std::ceil(std::sqrt(static_cast<float>(n))));
-  const int rows = (n + cols - 1) / cols;
-  // Largest cell for which neighbouring grids do not touch: a grid's diagonal (cell*diag)
-  // must fit in 90% of the arc between rank centres, which sit 0.71*cell*span inside r_out.
-  // Capped so the ring inside keeps a third of the radius for the moving sends.
-  const float diag = std::sqrt(static_cast<float>(cols * cols + rows * rows));
-  const float span = static_cast<float>(std::max(cols, rows));
-  const float arc = 0.9f * 2 * kPi / n;
-  const float cell_fit = std::min(arc * r_out / (diag + 0.71f * arc * span), (0.65f * r_out - 0.4f * e) / (1.42f * span));
-  const float cell = cells ? std::clamp(cell_fit, 3.0f, 1.3f * e) : 0;
-  // Half the size of what sits on the circle at each rank: the cell grid or the bar.
-  const float bar_len = std::min(2.2f * e, r_out * 0.25f);
-  const float half = cells ? 0.5f * cell * span : 0.5f * bar_len;
-  // A grid's corners stick out by half its diagonal at the diagonal ranks.
-  const float reach = cells ? half * 1.42f : half;
-  const float r_rank = r_out - reach;                          // rank centres
-  const float r_track = std::max(e, r_rank - reach - 0.4f * e);  // where sends travel
-
-  auto angle = [n](double rank) { return -0.5f * kPi + 2 * kPi * static_cast<float>(rank) / n; };
-  auto at = [&](float radius, float a) { return ImVec2(c.x + radius * std::cos(a), c.y + radius * std::sin(a)); };
-
+  const RingGeometry g = ring_geometry(app, p0, p1, n);
   // The track: the ring itself, faint.
-  dl->AddCircle(c, r_track, color::border(), std::clamp(n * 2, 32, 128), 1.0f);
+  dl->AddCircle(g.c, g.r_track, color::border(), std::clamp(n * 2, 32, 128), 1.0f);
+  draw_ranks(dl, g);
+  // ---- the step in flight (or, when paused on a step boundary, the next one)
+  if (state_.steps_done < player_.steps && state_.error.empty()) draw_sends(dl, g);
+  draw_centre(dl, g);
+  dl->PopClipRect();
 
-  // ---- ranks
+  if (hovered) hover_tooltip(g);
+}
+
+// ---- ranks
+void RingWidget::draw_ranks(ImDrawList* dl, const RingGeometry& g) const {
+  const int n = g.n;
+  const float e = g.e;
   // About 16 labels at most, on round rank numbers.
   int label_every = 1;
   for (int step : {1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50, 64, 100, 128})
     if (label_every < (n + 15) / 16) label_every = step;
   for (int r = 0; r < n; ++r) {
-    const float a = angle(r);
-    const ImVec2 rc = at(r_rank, a);
-    if (cells) {
-      const float x0 = rc.x - 0.5f * cell * cols, y0 = rc.y - 0.5f * cell * rows;
-      for (int k = 0; k < n; ++k) {
-        const sim::Contribution h = state_.at(r, k);
-        const ImVec2 a0(x0 + (k % cols) * cell, y0 + (k / cols) * cell);
-        const ImVec2 a1(a0.x + cell - 1, a0.y + cell - 1);
-        dl->AddRectFilled(a0, a1, h.count > 0 ? chunk_color(k, n, 0.18f) : color::code_bg());
-        if (h.count > 0) {
-          // Filled from the bottom by the share of the N contributions summed in; solid
-          // once complete.
-          const bool full = h.count == n;
-          const float f = static_cast<float>(h.count) / n;
-          dl->AddRectFilled(ImVec2(a0.x, a1.y - (a1.y - a0.y) * f), a1, chunk_color(k, n, full ? 1.0f : 0.7f));
-          if (full) dl->AddRect(a0, a1, (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
-        } else {
-          dl->AddRect(a0, a1, color::border());
-        }
-      }
+    const float a = g.angle(r);
+    const ImVec2 rc = g.at(g.r_rank, a);
+    if (g.cells) {
+      draw_rank_cells(dl, g, r, rc);
     } else {
       // One radial bar per rank: pale for its largest partial sum (how far the reduction
       // has come, out of N ranks), dark for the share of its chunks that are complete.
-      const float thick = std::clamp(spacing * 0.6f, 1.0f, 0.6f * e);
-      const ImVec2 in = at(r_rank - half, a), out = at(r_rank + half, a);
+      const float thick = std::clamp(g.spacing * 0.6f, 1.0f, 0.6f * e);
+      const ImVec2 in = g.at(g.r_rank - g.half, a), out = g.at(g.r_rank + g.half, a);
       const float part = static_cast<float>(rank_most_[r]) / n;
       const float full = static_cast<float>(rank_full_[r]) / n;
       dl->AddLine(in, out, color::code_bg(), thick);
@@ -367,88 +417,101 @@ void RingWidget::draw_picture(App& app, float width) {
       if (full > 0) dl->AddLine(in, lerp(in, out, full), color::accent(), thick);
     }
     if (r % label_every == 0 && (r == 0 || n - r >= (label_every + 1) / 2)) {
+      char label[16];
       std::snprintf(label, sizeof label, "r%d", r);
-      const ImVec2 ts = font->CalcTextSizeA(label_size, FLT_MAX, 0, label);
+      const ImVec2 ts = g.font->CalcTextSizeA(g.label_size, FLT_MAX, 0, label);
       // Just outside the rank's grid (or bar) along its direction: the extent of a box of
       // half-size (w, h) along (cos a, sin a) is w|cos a| + h|sin a|.
       const float ca = std::fabs(std::cos(a)), sa = std::fabs(std::sin(a));
-      const float grid_extent = cells ? 0.5f * cell * (cols * ca + rows * sa) : half;
-      const float lr = r_rank + grid_extent + 0.25f * e + 0.5f * (ts.x * ca + ts.y * sa);
-      const ImVec2 lc = at(lr, a);
-      dl->AddText(font, label_size, ImVec2(lc.x - ts.x * 0.5f, lc.y - ts.y * 0.5f), color::muted(), label);
+      const float grid_extent = g.cells ? 0.5f * g.cell * (g.cols * ca + g.rows * sa) : g.half;
+      const float lr = g.r_rank + grid_extent + 0.25f * e + 0.5f * (ts.x * ca + ts.y * sa);
+      const ImVec2 lc = g.at(lr, a);
+      dl->AddText(g.font, g.label_size, ImVec2(lc.x - ts.x * 0.5f, lc.y - ts.y * 0.5f), color::muted(), label);
     }
   }
+}
 
-  // ---- the step in flight (or, when paused on a step boundary, the next one)
-  if (state_.steps_done < player_.steps && state_.error.empty()) {
-    const float t = static_cast<float>(player_.frac());
-    const bool ring = sim_->in.algorithm == sim::CollectiveAlgorithm::Ring;
-    const bool arrows = n <= kArrowsMaxRanks;
-    const float packet = std::clamp(spacing * 0.35f, 2.0f, 0.55f * e);
-    const ImU32 line_col = (color::muted() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x70);
-    for (const sim::RingSend& s : sends_) {
-      const float a_from = angle(s.from), a_to = angle(s.to);
-      const ImU32 col = chunk_color(s.chunk_first, n);
-      ImVec2 pos;
-      if (ring) {
-        // Along the ring, from one rank to the next, clockwise.
-        const float a_end = a_from + 2 * kPi / n;
-        if (arrows) {
-          dl->PathArcTo(c, r_track, a_from, a_end, std::max(2, 48 / n + 2));
-          dl->PathStroke(line_col, 0, 1.5f);
-          arrow_head(dl, at(r_track, a_end), ImVec2(-std::sin(a_end), std::cos(a_end)), 0.5f * e, line_col);
-        }
-        pos = at(r_track, a_from + (a_end - a_from) * t);
-      } else {
-        const ImVec2 f = at(r_track, a_from), to = at(r_track, a_to);
-        if (arrows) {
-          dl->AddLine(f, to, line_col, 1.5f);
-          arrow_head(dl, to, ImVec2(to.x - f.x, to.y - f.y), 0.5f * e, line_col);
-        }
-        pos = lerp(f, to, t);
+// Rank r's N chunk cells as a grid centred on rc.
+void RingWidget::draw_rank_cells(ImDrawList* dl, const RingGeometry& g, int r, ImVec2 rc) const {
+  const int n = g.n;
+  const float cell = g.cell;
+  const float x0 = rc.x - 0.5f * cell * g.cols, y0 = rc.y - 0.5f * cell * g.rows;
+  for (int k = 0; k < n; ++k) {
+    const sim::Contribution h = state_.at(r, k);
+    const ImVec2 a0(x0 + (k % g.cols) * cell, y0 + (k / g.cols) * cell);
+    const ImVec2 a1(a0.x + cell - 1, a0.y + cell - 1);
+    dl->AddRectFilled(a0, a1, h.count > 0 ? chunk_color(k, n, 0.18f) : color::code_bg());
+    if (h.count > 0) {
+      // Filled from the bottom by the share of the N contributions summed in; solid
+      // once complete.
+      const bool full = h.count == n;
+      const float f = static_cast<float>(h.count) / n;
+      dl->AddRectFilled(ImVec2(a0.x, a1.y - (a1.y - a0.y) * f), a1, chunk_color(k, n, full ? 1.0f : 0.7f));
+      if (full) dl->AddRect(a0, a1, (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
+    } else {
+      dl->AddRect(a0, a1, color::border());
+    }
+  }
+}
+
+// The step in flight (or, when paused on a step boundary, the next one): its sends as
+// arrows with packets moving along them.
+void RingWidget::draw_sends(ImDrawList* dl, const RingGeometry& g) const {
+  const int n = g.n;
+  const float e = g.e;
+  const float t = static_cast<float>(player_.frac());
+  const bool ring = sim_->in.algorithm == sim::CollectiveAlgorithm::Ring;
+  const bool arrows = n <= kArrowsMaxRanks;
+  const float packet = std::clamp(g.spacing * 0.35f, 2.0f, 0.55f * e);
+  const ImU32 line_col = (color::muted() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x70);
+  for (const sim::RingSend& s : sends_) {
+    const float a_from = g.angle(s.from), a_to = g.angle(s.to);
+    ImVec2 pos;
+    if (ring) {
+      // Along the ring, from one rank to the next, clockwise.
+      const float a_end = a_from + 2 * kPi / n;
+      if (arrows) {
+        dl->PathArcTo(g.c, g.r_track, a_from, a_end, std::max(2, 48 / n + 2));
+        dl->PathStroke(line_col, 0, 1.5f);
+        arrow_head(dl, g.at(g.r_track, a_end), ImVec2(-std::sin(a_end), std::cos(a_end)), 0.5f * e, line_col);
       }
-      if (s.chunk_count == 1) {
-        dl->AddRectFilled(ImVec2(pos.x - packet, pos.y - packet), ImVec2(pos.x + packet, pos.y + packet), col,
-                          0.3f * packet);
-      } else {
-        // Several chunks travel together: a strip of their colours, up to 8 bands.
-        const int bands = std::min(s.chunk_count, 8);
-        const float w = packet * 1.2f * bands / 2 + packet, h = packet;
-        for (int b = 0; b < bands; ++b) {
-          const int chunk = (s.chunk_first + b * s.chunk_count / bands) % n;
-          const float x0 = pos.x - w + 2 * w * b / bands, x1 = pos.x - w + 2 * w * (b + 1) / bands;
-          dl->AddRectFilled(ImVec2(x0, pos.y - h), ImVec2(x1, pos.y + h), chunk_color(chunk, n));
-        }
-        dl->AddRect(ImVec2(pos.x - w, pos.y - h), ImVec2(pos.x + w, pos.y + h), (color::text() & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 0x90));
+      pos = g.at(g.r_track, a_from + (a_end - a_from) * t);
+    } else {
+      const ImVec2 f = g.at(g.r_track, a_from), to = g.at(g.r_track, a_to);
+      if (arrows) {
+        dl->AddLine(f, to, line_col, 1.5f);
+        arrow_head(dl, to, ImVec2(to.x - f.x, to.y - f.y), 0.5f * e, line_col);
       }
+      pos = lerp(f, to, t);
     }
+    draw_packet(dl, s, pos, packet, n);
   }
+}
 
-  // Centre: what is happening.
-  {
-    const char* what = state_.steps_done < player_.steps ? sim::phase_name(sim_->steps[state_.steps_done].phase) : "done";
-    char line[64];
-    std::snprintf(line, sizeof line, "step %d of %d", state_.steps_done, player_.steps);
-    const float sz = std::min(e, r_track * 0.3f);
-    ImVec2 s1 = font->CalcTextSizeA(sz, FLT_MAX, 0, line), s2 = font->CalcTextSizeA(sz, FLT_MAX, 0, what);
-    // Only where it clears the packets on the track (the same words are below the picture).
-    if (std::max(s1.x, s2.x) < 1.6f * r_track) {
-      dl->AddText(font, sz, ImVec2(c.x - s1.x * 0.5f, c.y - s1.y), color::text(), line);
-      dl->AddText(font, sz, ImVec2(c.x - s2.x * 0.5f, c.y), color::muted(), what);
-    }
+// Centre: what is happening.
+void RingWidget::draw_centre(ImDrawList* dl, const RingGeometry& g) const {
+  const char* what = state_.steps_done < player_.steps ? sim::phase_name(sim_->steps[state_.steps_done].phase) : "done";
+  char line[64];
+  std::snprintf(line, sizeof line, "step %d of %d", state_.steps_done, player_.steps);
+  const float sz = std::min(g.e, g.r_track * 0.3f);
+  ImVec2 s1 = g.font->CalcTextSizeA(sz, FLT_MAX, 0, line), s2 = g.font->CalcTextSizeA(sz, FLT_MAX, 0, what);
+  // Only where it clears the packets on the track (the same words are below the picture).
+  if (std::max(s1.x, s2.x) < 1.6f * g.r_track) {
+    dl->AddText(g.font, sz, ImVec2(g.c.x - s1.x * 0.5f, g.c.y - s1.y), color::text(), line);
+    dl->AddText(g.font, sz, ImVec2(g.c.x - s2.x * 0.5f, g.c.y), color::muted(), what);
   }
-  dl->PopClipRect();
+}
 
-  if (hovered) {
-    // The rank under the pointer, from its angle (no search over ranks).
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const float dx = m.x - c.x, dy = m.y - c.y;
-    const float dist = std::sqrt(dx * dx + dy * dy);
-    if (dist > r_track && dist < r_out + label_room) {
-      float a = std::atan2(dy, dx) + 0.5f * kPi;
-      int r = static_cast<int>(std::lround(a / (2 * kPi) * n));
-      tooltip_for(((r % n) + n) % n);
-    }
+// The rank under the pointer, from its angle (no search over ranks).
+void RingWidget::hover_tooltip(const RingGeometry& g) {
+  const int n = g.n;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const float dx = m.x - g.c.x, dy = m.y - g.c.y;
+  const float dist = std::sqrt(dx * dx + dy * dy);
+  if (dist > g.r_track && dist < g.r_out + g.label_room) {
+    float a = std::atan2(dy, dx) + 0.5f * kPi;
+    int r = static_cast<int>(std::lround(a / (2 * kPi) * n));
+    tooltip_for(((r % n) + n) % n);
   }
 }
 

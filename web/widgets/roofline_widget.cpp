@@ -231,6 +231,16 @@ class RooflineWidget : public Widget {
     return false;
   }
 
+  // What the parts of the plot share: where it is drawn, with what font, at what sizes.
+  struct PlotFrame {
+    ImDrawList* dl;
+    ImFont* font;
+    float e, small;
+    float rad;  // a point's radius
+    Rect canvas, area;
+    ImVec2 ridge;  // the ridge on screen
+  };
+
   void draw_plot(App& app) {
     const float e = em(app);
     ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
@@ -255,7 +265,25 @@ class RooflineWidget : public Widget {
     dl->AddRectFilled(area.a, ImVec2(ridge.x, area.b.y), with_alpha(color::partial(), 18));
     dl->AddRectFilled(ImVec2(ridge.x, area.a.y), area.b, with_alpha(color::correct(), 18));
 
-    // Decade gridlines and their labels.
+    const PlotFrame f{dl, font, e, small, std::max(3.5f, 0.3f * e), canvas, area, ridge};
+    draw_grid(f);
+    draw_roofs(f);
+    label_roofs(f);
+    const int hover_point = draw_points(f, mouse);
+    draw_sweep(f);
+    dl->PopClipRect();
+
+    if (hovered && hover_point >= 0) ImGui::SetTooltip("%s", point_lines_[hover_point].c_str());
+    if (clicked) on_click(area, mouse, hover_point);
+  }
+
+  // Decade gridlines and their labels.
+  void draw_grid(const PlotFrame& f) const {
+    ImDrawList* dl = f.dl;
+    ImFont* font = f.font;
+    const float e = f.e, small = f.small;
+    const Rect& canvas = f.canvas;
+    const Rect& area = f.area;
     for (int d = static_cast<int>(std::ceil(x_lo_)); d <= static_cast<int>(std::floor(x_hi_)); ++d) {
       float x = to_screen(area, std::pow(10.0, d), 1).x;
       dl->AddLine(ImVec2(x, area.a.y), ImVec2(x, area.b.y), color::border());
@@ -276,14 +304,29 @@ class RooflineWidget : public Widget {
     // Inside the plot's bottom-right corner: nothing sits under the flat roof.
     dl->AddText(font, small, ImVec2(area.b.x - xtw - 0.2f * e, area.b.y - small - 0.2f * e), color::muted(), xt);
     dl->AddText(font, small, ImVec2(canvas.a.x + 0.3f * e, canvas.a.y + 0.3f * e), color::muted(), "FLOP/s ↑");
+  }
 
-    // The roofs: bandwidth × intensity up to the ridge, then the peak.
+  // The roofs: bandwidth × intensity up to the ridge, then the peak.
+  void draw_roofs(const PlotFrame& f) const {
+    const sim::Roof& r = res_.roof;
+    const float e = f.e;
+    const Rect& area = f.area;
+    const ImVec2 ridge = f.ridge;
     const double x_lo = std::pow(10.0, x_lo_), x_hi = std::pow(10.0, x_hi_);
     ImVec2 roof[3] = {to_screen(area, x_lo, x_lo * r.hbm_bytes_per_s), ridge, to_screen(area, x_hi, r.peak_flops)};
-    dl->AddPolyline(roof, 3, color::text(), ImDrawFlags_None, std::max(2.0f, 0.15f * e));
+    f.dl->AddPolyline(roof, 3, color::text(), ImDrawFlags_None, std::max(2.0f, 0.15f * e));
     for (float y = ridge.y; y < area.b.y; y += 0.6f * e)
-      dl->AddLine(ImVec2(ridge.x, y), ImVec2(ridge.x, std::min(y + 0.3f * e, area.b.y)), color::muted(), 1.5f);
+      f.dl->AddLine(ImVec2(ridge.x, y), ImVec2(ridge.x, std::min(y + 0.3f * e, area.b.y)), color::muted(), 1.5f);
+  }
 
+  void label_roofs(const PlotFrame& f) {
+    const sim::Roof& r = res_.roof;
+    ImDrawList* dl = f.dl;
+    ImFont* font = f.font;
+    const float e = f.e, small = f.small;
+    const Rect& canvas = f.canvas;
+    const Rect& area = f.area;
+    const ImVec2 ridge = f.ridge;
     placed_.clear();
     // Reserve the roofs' own labels first so point labels go around them.
     std::string ridge_text = printf_str("ridge %.0f FLOP/byte", r.ridge_flop_per_byte);
@@ -305,17 +348,21 @@ class RooflineWidget : public Widget {
       placed_.push_back(peak_rc);
       dl->AddText(font, small, peak_rc.a, color::muted(), peak_text.c_str());
     }
+  }
 
-    // Points: the chosen operation last so it is drawn on top; labels placed in order of
-    // importance (chosen first) so it keeps its label when space runs out.
-    const float rad = std::max(3.5f, 0.3f * e);
+  // Points: the chosen operation last so it is drawn on top; labels placed in order of
+  // importance (chosen first) so it keeps its label when space runs out. Returns the point
+  // under the pointer, or -1.
+  int draw_points(const PlotFrame& f, ImVec2 mouse) {
+    ImDrawList* dl = f.dl;
+    const float rad = f.rad;
     int hover_point = -1;
-    float hover_d = 0.9f * e;
+    float hover_d = 0.9f * f.e;
     std::vector<ImVec2>& pos = pos_;  // reused: no allocation per frame
     pos.resize(res_.points.size());
     for (size_t i = 0; i < res_.points.size(); ++i) {
       const auto& c = res_.points[i].cost;
-      pos[i] = to_screen(area, c.intensity, c.attainable_flops);
+      pos[i] = to_screen(f.area, c.intensity, c.attainable_flops);
       float d = std::hypot(mouse.x - pos[i].x, mouse.y - pos[i].y);
       if (d < hover_d) hover_d = d, hover_point = static_cast<int>(i);
     }
@@ -331,25 +378,25 @@ class RooflineWidget : public Widget {
       for (size_t i = 0; i < res_.points.size(); ++i) {
         const auto& p = res_.points[i];
         if (p.selected != (pass == 0)) continue;
-        labelled_[i] = place_label(dl, font, small, pos[i], rad * 1.4f, names_[i].c_str(),
-                                   p.selected ? color::accent() : color::text(), area);
+        labelled_[i] = place_label(dl, f.font, f.small, pos[i], rad * 1.4f, names_[i].c_str(),
+                                   p.selected ? color::accent() : color::text(), f.area);
       }
+    return hover_point;
+  }
 
-    // The sweep: a ring that climbs the slope and runs along the roof.
+  // The sweep: a ring that climbs the slope and runs along the roof.
+  void draw_sweep(const PlotFrame& f) {
     if (sweep_shown()) {
+      const float rad = f.rad;
       sim::SweepPoint sp = sweep();
-      ImVec2 q = to_screen(area, sp.cost.intensity, sp.cost.attainable_flops);
-      dl->AddCircle(q, rad * 1.8f, bound_color(sp.cost.bound), 0, 3);
-      dl->AddCircle(q, rad * 1.8f + 2, color::panel(), 0, 1.5f);
+      ImVec2 q = to_screen(f.area, sp.cost.intensity, sp.cost.attainable_flops);
+      f.dl->AddCircle(q, rad * 1.8f, bound_color(sp.cost.bound), 0, 3);
+      f.dl->AddCircle(q, rad * 1.8f + 2, color::panel(), 0, 1.5f);
       std::string t = std::string(sp.param) == "batch" ? printf_str("b=%.0f", sp.value)
                       : std::string(sp.param) == "n"   ? printf_str("n=%.0f", sp.value)
                                                        : printf_str("I=%.3g", sp.value);
-      place_label(dl, font, small, q, rad * 2, t.c_str(), bound_color(sp.cost.bound), area);
+      place_label(f.dl, f.font, f.small, q, rad * 2, t.c_str(), bound_color(sp.cost.bound), f.area);
     }
-    dl->PopClipRect();
-
-    if (hovered && hover_point >= 0) ImGui::SetTooltip("%s", point_lines_[hover_point].c_str());
-    if (clicked) on_click(area, mouse, hover_point);
   }
 
   // A click on a point shows that operation; elsewhere, with a custom operation, it moves the
