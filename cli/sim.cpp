@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 namespace dtx::cli {
 
@@ -169,28 +170,28 @@ std::string inputs_json() {
   return o + "}";
 }
 
-}  // namespace
-
-int cmd_sim(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << main_help();
-    return args.empty() ? 2 : 0;
-  }
-  if (args[0] == "--formulas") {
+// `dtx sim --formulas` and the other listings that take no kind; nullopt for anything else.
+std::optional<int> print_listing(const std::string& arg) {
+  if (arg == "--formulas") {
     std::cout << formulas_text();
     return 0;
   }
-  if (args[0] == "--formulas-json") {
+  if (arg == "--formulas-json") {
     std::cout << formulas_json() << "\n";
     return 0;
   }
-  if (args[0] == "--inputs-json") {
+  if (arg == "--inputs-json") {
     // Every kind and its inputs, for the schema test and for scripts.
     std::cout << inputs_json() << "\n";
     return 0;
   }
-  const sim::WidgetKind* kind = sim::find_widget_kind(args[0]);
-  if (!kind) kind = sim::find_calculator_kind(args[0]);
+  return std::nullopt;
+}
+
+// The widget or calculator named `name`, or nullptr after saying which names there are.
+const sim::WidgetKind* find_kind(const std::string& name) {
+  const sim::WidgetKind* kind = sim::find_widget_kind(name);
+  if (!kind) kind = sim::find_calculator_kind(name);
   if (!kind) {
     std::string names;
     for (const sim::WidgetKind* k : sim::widget_kinds()) names += std::string(names.empty() ? "" : ", ") + k->kind;
@@ -198,25 +199,55 @@ int cmd_sim(const std::vector<std::string>& args) {
       names += ", ";
       names += k->kind;
     }
-    std::cerr << "dtx sim: unknown simulation '" << args[0] << "'; expected one of: " << names << "\n";
-    return 2;
+    std::cerr << "dtx sim: unknown simulation '" << name << "'; expected one of: " << names << "\n";
   }
-  sim::WidgetValues v = sim::WidgetValues::defaults(*kind);
+  return kind;
+}
+
+// The flags after the kind.
+struct SimFlags {
+  sim::WidgetValues values;
   bool json = false;
   std::string steps;  // gradscaler's text input
   bool have_steps = false;
+};
+
+// Sets input `name` of `kind` from its text; false after saying what is wrong with it.
+bool set_input(const sim::WidgetKind& kind, const std::string& name, const std::string& value, sim::WidgetValues& v) {
+  const sim::WidgetInput* in = kind.input(name);
+  if (!in) {
+    std::vector<std::string> names;
+    for (const auto& cand : kind.inputs) names.push_back(cand.name);
+    std::string best = closest_match(name, names);  // the engine's near-miss rule
+    std::cerr << "dtx sim " << kind.kind << ": unknown input --" << name;
+    if (!best.empty()) std::cerr << " (did you mean --" << best << "?)";
+    std::cerr << "\n\n" << kind_help(kind);
+    return false;
+  }
+  std::string err;
+  auto x = sim::parse_widget_value(*in, value, &err);
+  if (!x) {
+    std::cerr << "dtx sim " << kind.kind << ": --" << name << ": " << err << "\n";
+    return false;
+  }
+  v.set(name, *x);
+  return true;
+}
+
+// Reads args[1...] into `flags`; an exit code when the command ends here (--help, a bad flag).
+std::optional<int> parse_flags(const sim::WidgetKind& kind, const std::vector<std::string>& args, SimFlags& flags) {
   for (size_t i = 1; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--help" || a == "-h") {
-      std::cout << kind_help(*kind);
+      std::cout << kind_help(kind);
       return 0;
     }
     if (a == "--json") {
-      json = true;
+      flags.json = true;
       continue;
     }
     if (a.rfind("--", 0) != 0) {
-      std::cerr << "dtx sim " << kind->kind << ": unexpected argument '" << a << "'; inputs are given as --NAME VALUE\n";
+      std::cerr << "dtx sim " << kind.kind << ": unexpected argument '" << a << "'; inputs are given as --NAME VALUE\n";
       return 2;
     }
     std::string name(a.begin() + 2, a.end()), value;
@@ -226,33 +257,24 @@ int cmd_sim(const std::vector<std::string>& args) {
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      std::cerr << "dtx sim " << kind->kind << ": --" << name << " needs a value\n";
+      std::cerr << "dtx sim " << kind.kind << ": --" << name << " needs a value\n";
       return 2;
     }
-    if (std::string(kind->kind) == "gradscaler" && name == "steps") {
-      steps = value;
-      have_steps = true;
+    if (std::string(kind.kind) == "gradscaler" && name == "steps") {
+      flags.steps = value;
+      flags.have_steps = true;
       continue;
     }
-    const sim::WidgetInput* in = kind->input(name);
-    if (!in) {
-      std::vector<std::string> names;
-      for (const auto& cand : kind->inputs) names.push_back(cand.name);
-      std::string best = closest_match(name, names);  // the engine's near-miss rule
-      std::cerr << "dtx sim " << kind->kind << ": unknown input --" << name;
-      if (!best.empty()) std::cerr << " (did you mean --" << best << "?)";
-      std::cerr << "\n\n" << kind_help(*kind);
-      return 2;
-    }
-    std::string err;
-    auto x = sim::parse_widget_value(*in, value, &err);
-    if (!x) {
-      std::cerr << "dtx sim " << kind->kind << ": --" << name << ": " << err << "\n";
-      return 2;
-    }
-    v.set(name, *x);
+    if (!set_input(kind, name, value, flags.values)) return 2;
   }
-  std::string k = kind->kind;
+  return std::nullopt;
+}
+
+// Runs the simulation and prints its figures; the command's exit code.
+int run_sim(const sim::WidgetKind& kind, const SimFlags& flags) {
+  const sim::WidgetValues& v = flags.values;
+  const bool json = flags.json;
+  std::string k = kind.kind;
   if (k == "ring") return print_sim_ring(v, json);
   if (k == "pipeline") return print_sim_pipeline(v, json);
   if (k == "plan") return print_sim_plan(v, json);
@@ -263,13 +285,29 @@ int cmd_sim(const std::vector<std::string>& args) {
   if (k == "checkpoint") return print_sim_checkpoint(v, json);
   if (k == "scaling") return print_sim_scaling(v, json);
   if (k == "gradscaler") {
-    if (!have_steps) {
+    if (!flags.have_steps) {
       std::cerr << "dtx sim gradscaler: --steps is required, e.g. --steps \"2o,2000c,1o\" (o overflow, c clean)\n";
       return 2;
     }
-    return print_sim_gradscaler(v, steps, json);
+    return print_sim_gradscaler(v, flags.steps, json);
   }
   return 2;
+}
+
+}  // namespace
+
+int cmd_sim(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << main_help();
+    return args.empty() ? 2 : 0;
+  }
+  if (auto code = print_listing(args[0])) return *code;
+  const sim::WidgetKind* kind = find_kind(args[0]);
+  if (!kind) return 2;
+  SimFlags flags;
+  flags.values = sim::WidgetValues::defaults(*kind);
+  if (auto code = parse_flags(*kind, args, flags)) return *code;
+  return run_sim(*kind, flags);
 }
 
 }  // namespace dtx::cli

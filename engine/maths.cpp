@@ -132,11 +132,7 @@ void scan_block(std::string_view s, size_t b, size_t e, MathScan& out) {
   if (open != npos) out.unclosed.push_back(open);
 }
 
-}  // namespace
-
-MathScan find_math_spans(std::string_view s) {
-  MathScan out;
-  if (s.find('$') == std::string_view::npos) return out;
+std::vector<Line> split_lines(std::string_view s) {
   std::vector<Line> lines;
   for (size_t i = 0; i <= s.size();) {
     size_t nl = s.find('\n', i);
@@ -152,8 +148,12 @@ MathScan find_math_spans(std::string_view s) {
     if (nl == std::string_view::npos) break;
     i = nl + 1;
   }
-  // Table rows: the line above a delimiter row, the delimiter row and the lines after it
-  // until a blank line; each row is an inline context of its own.
+  return lines;
+}
+
+// Table rows: the line above a delimiter row, the delimiter row and the lines after it
+// until a blank line; each row is an inline context of its own.
+std::vector<bool> table_rows(std::string_view s, const std::vector<Line>& lines) {
   std::vector<bool> table(lines.size(), false);
   for (size_t k = 1; k < lines.size(); ++k)
     if (is_table_delimiter(s, lines[k]) && !is_blank(s, lines[k - 1]) &&
@@ -161,6 +161,16 @@ MathScan find_math_spans(std::string_view s) {
       table[k - 1] = true;
       for (size_t j = k; j < lines.size() && !is_blank(s, lines[j]); ++j) table[j] = true;
     }
+  return table;
+}
+
+}  // namespace
+
+MathScan find_math_spans(std::string_view s) {
+  MathScan out;
+  if (s.find('$') == std::string_view::npos) return out;
+  const std::vector<Line> lines = split_lines(s);
+  const std::vector<bool> table = table_rows(s, lines);
   size_t block_begin = npos, block_end = 0;
   auto flush = [&]() {
     if (block_begin != npos) scan_block(s, block_begin, block_end, out);
@@ -232,98 +242,121 @@ int command_arity(std::string_view name) {
   return 0;
 }
 
-}  // namespace
-
-MathBraces scan_math_braces(std::string_view src) {
-  MathBraces out;
+// scan_math_braces' state between characters: the groups still open and what the last
+// token was, which decides what a '{' opens.
+struct BraceScanner {
   struct Frame {
     char closer;
     size_t at;
     int args_after;  // arguments the command still takes once this one is closed
   };
+  std::string_view src;
+  MathBraces out;
   std::vector<Frame> stack;
   enum { Other, Script, Command, ArgEnd } prev = Other;
   std::string_view cmd;
   int pending = 0;  // ArgEnd: arguments still to come
+
+  // A '\' at i: a command name or an escaped character. Returns where the scan goes on.
+  size_t backslash(size_t i) {
+    if (i + 1 < src.size() && is_alpha(src[i + 1])) {
+      size_t j = i + 1;
+      while (j < src.size() && is_alpha(src[j])) ++j;
+      cmd = src.substr(i + 1, j - i - 1);
+      prev = Command;
+      return j;
+    }
+    prev = Other;
+    return i + (i + 1 < src.size() ? 1 + utf8_len(static_cast<unsigned char>(src[i + 1])) : 1);
+  }
+
+  // A '{' at i: a group after ^, _ or a command, else a placeholder. Returns where the scan
+  // goes on.
+  size_t open_brace(size_t i) {
+    if (prev == Script) {
+      stack.push_back({'}', i, 0});
+    } else if (prev == Command) {
+      int arity = command_arity(cmd);
+      const auto known = known_commands();
+      // An unknown command is the parser's to report.
+      if (arity == 0 && std::find(known.begin(), known.end(), std::string(cmd)) != known.end())
+        out.problems.push_back({i, "'{' right after \\" + std::string(cmd) +
+                                       " opens a group, since it comes straight after a command; \\" +
+                                       std::string(cmd) +
+                                       " takes no argument, so for a placeholder put a space before the "
+                                       "brace (\\" + std::string(cmd) + " {N}), or drop the braces"});
+      stack.push_back({'}', i, arity > 0 ? arity - 1 : 0});
+    } else if (prev == ArgEnd) {
+      stack.push_back({'}', i, pending - 1});
+    } else {
+      // A placeholder: to the next '}' on the same line, as outside maths.
+      size_t close = src.find_first_of("}\n", i + 1);
+      if (close != npos && src[close] != '}') close = npos;
+      out.placeholders.push_back({i, close});
+      prev = Other;
+      return close == npos ? i + 1 : close + 1;
+    }
+    prev = Other;
+    return i + 1;
+  }
+
+  // A '}' at i.
+  void close_brace(size_t i) {
+    if (stack.empty() || stack.back().closer != '}') {
+      out.problems.push_back({i, "'}' closes no group (groups open with '{' right after ^, _ or a command)"});
+      prev = Other;
+    } else {
+      int after = stack.back().args_after;
+      stack.pop_back();
+      prev = after > 0 ? ArgEnd : Other;
+      pending = after;
+    }
+  }
+};
+
+}  // namespace
+
+MathBraces scan_math_braces(std::string_view src) {
+  BraceScanner scan;
+  scan.src = src;
   for (size_t i = 0; i < src.size();) {
     char c = src[i];
     if (c == '\\') {
-      if (i + 1 < src.size() && is_alpha(src[i + 1])) {
-        size_t j = i + 1;
-        while (j < src.size() && is_alpha(src[j])) ++j;
-        cmd = src.substr(i + 1, j - i - 1);
-        prev = Command;
-        i = j;
-      } else {
-        i += i + 1 < src.size() ? 1 + utf8_len(static_cast<unsigned char>(src[i + 1])) : 1;
-        prev = Other;
-      }
+      i = scan.backslash(i);
       continue;
     }
     if (c == '^' || c == '_') {
-      prev = Script;
+      scan.prev = BraceScanner::Script;
       ++i;
       continue;
     }
     if (c == '{') {
-      if (prev == Script) {
-        stack.push_back({'}', i, 0});
-      } else if (prev == Command) {
-        int arity = command_arity(cmd);
-        const auto known = known_commands();
-        // An unknown command is the parser's to report.
-        if (arity == 0 && std::find(known.begin(), known.end(), std::string(cmd)) != known.end())
-          out.problems.push_back({i, "'{' right after \\" + std::string(cmd) +
-                                         " opens a group, since it comes straight after a command; \\" +
-                                         std::string(cmd) +
-                                         " takes no argument, so for a placeholder put a space before the "
-                                         "brace (\\" + std::string(cmd) + " {N}), or drop the braces"});
-        stack.push_back({'}', i, arity > 0 ? arity - 1 : 0});
-      } else if (prev == ArgEnd) {
-        stack.push_back({'}', i, pending - 1});
-      } else {
-        // A placeholder: to the next '}' on the same line, as outside maths.
-        size_t close = src.find_first_of("}\n", i + 1);
-        if (close != npos && src[close] != '}') close = npos;
-        out.placeholders.push_back({i, close});
-        prev = Other;
-        i = close == npos ? i + 1 : close + 1;
-        continue;
-      }
-      prev = Other;
-      ++i;
+      i = scan.open_brace(i);
       continue;
     }
     if (c == '}') {
-      if (stack.empty() || stack.back().closer != '}') {
-        out.problems.push_back({i, "'}' closes no group (groups open with '{' right after ^, _ or a command)"});
-        prev = Other;
-      } else {
-        int after = stack.back().args_after;
-        stack.pop_back();
-        prev = after > 0 ? ArgEnd : Other;
-        pending = after;
-      }
+      scan.close_brace(i);
       ++i;
       continue;
     }
-    if (c == '[' && prev == Command && cmd == "sqrt") {
-      stack.push_back({']', i, 1});
-      prev = Other;
+    if (c == '[' && scan.prev == BraceScanner::Command && scan.cmd == "sqrt") {
+      scan.stack.push_back({']', i, 1});
+      scan.prev = BraceScanner::Other;
       ++i;
       continue;
     }
-    if (c == ']' && !stack.empty() && stack.back().closer == ']') {
-      stack.pop_back();
-      prev = ArgEnd;
-      pending = 1;
+    if (c == ']' && !scan.stack.empty() && scan.stack.back().closer == ']') {
+      scan.stack.pop_back();
+      scan.prev = BraceScanner::ArgEnd;
+      scan.pending = 1;
       ++i;
       continue;
     }
-    prev = Other;
+    scan.prev = BraceScanner::Other;
     i += utf8_len(static_cast<unsigned char>(c));
   }
-  for (const Frame& f : stack)
+  MathBraces& out = scan.out;
+  for (const BraceScanner::Frame& f : scan.stack)
     out.problems.push_back({f.at, std::string(f.closer == '}' ? "'{'" : "'['") + " is never closed"});
   std::sort(out.problems.begin(), out.problems.end(),
             [](const MathBraces::Problem& a, const MathBraces::Problem& b) { return a.offset < b.offset; });
@@ -682,34 +715,49 @@ struct Parser {
     size_t at = i;
     ++i;
     if (i >= s.size()) return fail(at, "a lone '\\' at the end of the maths");
-    char c = s[i];
-    if (!is_alpha(c)) {
-      ++i;
-      float em = 0;
-      switch (c) {
-        case ',': em = 3 / 18.0f; break;
-        case ':': case '>': em = 4 / 18.0f; break;
-        case ';': em = 5 / 18.0f; break;
-        case '!': em = -3 / 18.0f; break;
-        case ' ': em = 0.25f; break;
-        case '{': out = symbol("{", MathNode::Open, at); return true;
-        case '}': out = symbol("}", MathNode::Close, at); return true;
-        case '$': case '%': case '&': case '#': case '_': out = symbol(std::string(1, c), MathNode::Ord, at); return true;
-        case '|': out = symbol("‖", MathNode::Ord, at); return true;
-        case '\\': return fail(at, "line breaks (\\\\) do not exist in inline maths");
-        default:
-          return fail(at, "unknown command \\" + std::string(utf8_char_at(s, i - 1)));
-      }
-      out = MathNode{};
-      out.kind = MathNode::Space;
-      out.space_em = em;
-      out.offset = at;
-      return true;
-    }
+    if (!is_alpha(s[i])) return escaped(out, at);
     size_t j = i;
     while (j < s.size() && is_alpha(s[j])) ++j;
     std::string name(s.substr(i, j - i));
     i = j;
+    if (table_command(out, name, at)) return true;
+    if (name == "text" || name == "textrm" || name == "mathrm" || name == "mathit" || name == "operatorname")
+      return text_arg(out, name, at);
+    if (name == "frac" || name == "dfrac" || name == "tfrac") return fraction(out, name, at);
+    if (name == "sqrt") return root(out, at);
+    if (name == "left" || name == "right") return delimiter(out, name, at);
+    return unknown_command(name, at);
+  }
+
+  // `\` and one character that is not a letter: a space, an escaped symbol or an error; i is
+  // at that character.
+  bool escaped(MathNode& out, size_t at) {
+    char c = s[i];
+    ++i;
+    float em = 0;
+    switch (c) {
+      case ',': em = 3 / 18.0f; break;
+      case ':': case '>': em = 4 / 18.0f; break;
+      case ';': em = 5 / 18.0f; break;
+      case '!': em = -3 / 18.0f; break;
+      case ' ': em = 0.25f; break;
+      case '{': out = symbol("{", MathNode::Open, at); return true;
+      case '}': out = symbol("}", MathNode::Close, at); return true;
+      case '$': case '%': case '&': case '#': case '_': out = symbol(std::string(1, c), MathNode::Ord, at); return true;
+      case '|': out = symbol("‖", MathNode::Ord, at); return true;
+      case '\\': return fail(at, "line breaks (\\\\) do not exist in inline maths");
+      default:
+        return fail(at, "unknown command \\" + std::string(utf8_char_at(s, i - 1)));
+    }
+    out = MathNode{};
+    out.kind = MathNode::Space;
+    out.space_em = em;
+    out.offset = at;
+    return true;
+  }
+
+  // A command of the symbol, function or space tables; false when `name` is in none of them.
+  bool table_command(MathNode& out, const std::string& name, size_t at) {
     for (const auto& d : kSymbols)
       if (name == d.name) {
         out = symbol(d.text, d.cls, at);
@@ -729,53 +777,62 @@ struct Parser {
         out.offset = at;
         return true;
       }
-    if (name == "text" || name == "textrm" || name == "mathrm" || name == "mathit" || name == "operatorname")
-      return text_arg(out, name, at);
-    if (name == "frac" || name == "dfrac" || name == "tfrac") {
-      if (!enter(at)) return false;
+    return false;
+  }
+
+  // \frac, \dfrac, \tfrac and their two arguments.
+  bool fraction(MathNode& out, const std::string& name, size_t at) {
+    if (!enter(at)) return false;
+    out = MathNode{};
+    out.kind = MathNode::Frac;
+    out.offset = at;
+    out.kids.resize(2);
+    const std::string usage = "\\" + name + " needs two arguments: \\" + name + "{numerator}{denominator}";
+    if (!argument(out.kids[0], usage) || !argument(out.kids[1], usage)) return false;
+    --depth;
+    return true;
+  }
+
+  // \sqrt, its optional [index] and its argument.
+  bool root(MathNode& out, size_t at) {
+    if (!enter(at)) return false;
+    out = MathNode{};
+    out.kind = MathNode::Root;
+    out.offset = at;
+    out.kids.resize(2);
+    out.kids[1].kind = MathNode::Row;
+    skip_space();
+    if (i < s.size() && s[i] == '[') {
+      size_t open = i++;
+      out.kids[1].offset = open;
+      if (!row(out.kids[1], ']')) return false;
+      if (i >= s.size()) return fail(open, "'[' is never closed");
+      ++i;
+    }
+    if (!argument(out.kids[0], "\\sqrt needs an argument: \\sqrt{x}")) return false;
+    --depth;
+    return true;
+  }
+
+  // \left and \right with their delimiter.
+  bool delimiter(MathNode& out, const std::string& name, size_t at) {
+    // Delimiters are not stretched: \left( is drawn as (.
+    skip_space();
+    if (i >= s.size()) return fail(at, "\\" + name + " needs a delimiter after it, such as ( or [");
+    if (s[i] == '.') {
+      ++i;
       out = MathNode{};
-      out.kind = MathNode::Frac;
+      out.kind = MathNode::Row;
       out.offset = at;
-      out.kids.resize(2);
-      const std::string usage = "\\" + name + " needs two arguments: \\" + name + "{numerator}{denominator}";
-      if (!argument(out.kids[0], usage) || !argument(out.kids[1], usage)) return false;
-      --depth;
       return true;
     }
-    if (name == "sqrt") {
-      if (!enter(at)) return false;
-      out = MathNode{};
-      out.kind = MathNode::Root;
-      out.offset = at;
-      out.kids.resize(2);
-      out.kids[1].kind = MathNode::Row;
-      skip_space();
-      if (i < s.size() && s[i] == '[') {
-        size_t open = i++;
-        out.kids[1].offset = open;
-        if (!row(out.kids[1], ']')) return false;
-        if (i >= s.size()) return fail(open, "'[' is never closed");
-        ++i;
-      }
-      if (!argument(out.kids[0], "\\sqrt needs an argument: \\sqrt{x}")) return false;
-      --depth;
-      return true;
-    }
-    if (name == "left" || name == "right") {
-      // Delimiters are not stretched: \left( is drawn as (.
-      skip_space();
-      if (i >= s.size()) return fail(at, "\\" + name + " needs a delimiter after it, such as ( or [");
-      if (s[i] == '.') {
-        ++i;
-        out = MathNode{};
-        out.kind = MathNode::Row;
-        out.offset = at;
-        return true;
-      }
-      if (!atom(out)) return false;
-      out.cls = name == "left" ? MathNode::Open : MathNode::Close;
-      return true;
-    }
+    if (!atom(out)) return false;
+    out.cls = name == "left" ? MathNode::Open : MathNode::Close;
+    return true;
+  }
+
+  // The error for a command no table knows, with the nearest known one if it is close.
+  bool unknown_command(const std::string& name, size_t at) {
     std::string msg = "unknown command \\" + name;
     std::string best;
     size_t best_d = 3;

@@ -270,65 +270,89 @@ std::string check_inputs(const PipelineInputs& in) {
   return "";
 }
 
-}  // namespace
+// What every stage's order shares: chunks per stage, microbatch blocks, the interleaved
+// group and the duration of each kind of op.
+struct ScheduleShape {
+  bool interleaved;
+  int v;          // chunks per stage
+  int mb_count;   // microbatches as the orders count them
+  int group;      // interleaved only, else 0
+  bool split_w;   // W runs apart from B (zb-h1, zb-h2)
+  double dur[3];  // by PipeOpKind, ms
+};
 
-PipelineResult simulate_pipeline(const PipelineInputs& in) {
-  PipelineResult r;
-  r.in = in;
-  r.error = check_inputs(in);
-  if (!r.error.empty()) return r;
-
-  const int p = in.p;
-  const bool interleaved = in.schedule == PipeSchedule::Interleaved && in.v > 1;
-  const int v = interleaved ? in.v : 1;
-  const int mb_count = in.schedule == PipeSchedule::Naive ? 1 : in.m;  // naive: one block
-  const int group = interleaved ? (in.group > 0 ? in.group : p) : 0;
-  r.chunks = v;
-  r.group = group;
+ScheduleShape schedule_shape(const PipelineInputs& in) {
+  ScheduleShape sh;
+  sh.interleaved = in.schedule == PipeSchedule::Interleaved && in.v > 1;
+  sh.v = sh.interleaved ? in.v : 1;
+  sh.mb_count = in.schedule == PipeSchedule::Naive ? 1 : in.m;  // naive: one block
+  sh.group = sh.interleaved ? (in.group > 0 ? in.group : in.p) : 0;
 
   const double batch = in.schedule == PipeSchedule::Naive ? in.m : 1;
-  const bool split_w = in.schedule == PipeSchedule::ZbH1 || in.schedule == PipeSchedule::ZbH2;
-  double dur[3];
-  dur[0] = batch * in.f_ms / v;
-  dur[1] = batch * (split_w ? in.b_ms : in.b_ms + in.w_ms) / v;
-  dur[2] = in.w_ms;
+  sh.split_w = in.schedule == PipeSchedule::ZbH1 || in.schedule == PipeSchedule::ZbH2;
+  sh.dur[0] = batch * in.f_ms / sh.v;
+  sh.dur[1] = batch * (sh.split_w ? in.b_ms : in.b_ms + in.w_ms) / sh.v;
+  sh.dur[2] = in.w_ms;
+  return sh;
+}
 
-  std::vector<std::vector<Slot>> order(p);
-  for (int s = 0; s < p; ++s) {
-    int warmup = 0;
-    switch (in.schedule) {
-      case PipeSchedule::Naive:
-        order[s] = {{0, 0, PipeOpKind::F}, {0, 0, PipeOpKind::B}};
-        warmup = 1;
-        break;
-      case PipeSchedule::GPipe:
-        for (int i = 0; i < mb_count; ++i) order[s].push_back({i, 0, PipeOpKind::F});
-        for (int i = 0; i < mb_count; ++i) order[s].push_back({i, 0, PipeOpKind::B});
-        warmup = mb_count;
-        break;
-      case PipeSchedule::OneFOneB:
-      case PipeSchedule::Interleaved:
-        if (interleaved) {
-          order[s] = order_interleaved(p, mb_count, v, group, s);
-          warmup = warmup_interleaved(p, mb_count, v, group, s);
-        } else {
-          order[s] = order_1f1b(p, mb_count, s);
-          warmup = warmup_1f1b(p, mb_count, s);
-        }
-        break;
-      case PipeSchedule::ZbH1:
-        order[s] = order_zb_h1(p, mb_count, s);
-        warmup = warmup_1f1b(p, mb_count, s);
-        break;
-      case PipeSchedule::ZbH2:
-        order[s] = order_zb_h2(p, mb_count, s);
-        warmup = std::min(2 * (p - 1 - s) + 1, mb_count);
-        break;
-    }
-    r.warmup_forwards.push_back(warmup);
-    r.remaining_forwards.push_back((in.schedule == PipeSchedule::Naive ? 1 : mb_count * v) - warmup);
+// Stage s's order of ops; *warmup gets the forwards it runs before its first backward.
+std::vector<Slot> stage_order(const PipelineInputs& in, const ScheduleShape& sh, int s, int* warmup) {
+  const int p = in.p, v = sh.v, mb_count = sh.mb_count, group = sh.group;
+  std::vector<Slot> order;
+  switch (in.schedule) {
+    case PipeSchedule::Naive:
+      order = {{0, 0, PipeOpKind::F}, {0, 0, PipeOpKind::B}};
+      *warmup = 1;
+      break;
+    case PipeSchedule::GPipe:
+      for (int i = 0; i < mb_count; ++i) order.push_back({i, 0, PipeOpKind::F});
+      for (int i = 0; i < mb_count; ++i) order.push_back({i, 0, PipeOpKind::B});
+      *warmup = mb_count;
+      break;
+    case PipeSchedule::OneFOneB:
+    case PipeSchedule::Interleaved:
+      if (sh.interleaved) {
+        order = order_interleaved(p, mb_count, v, group, s);
+        *warmup = warmup_interleaved(p, mb_count, v, group, s);
+      } else {
+        order = order_1f1b(p, mb_count, s);
+        *warmup = warmup_1f1b(p, mb_count, s);
+      }
+      break;
+    case PipeSchedule::ZbH1:
+      order = order_zb_h1(p, mb_count, s);
+      *warmup = warmup_1f1b(p, mb_count, s);
+      break;
+    case PipeSchedule::ZbH2:
+      order = order_zb_h2(p, mb_count, s);
+      *warmup = std::min(2 * (p - 1 - s) + 1, mb_count);
+      break;
   }
+  return order;
+}
 
+// Every stage's order; each stage's warm-up and remaining forwards go into r.
+std::vector<std::vector<Slot>> stage_orders(const PipelineInputs& in, const ScheduleShape& sh, PipelineResult& r) {
+  std::vector<std::vector<Slot>> order(in.p);
+  for (int s = 0; s < in.p; ++s) {
+    int warmup = 0;
+    order[s] = stage_order(in, sh, s, &warmup);
+    r.warmup_forwards.push_back(warmup);
+    r.remaining_forwards.push_back((in.schedule == PipeSchedule::Naive ? 1 : sh.mb_count * sh.v) - warmup);
+  }
+  return order;
+}
+
+// The ops each stage ran, timed, and how far through its order each stage got.
+struct Timeline {
+  std::vector<size_t> next;      // each stage's first op that has not run
+  std::vector<double> free_at;   // when each stage's last op ends
+  std::vector<std::vector<PipeOp>> timed;
+};
+
+Timeline run_orders(int p, const ScheduleShape& sh, const std::vector<std::vector<Slot>>& order) {
+  const int v = sh.v, mb_count = sh.mb_count;
   // End time of every op by (stage, chunk, microbatch, kind); negative until it has run.
   auto key = [&](int s, int c, int mb, PipeOpKind k) {
     return ((static_cast<size_t>(s) * v + c) * mb_count + mb) * 3 + static_cast<size_t>(k);
@@ -361,9 +385,9 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
   // Each stage runs its order as far as dependencies allow; an op that ends wakes the stages
   // its dependents live on. Every op is timed once and every wake-up costs O(1) when the stage
   // is still blocked, so a timeline costs O(ops).
-  std::vector<size_t> next(p, 0);
-  std::vector<double> free_at(p, 0.0);
-  std::vector<std::vector<PipeOp>> timed(p);
+  Timeline tl{std::vector<size_t>(p, 0), std::vector<double>(p, 0.0), std::vector<std::vector<PipeOp>>(p)};
+  std::vector<size_t>& next = tl.next;
+  std::vector<double>& free_at = tl.free_at;
   std::vector<int> work;
   std::vector<char> queued(p, 1);
   for (int s = p - 1; s >= 0; --s) work.push_back(s);
@@ -381,10 +405,10 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
       const Slot& op = order[s][next[s]];
       double t = free_at[s];
       if (!ready(s, op, &t)) break;
-      const double e = t + dur[static_cast<int>(op.kind)];
+      const double e = t + sh.dur[static_cast<int>(op.kind)];
       end[key(s, op.chunk, op.mb, op.kind)] = e;
       free_at[s] = e;
-      timed[s].push_back({s, op.mb, op.chunk, op.kind, t, e});
+      tl.timed[s].push_back({s, op.mb, op.chunk, op.kind, t, e});
       ++next[s];
       if (op.kind == PipeOpKind::F) {
         wake(s + 1);
@@ -395,33 +419,40 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
       }
     }
   }
-  for (int s = 0; s < p; ++s) {
-    if (next[s] < order[s].size()) {
-      const Slot& op = order[s][next[s]];
+  return tl;
+}
+
+// The error for the first stage whose order did not run to its end, or "" when every one did.
+std::string deadlock_error(const PipelineInputs& in, const std::vector<std::vector<Slot>>& order, const Timeline& tl) {
+  for (int s = 0; s < in.p; ++s) {
+    if (tl.next[s] < order[s].size()) {
+      const Slot& op = order[s][tl.next[s]];
       char buf[160];
       std::snprintf(buf, sizeof buf, "internal error: the %s order deadlocks at stage %d, op %s of microbatch %d",
                     pipe_schedule_name(in.schedule), s, pipe_op_kind_name(op.kind), op.mb + 1);
-      PipelineResult failed;
-      failed.in = in;
-      failed.error = buf;
-      return failed;
+      return buf;
     }
   }
+  return "";
+}
 
-  // Figures per stage. Activation counts are kept in chunk units (1/v of a stage) so they
-  // stay integers until the final division.
+// Figures per stage. Activation counts are kept in chunk units (1/v of a stage) so they
+// stay integers until the final division.
+void add_stage_figures(const PipelineInputs& in, const ScheduleShape& sh, const Timeline& tl, PipelineResult& r) {
+  const int p = in.p, v = sh.v;
+  const std::vector<std::vector<PipeOp>>& timed = tl.timed;
   r.ideal_ms = in.m * (in.f_ms + in.b_ms + in.w_ms);
   r.stage_begin.push_back(0);
   double idle_sum = 0;
   for (int s = 0; s < p; ++s) {
-    r.makespan_ms = std::max(r.makespan_ms, free_at[s]);
+    r.makespan_ms = std::max(r.makespan_ms, tl.free_at[s]);
     double busy = 0;
     long held = 0, peak = 0;
     const long units = in.schedule == PipeSchedule::Naive ? in.m : 1;
     for (const PipeOp& op : timed[s]) {
       busy += op.end_ms - op.start_ms;
       if (op.kind == PipeOpKind::F) held += units;
-      else if (op.kind == (split_w ? PipeOpKind::W : PipeOpKind::B)) held -= units;
+      else if (op.kind == (sh.split_w ? PipeOpKind::W : PipeOpKind::B)) held -= units;
       peak = std::max(peak, held);
     }
     r.busy_ms.push_back(busy);
@@ -437,6 +468,28 @@ PipelineResult simulate_pipeline(const PipelineInputs& in) {
   }
   r.bubble_total = idle_sum / (p * r.makespan_ms);
   r.bubble_ideal = idle_sum / (p * r.ideal_ms);
+}
+
+}  // namespace
+
+PipelineResult simulate_pipeline(const PipelineInputs& in) {
+  PipelineResult r;
+  r.in = in;
+  r.error = check_inputs(in);
+  if (!r.error.empty()) return r;
+
+  const ScheduleShape sh = schedule_shape(in);
+  r.chunks = sh.v;
+  r.group = sh.group;
+  const std::vector<std::vector<Slot>> order = stage_orders(in, sh, r);
+  const Timeline tl = run_orders(in.p, sh, order);
+  if (std::string deadlock = deadlock_error(in, order, tl); !deadlock.empty()) {
+    PipelineResult failed;
+    failed.in = in;
+    failed.error = deadlock;
+    return failed;
+  }
+  add_stage_figures(in, sh, tl, r);
   return r;
 }
 

@@ -307,24 +307,21 @@ void apply_memory_convention(const PlanInput& in, PlanResult& r, std::vector<std
   r.cpu_bytes_per_node = r.cpu_modelled ? e.cpu_bytes : 0;
 }
 
-}  // namespace
-
-PlanResult simulate_plan(const PlanInput& in) {
-  PlanResult r;
+// The plan's shape on its GPUs: sequence, layers per stage and microbatches in flight.
+void set_layout(const PlanInput& in, PlanResult& r) {
   const ModelSpec& m = in.model;
-  const int tp = in.tp, pp = in.pp, dp = in.dp, cp = in.cp, micro = in.microbatches;
-  r.gpus = in.nodes * in.gpus_per_node;
-  r.plan_gpus = static_cast<int64_t>(tp) * pp * dp * cp;
-  r.error = check_model(in);
-  if (!r.error.empty()) return r;
   r.seq = m.seq;
-  r.seq_per_gpu = m.seq / cp;
-  r.layers_per_stage = (m.layers + pp - 1) / pp;
-  r.in_flight = std::min(pp, micro);
-  r.shard_group = dp * cp;
+  r.seq_per_gpu = m.seq / in.cp;
+  r.layers_per_stage = (m.layers + in.pp - 1) / in.pp;
+  r.in_flight = std::min(in.pp, in.microbatches);
+  r.shard_group = in.dp * in.cp;
+}
 
-  // Parameters. An override rescales the architecture's count, keeping its split between
-  // layers and vocabulary matrices.
+// Parameters. An override rescales the architecture's count, keeping its split between
+// layers and vocabulary matrices.
+void count_params(const PlanInput& in, PlanResult& r) {
+  const ModelSpec& m = in.model;
+  const int tp = in.tp, pp = in.pp;
   const double arch = model_params(m);
   const double scale = in.params_override > 0 ? in.params_override / arch : 1;
   r.params = arch * scale;
@@ -351,21 +348,25 @@ PlanResult simulate_plan(const PlanInput& in) {
                 static_cast<double>(m.hidden) * m.hidden,
                 m.learned_positions ? static_cast<double>(m.seq) * m.hidden : 0.0}) *
       scale / tp;
+}
 
-  // Model states: the convention's formula for the GPU's parameters, sharded by ZeRO over
-  // the DP·CP GPUs that hold the same parameters.
-  std::vector<std::string> convention_notes;  // listed after the plan's own warnings
-  apply_memory_convention(in, r, convention_notes);
-  if (!r.error.empty()) return r;
-  const double s_local = static_cast<double>(m.seq) / cp;
+// Activation bytes on this GPU, and whether everything fits in its memory.
+void add_activations(const PlanInput& in, PlanResult& r) {
+  const ModelSpec& m = in.model;
+  const double s_local = static_cast<double>(m.seq) / in.cp;
   r.activation_layer_bytes =
-      activation_bytes_per_layer(s_local, in.mbs, m.hidden, m.heads, tp, in.sp, in.recompute, in.flash);
+      activation_bytes_per_layer(s_local, in.mbs, m.hidden, m.heads, in.tp, in.sp, in.recompute, in.flash);
   r.activations_bytes = r.activation_layer_bytes * r.memory_layers * r.in_flight;
   r.total_bytes = r.model_state_bytes() + r.activations_bytes;
   r.capacity_bytes = in.gpu.memory_gb * 1e9;
   r.fits = r.total_bytes <= r.capacity_bytes;
+}
 
-  // Traffic per GPU per step.
+// Traffic per GPU per step, one row per dimension: DP, TP, PP, CP.
+void add_traffic(const PlanInput& in, PlanResult& r) {
+  const ModelSpec& m = in.model;
+  const int tp = in.tp, pp = in.pp, dp = in.dp, cp = in.cp, micro = in.microbatches;
+  const double s_local = static_cast<double>(m.seq) / cp;
   const bool full = in.recompute == Recompute::Full;
   const double act_bytes = s_local * in.mbs * m.hidden * 2;  // one [s, b, h] BF16 tensor
   const int g = r.shard_group;
@@ -395,8 +396,13 @@ PlanResult simulate_plan(const PlanInput& in) {
   const double cp_bytes = static_cast<double>(r.layers_per_stage) * micro * cp_passes * (cp - 1) * kv_block_bytes;
   r.comm.push_back(make_row("CP", "K and V blocks around the ring, per layer per microbatch", cp, cp_bytes,
                             static_cast<int64_t>(tp) * cp, in));
+}
 
-  // Time.
+// Time: compute stretched by the bubble and the fullest stage, plus the traffic not hidden.
+void add_step_time(const PlanInput& in, PlanResult& r) {
+  const ModelSpec& m = in.model;
+  const int pp = in.pp, dp = in.dp, micro = in.microbatches;
+  const bool full = in.recompute == Recompute::Full;
   r.tokens_per_step = static_cast<double>(in.mbs) * micro * dp * m.seq;
   r.model_flops = 6 * r.params * r.tokens_per_step;
   r.hardware_flops = (full ? 8 : 6) * r.params * r.tokens_per_step;
@@ -412,6 +418,27 @@ PlanResult simulate_plan(const PlanInput& in) {
   r.step_s = r.compute_s / (1 - r.bubble);
   for (const auto& row : r.comm) r.step_s += row.exposed_s;
   r.mfu = r.model_flops / (r.step_s * static_cast<double>(r.plan_gpus) * peak);
+}
+
+}  // namespace
+
+PlanResult simulate_plan(const PlanInput& in) {
+  PlanResult r;
+  r.gpus = in.nodes * in.gpus_per_node;
+  r.plan_gpus = static_cast<int64_t>(in.tp) * in.pp * in.dp * in.cp;
+  r.error = check_model(in);
+  if (!r.error.empty()) return r;
+  set_layout(in, r);
+  count_params(in, r);
+
+  // Model states: the convention's formula for the GPU's parameters, sharded by ZeRO over
+  // the DP·CP GPUs that hold the same parameters.
+  std::vector<std::string> convention_notes;  // listed after the plan's own warnings
+  apply_memory_convention(in, r, convention_notes);
+  if (!r.error.empty()) return r;
+  add_activations(in, r);
+  add_traffic(in, r);
+  add_step_time(in, r);
 
   add_warnings(in, r);
   r.warnings.insert(r.warnings.end(), convention_notes.begin(), convention_notes.end());

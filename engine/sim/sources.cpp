@@ -8,106 +8,148 @@
 namespace dtx::sim {
 
 // ---------------------------------------------------------------------------------------
-const std::vector<SourcedFormula>& sourced_formulas() {
-  static const std::vector<SourcedFormula> f = {
-      // Memory
-      {"memory.zero-paper", "model-state bytes per parameter per GPU (ZeRO paper)",
-       "stage 0: 2+2+K; 1: 2+2+K/Nd; 2: 2+(2+K)/Nd; 3: (2+2+K)/Nd; per GPU ×P/MP",
-       "Rajbhandari et al. 2020, ZeRO, section 5 and figure 1 (K = 12 for mixed-precision Adam)",
-       "https://arxiv.org/abs/1910.02054"},
-      {"memory.zero-paper.max-params", "largest model that fits (ZeRO paper)",
-       "MP × device memory / bytes per parameter",
-       "Rajbhandari et al. 2020, ZeRO, table 2 (32 GB V100, K = 12)", "https://arxiv.org/abs/1910.02054"},
-      {"memory.deepspeed.zero2", "GPU and host bytes, ZeRO-1/2 (DeepSpeed estimator, current)",
-       "GPU: 2P + 18P/N (offload: 2P); host per node: P·4·G·B (offload: P·max(4N, 16)·B)",
-       "DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py, estimate_zero2_model_states_mem_needs (since PR #5099, "
-       "June 2024)",
-       "https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage_1_and_2.py"},
-      {"memory.deepspeed-2023.zero2", "GPU and host bytes, ZeRO-1/2 (DeepSpeed estimator before June 2024)",
-       "GPU: 4P + 16P/N (offload: 2P); host per node as the current estimator",
-       "DeepSpeed stage_1_and_2.py, estimate_zero2_model_states_mem_needs before PR #5099; "
-       "docs/code-docs/source/memory.rst",
-       "https://github.com/microsoft/DeepSpeed/pull/5099"},
-      {"memory.deepspeed.zero3", "GPU and host bytes, ZeRO-3 (DeepSpeed estimator)",
-       "GPU: 4L + 18P/N (optimizer offload: 4L + 2P/N; parameter offload: 4L); host per node: zero_init ? "
-       "L·4·G·B : P·4·G·B (offload: P·16/nodes·B or P·18/nodes·B with zero_init, else P·max(4G, 16 or 18/nodes)·B)",
-       "DeepSpeed deepspeed/runtime/zero/stage3.py, estimate_zero3_model_states_mem_needs",
-       "https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage3.py"},
-      {"memory.megatron", "weight and optimizer bytes per parameter (Megatron-LM)",
-       "18 (2 BF16 weights + 4 FP32 main grads + 12 FP32 Adam); distributed optimizer: 6 + 12/d; per GPU ×P/MP",
-       "Megatron-LM megatron/training/theoretical_memory_usage.py, num_bytes_per_parameter",
-       "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py"},
-      {"memory.activations", "activation bytes per layer per microbatch (plan explorer)",
-       "s·b·h·(10 + 24/t + 5·a·s/(h·t)); with sequence parallelism s·b·h·(34 + 5·a·s/h)/t; selective "
-       "recomputation drops the 5as/h term; full keeps 2·s·b·h",
-       "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, table 2",
-       "https://arxiv.org/abs/2205.05198"},
-      {"ring.allreduce-bytes", "bytes each rank sends in a ring AllReduce", "2(N-1)/N × M, in 2(N-1) steps of M/N",
-       "Patarasuk and Yuan 2009, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2)",
-       "https://doi.org/10.1016/j.jpdc.2008.09.002"},
-      {"plan.mfu", "model FLOPs utilisation", "6·N·tokens / (step time × GPUs × peak FLOP/s)",
-       "Chowdhery et al. 2022, PaLM, appendix B", "https://arxiv.org/abs/2204.02311"},
-      // Collectives
-      {"busbw.allreduce", "bus bandwidth of AllReduce", "busBw = algBw × 2(n-1)/n",
-       "nccl-tests src/all_reduce.cu AllReduceGetBw; doc/PERFORMANCE.md",
-       "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.reduce_scatter", "bus bandwidth of ReduceScatter", "busBw = algBw × (n-1)/n",
-       "nccl-tests src/reduce_scatter.cu ReduceScatterGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.all_gather", "bus bandwidth of AllGather", "busBw = algBw × (n-1)/n",
-       "nccl-tests src/all_gather.cu AllGatherGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.broadcast", "bus bandwidth of Broadcast", "busBw = algBw × 1",
-       "nccl-tests src/broadcast.cu BroadcastGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.reduce", "bus bandwidth of Reduce", "busBw = algBw × 1", "nccl-tests src/reduce.cu ReduceGetBw",
-       "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.alltoall", "bus bandwidth of AlltoAll", "busBw = algBw × (n-1)/n",
-       "nccl-tests src/alltoall.cu AlltoAllGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.sendrecv", "bus bandwidth of SendRecv", "busBw = algBw × 1", "nccl-tests src/sendrecv.cu SendRecvGetBw",
-       "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-      {"busbw.allreduce.in-network", "link bytes per algBw byte of an in-network (SHARP/NVLS) AllReduce",
-       "factor 1 in the ideal model: each rank sends its buffer into the switch once and receives the sum once "
-       "(NCCL's NVLS implementation moves about (n+1)/n; nccl-tests still prints algBw × 2(n-1)/n)",
-       "nccl-tests issue #366 (maintainer's answer: busBw keeps the ring formula for comparison)",
-       "https://github.com/NVIDIA/nccl-tests/issues/366"},
-      // Pipeline
-      {"pipeline.naive", "bubble without microbatching", "(p-1)/p of the step: one stage works at a time",
-       "Huang et al. 2019, GPipe, section 2.3 (the unpipelined baseline of its figure 2)", "https://arxiv.org/abs/1811.06965"},
-      {"pipeline.gpipe", "GPipe bubble", "(p-1)/(m+p-1) of the step; all m forwards before any backward",
-       "Huang et al. 2019, GPipe, section 2.3", "https://arxiv.org/abs/1811.06965"},
-      {"pipeline.1f1b", "1F1B bubble and warm-up", "bubble (p-1)/(m+p-1) of the step; warm-up min(p-r-1, m)",
-       "Megatron-LM megatron/core/pipeline_parallel/schedules.py, get_pp_rank_microbatches (non-interleaved)",
-       "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/pipeline_parallel/schedules.py"},
-      {"pipeline.interleaved", "interleaved warm-up with microbatch group G",
-       "warm-up min(2(p-r-1) + (v-1)·G, m·v); G in [p, m], default p; m mod G = 0 or ≥ p",
-       "Megatron-LM schedules.py, get_pp_rank_microbatches and get_schedule_table "
-       "(microbatch_group_size_per_vp_stage)",
-       "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/pipeline_parallel/schedules.py"},
-      {"pipeline.zb-h1", "ZB-H1 bubble", "(p-1)(f+b-w) per stage; peak memory p microbatches",
-       "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 2 and table 2", "https://arxiv.org/abs/2401.10241"},
-      {"pipeline.zb-h2", "ZB-H2 bubble", "(p-1)(f+b-2w) per stage; peak memory 2p-1 microbatches",
-       "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 2.2, figure 3 and table 2",
-       "https://arxiv.org/abs/2401.10241"},
-      // Checkpointing
-      {"checkpoint.young", "checkpoint interval (Young)", "sqrt(2·C·M)",
-       "Young 1974, A first order approximation to the optimum checkpoint interval, CACM 17(9)",
-       "https://doi.org/10.1145/361147.361115"},
-      {"checkpoint.daly", "checkpoint interval (Daly, higher order)",
-       "sqrt(2CM)·[1 + (1/3)·sqrt(C/(2M)) + (1/9)·C/(2M)] - C when C < 2M, else M",
-       "Daly 2006, A higher order estimate of the optimum checkpoint interval for restart dumps, FGCS 22(3)",
-       "https://doi.org/10.1016/j.future.2004.11.016"},
-      // Mixed precision
-      {"gradscaler", "dynamic loss scale",
-       "overflow: scale × backoff_factor, tracker 0; clean: tracker + 1, and at growth_interval scale × "
-       "growth_factor (if finite), tracker 0; defaults 2^16, 2.0, 0.5, 2000",
-       "PyTorch torch/amp/grad_scaler.py and aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp "
-       "(_amp_update_scale_cpu_kernel)",
-       "https://github.com/pytorch/pytorch/blob/main/torch/amp/grad_scaler.py"},
-      // Scaling
-      {"scaling.flops", "training compute", "C = 6·N·D FLOPs",
-       "Kaplan et al. 2020, Scaling Laws for Neural Language Models, section 2.1", "https://arxiv.org/abs/2001.08361"},
-      {"scaling.tokens-per-param", "tokens per parameter", "D/N (compute-optimal about 20)",
-       "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models (Chinchilla), table 3",
-       "https://arxiv.org/abs/2203.15556"},
+namespace {
+
+// Memory
+std::vector<SourcedFormula> memory_formulas() {
+  return {
+    {"memory.zero-paper", "model-state bytes per parameter per GPU (ZeRO paper)",
+     "stage 0: 2+2+K; 1: 2+2+K/Nd; 2: 2+(2+K)/Nd; 3: (2+2+K)/Nd; per GPU ×P/MP",
+     "Rajbhandari et al. 2020, ZeRO, section 5 and figure 1 (K = 12 for mixed-precision Adam)",
+     "https://arxiv.org/abs/1910.02054"},
+    {"memory.zero-paper.max-params", "largest model that fits (ZeRO paper)",
+     "MP × device memory / bytes per parameter",
+     "Rajbhandari et al. 2020, ZeRO, table 2 (32 GB V100, K = 12)", "https://arxiv.org/abs/1910.02054"},
+    {"memory.deepspeed.zero2", "GPU and host bytes, ZeRO-1/2 (DeepSpeed estimator, current)",
+     "GPU: 2P + 18P/N (offload: 2P); host per node: P·4·G·B (offload: P·max(4N, 16)·B)",
+     "DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py, estimate_zero2_model_states_mem_needs (since PR #5099, "
+     "June 2024)",
+     "https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage_1_and_2.py"},
+    {"memory.deepspeed-2023.zero2", "GPU and host bytes, ZeRO-1/2 (DeepSpeed estimator before June 2024)",
+     "GPU: 4P + 16P/N (offload: 2P); host per node as the current estimator",
+     "DeepSpeed stage_1_and_2.py, estimate_zero2_model_states_mem_needs before PR #5099; "
+     "docs/code-docs/source/memory.rst",
+     "https://github.com/microsoft/DeepSpeed/pull/5099"},
+    {"memory.deepspeed.zero3", "GPU and host bytes, ZeRO-3 (DeepSpeed estimator)",
+     "GPU: 4L + 18P/N (optimizer offload: 4L + 2P/N; parameter offload: 4L); host per node: zero_init ? "
+     "L·4·G·B : P·4·G·B (offload: P·16/nodes·B or P·18/nodes·B with zero_init, else P·max(4G, 16 or 18/nodes)·B)",
+     "DeepSpeed deepspeed/runtime/zero/stage3.py, estimate_zero3_model_states_mem_needs",
+     "https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage3.py"},
+    {"memory.megatron", "weight and optimizer bytes per parameter (Megatron-LM)",
+     "18 (2 BF16 weights + 4 FP32 main grads + 12 FP32 Adam); distributed optimizer: 6 + 12/d; per GPU ×P/MP",
+     "Megatron-LM megatron/training/theoretical_memory_usage.py, num_bytes_per_parameter",
+     "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py"},
+    {"memory.activations", "activation bytes per layer per microbatch (plan explorer)",
+     "s·b·h·(10 + 24/t + 5·a·s/(h·t)); with sequence parallelism s·b·h·(34 + 5·a·s/h)/t; selective "
+     "recomputation drops the 5as/h term; full keeps 2·s·b·h",
+     "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, table 2",
+     "https://arxiv.org/abs/2205.05198"},
+    {"ring.allreduce-bytes", "bytes each rank sends in a ring AllReduce", "2(N-1)/N × M, in 2(N-1) steps of M/N",
+     "Patarasuk and Yuan 2009, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2)",
+     "https://doi.org/10.1016/j.jpdc.2008.09.002"},
+    {"plan.mfu", "model FLOPs utilisation", "6·N·tokens / (step time × GPUs × peak FLOP/s)",
+     "Chowdhery et al. 2022, PaLM, appendix B", "https://arxiv.org/abs/2204.02311"},
   };
+}
+
+// Collectives
+std::vector<SourcedFormula> collective_formulas() {
+  return {
+    {"busbw.allreduce", "bus bandwidth of AllReduce", "busBw = algBw × 2(n-1)/n",
+     "nccl-tests src/all_reduce.cu AllReduceGetBw; doc/PERFORMANCE.md",
+     "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.reduce_scatter", "bus bandwidth of ReduceScatter", "busBw = algBw × (n-1)/n",
+     "nccl-tests src/reduce_scatter.cu ReduceScatterGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.all_gather", "bus bandwidth of AllGather", "busBw = algBw × (n-1)/n",
+     "nccl-tests src/all_gather.cu AllGatherGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.broadcast", "bus bandwidth of Broadcast", "busBw = algBw × 1",
+     "nccl-tests src/broadcast.cu BroadcastGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.reduce", "bus bandwidth of Reduce", "busBw = algBw × 1", "nccl-tests src/reduce.cu ReduceGetBw",
+     "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.alltoall", "bus bandwidth of AlltoAll", "busBw = algBw × (n-1)/n",
+     "nccl-tests src/alltoall.cu AlltoAllGetBw", "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.sendrecv", "bus bandwidth of SendRecv", "busBw = algBw × 1", "nccl-tests src/sendrecv.cu SendRecvGetBw",
+     "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
+    {"busbw.allreduce.in-network", "link bytes per algBw byte of an in-network (SHARP/NVLS) AllReduce",
+     "factor 1 in the ideal model: each rank sends its buffer into the switch once and receives the sum once "
+     "(NCCL's NVLS implementation moves about (n+1)/n; nccl-tests still prints algBw × 2(n-1)/n)",
+     "nccl-tests issue #366 (maintainer's answer: busBw keeps the ring formula for comparison)",
+     "https://github.com/NVIDIA/nccl-tests/issues/366"},
+  };
+}
+
+// Pipeline
+std::vector<SourcedFormula> pipeline_formulas() {
+  return {
+    {"pipeline.naive", "bubble without microbatching", "(p-1)/p of the step: one stage works at a time",
+     "Huang et al. 2019, GPipe, section 2.3 (the unpipelined baseline of its figure 2)", "https://arxiv.org/abs/1811.06965"},
+    {"pipeline.gpipe", "GPipe bubble", "(p-1)/(m+p-1) of the step; all m forwards before any backward",
+     "Huang et al. 2019, GPipe, section 2.3", "https://arxiv.org/abs/1811.06965"},
+    {"pipeline.1f1b", "1F1B bubble and warm-up", "bubble (p-1)/(m+p-1) of the step; warm-up min(p-r-1, m)",
+     "Megatron-LM megatron/core/pipeline_parallel/schedules.py, get_pp_rank_microbatches (non-interleaved)",
+     "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/pipeline_parallel/schedules.py"},
+    {"pipeline.interleaved", "interleaved warm-up with microbatch group G",
+     "warm-up min(2(p-r-1) + (v-1)·G, m·v); G in [p, m], default p; m mod G = 0 or ≥ p",
+     "Megatron-LM schedules.py, get_pp_rank_microbatches and get_schedule_table "
+     "(microbatch_group_size_per_vp_stage)",
+     "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/pipeline_parallel/schedules.py"},
+    {"pipeline.zb-h1", "ZB-H1 bubble", "(p-1)(f+b-w) per stage; peak memory p microbatches",
+     "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 2 and table 2", "https://arxiv.org/abs/2401.10241"},
+    {"pipeline.zb-h2", "ZB-H2 bubble", "(p-1)(f+b-2w) per stage; peak memory 2p-1 microbatches",
+     "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 2.2, figure 3 and table 2",
+     "https://arxiv.org/abs/2401.10241"},
+  };
+}
+
+// Checkpointing
+std::vector<SourcedFormula> checkpoint_formulas() {
+  return {
+    {"checkpoint.young", "checkpoint interval (Young)", "sqrt(2·C·M)",
+     "Young 1974, A first order approximation to the optimum checkpoint interval, CACM 17(9)",
+     "https://doi.org/10.1145/361147.361115"},
+    {"checkpoint.daly", "checkpoint interval (Daly, higher order)",
+     "sqrt(2CM)·[1 + (1/3)·sqrt(C/(2M)) + (1/9)·C/(2M)] - C when C < 2M, else M",
+     "Daly 2006, A higher order estimate of the optimum checkpoint interval for restart dumps, FGCS 22(3)",
+     "https://doi.org/10.1016/j.future.2004.11.016"},
+  };
+}
+
+// Mixed precision
+std::vector<SourcedFormula> mixed_precision_formulas() {
+  return {
+    {"gradscaler", "dynamic loss scale",
+     "overflow: scale × backoff_factor, tracker 0; clean: tracker + 1, and at growth_interval scale × "
+     "growth_factor (if finite), tracker 0; defaults 2^16, 2.0, 0.5, 2000",
+     "PyTorch torch/amp/grad_scaler.py and aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp "
+     "(_amp_update_scale_cpu_kernel)",
+     "https://github.com/pytorch/pytorch/blob/main/torch/amp/grad_scaler.py"},
+  };
+}
+
+// Scaling
+std::vector<SourcedFormula> scaling_formulas() {
+  return {
+    {"scaling.flops", "training compute", "C = 6·N·D FLOPs",
+     "Kaplan et al. 2020, Scaling Laws for Neural Language Models, section 2.1", "https://arxiv.org/abs/2001.08361"},
+    {"scaling.tokens-per-param", "tokens per parameter", "D/N (compute-optimal about 20)",
+     "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models (Chinchilla), table 3",
+     "https://arxiv.org/abs/2203.15556"},
+  };
+}
+
+}  // namespace
+
+// Every formula, group by group, in the order `dtx sim --formulas` lists them.
+const std::vector<SourcedFormula>& sourced_formulas() {
+  static const std::vector<SourcedFormula> f = [] {
+    std::vector<SourcedFormula> all;
+    for (auto group : {&memory_formulas, &collective_formulas, &pipeline_formulas, &checkpoint_formulas,
+                       &mixed_precision_formulas, &scaling_formulas}) {
+      const std::vector<SourcedFormula> part = group();
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }();
   return f;
 }
 
@@ -218,71 +260,60 @@ std::string num(double x) {
   return buf;
 }
 
-}  // namespace
-
-MemoryEstimate estimate_memory(const MemoryQuery& q) {
-  MemoryEstimate r;
+// DeepSpeed's estimators: one GPU figure and a host figure per node, sharded over every GPU.
+MemoryEstimate deepspeed_memory(const MemoryQuery& q, int64_t gpus, double device_bytes, MemoryEstimate r) {
   auto fail = [&](std::string why) {
     r.error = std::move(why);
     return r;
   };
-  if (!(q.params > 0) || !std::isfinite(q.params)) return fail("--params must be a positive number of parameters");
-  if (q.zero < 0 || q.zero > 3) return fail("--zero must be a ZeRO stage from 0 to 3");
-  if (q.gpus_per_node < 1 || q.nodes < 1 || q.mp < 1) return fail("--gpus_per_node, --nodes and --mp must be at least 1");
-  const int64_t gpus = static_cast<int64_t>(q.gpus_per_node) * q.nodes;
-  const bool deepspeed = q.source == MemorySource::DeepSpeed || q.source == MemorySource::DeepSpeed2023;
-  if (q.dp > 0) {
-    r.dp = q.dp;
+  const char* name = memory_source_name(q.source);
+  if (q.mp > 1)
+    return fail(std::string("DeepSpeed's estimators (source ") + name +
+                ") have no model-parallel input: drop --mp, or use --source zero-paper or megatron");
+  if (q.dp > 0 && q.dp != gpus)
+    return fail("DeepSpeed's estimators shard over every GPU: --dp " + num(q.dp) + " is not nodes × gpus_per_node = " +
+                num(static_cast<double>(gpus)));
+  if (q.zero == 0)
+    return fail("DeepSpeed's estimators cover ZeRO stages 1-2 (stage_1_and_2.py) and 3 (stage3.py); give --zero 1, 2 or 3");
+  r.dp = static_cast<int>(gpus);
+  r.cpu_modelled = true;
+  DeepSpeedEstimate e;
+  double per_param = 0, fixed = 0;  // gpu_bytes ≈ per_param·P + fixed, for max_params
+  if (q.zero <= 2) {
+    if (q.offload == Offload::Params)
+      return fail("ZeRO-1/2 cannot offload parameters (only the optimizer); parameter offload needs --zero 3");
+    const bool old = q.source == MemorySource::DeepSpeed2023;
+    e = deepspeed_zero2_estimate(q.params, q.gpus_per_node, q.nodes, q.offload == Offload::Optimizer,
+                                 q.buffer_factor, old);
+    r.formula_id = old ? "memory.deepspeed-2023.zero2" : "memory.deepspeed.zero2";
+    per_param = q.offload == Offload::Optimizer ? 2 : old ? 4 + 16.0 / gpus : 2 + 18.0 / gpus;
   } else {
-    if (gpus % q.mp != 0)
-      return fail("the " + num(static_cast<double>(gpus)) + " GPUs (nodes × gpus_per_node) do not divide by --mp " +
-                  num(q.mp) + "; give --dp");
-    r.dp = static_cast<int>(gpus / q.mp);
+    if (!(q.largest_layer > 0))
+      return fail("ZeRO-3's estimate needs --largest_layer: the parameters of the largest single module "
+                  "(DeepSpeed gathers it whole on every GPU)");
+    e = deepspeed_zero3_estimate(q.params, q.largest_layer, q.gpus_per_node, q.nodes, q.offload != Offload::None,
+                                 q.offload == Offload::Params, q.zero_init, q.buffer_factor);
+    r.formula_id = "memory.deepspeed.zero3";
+    r.largest_layer_bytes = e.largest_layer_bytes;
+    per_param = q.offload == Offload::Params ? 0 : q.offload == Offload::Optimizer ? 2.0 / gpus : 18.0 / gpus;
+    fixed = e.largest_layer_bytes;
   }
-  const double device_bytes = q.device_mem_gb * 1e9;
+  r.gpu_bytes = e.gpu_bytes;
+  r.cpu_bytes = e.cpu_bytes;
+  r.bytes_per_param = r.gpu_bytes / q.params;
+  if (device_bytes > 0)
+    r.max_params = per_param > 0 ? std::max(0.0, (device_bytes - fixed) / per_param)
+                                 : (fixed <= device_bytes ? INFINITY : 0);
+  return r;
+}
 
-  if (deepspeed) {
-    const char* name = memory_source_name(q.source);
-    if (q.mp > 1)
-      return fail(std::string("DeepSpeed's estimators (source ") + name +
-                  ") have no model-parallel input: drop --mp, or use --source zero-paper or megatron");
-    if (q.dp > 0 && q.dp != gpus)
-      return fail("DeepSpeed's estimators shard over every GPU: --dp " + num(q.dp) + " is not nodes × gpus_per_node = " +
-                  num(static_cast<double>(gpus)));
-    if (q.zero == 0)
-      return fail("DeepSpeed's estimators cover ZeRO stages 1-2 (stage_1_and_2.py) and 3 (stage3.py); give --zero 1, 2 or 3");
-    r.dp = static_cast<int>(gpus);
-    r.cpu_modelled = true;
-    DeepSpeedEstimate e;
-    double per_param = 0, fixed = 0;  // gpu_bytes ≈ per_param·P + fixed, for max_params
-    if (q.zero <= 2) {
-      if (q.offload == Offload::Params)
-        return fail("ZeRO-1/2 cannot offload parameters (only the optimizer); parameter offload needs --zero 3");
-      const bool old = q.source == MemorySource::DeepSpeed2023;
-      e = deepspeed_zero2_estimate(q.params, q.gpus_per_node, q.nodes, q.offload == Offload::Optimizer,
-                                   q.buffer_factor, old);
-      r.formula_id = old ? "memory.deepspeed-2023.zero2" : "memory.deepspeed.zero2";
-      per_param = q.offload == Offload::Optimizer ? 2 : old ? 4 + 16.0 / gpus : 2 + 18.0 / gpus;
-    } else {
-      if (!(q.largest_layer > 0))
-        return fail("ZeRO-3's estimate needs --largest_layer: the parameters of the largest single module "
-                    "(DeepSpeed gathers it whole on every GPU)");
-      e = deepspeed_zero3_estimate(q.params, q.largest_layer, q.gpus_per_node, q.nodes, q.offload != Offload::None,
-                                   q.offload == Offload::Params, q.zero_init, q.buffer_factor);
-      r.formula_id = "memory.deepspeed.zero3";
-      r.largest_layer_bytes = e.largest_layer_bytes;
-      per_param = q.offload == Offload::Params ? 0 : q.offload == Offload::Optimizer ? 2.0 / gpus : 18.0 / gpus;
-      fixed = e.largest_layer_bytes;
-    }
-    r.gpu_bytes = e.gpu_bytes;
-    r.cpu_bytes = e.cpu_bytes;
-    r.bytes_per_param = r.gpu_bytes / q.params;
-    if (device_bytes > 0)
-      r.max_params = per_param > 0 ? std::max(0.0, (device_bytes - fixed) / per_param)
-                                   : (fixed <= device_bytes ? INFINITY : 0);
+// The ZeRO paper's and Megatron-LM's counts: weights, gradients and optimizer states apart,
+// on GPUs only.
+MemoryEstimate split_memory(const MemoryQuery& q, double device_bytes, MemoryEstimate r) {
+  auto fail = [&](std::string why) {
+    r.error = std::move(why);
     return r;
-  }
-
+  };
   if (q.offload != Offload::None)
     return fail(std::string("the ") + (q.source == MemorySource::Megatron ? "Megatron-LM estimator" : "ZeRO paper") +
                 " does not model offload; use --source deepspeed for host memory and offload");
@@ -311,6 +342,32 @@ MemoryEstimate estimate_memory(const MemoryQuery& q) {
   }
   r.bytes_per_param = r.gpu_bytes / q.params;
   return r;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const MemoryQuery& q) {
+  MemoryEstimate r;
+  auto fail = [&](std::string why) {
+    r.error = std::move(why);
+    return r;
+  };
+  if (!(q.params > 0) || !std::isfinite(q.params)) return fail("--params must be a positive number of parameters");
+  if (q.zero < 0 || q.zero > 3) return fail("--zero must be a ZeRO stage from 0 to 3");
+  if (q.gpus_per_node < 1 || q.nodes < 1 || q.mp < 1) return fail("--gpus_per_node, --nodes and --mp must be at least 1");
+  const int64_t gpus = static_cast<int64_t>(q.gpus_per_node) * q.nodes;
+  const bool deepspeed = q.source == MemorySource::DeepSpeed || q.source == MemorySource::DeepSpeed2023;
+  if (q.dp > 0) {
+    r.dp = q.dp;
+  } else {
+    if (gpus % q.mp != 0)
+      return fail("the " + num(static_cast<double>(gpus)) + " GPUs (nodes × gpus_per_node) do not divide by --mp " +
+                  num(q.mp) + "; give --dp");
+    r.dp = static_cast<int>(gpus / q.mp);
+  }
+  const double device_bytes = q.device_mem_gb * 1e9;
+  if (deepspeed) return deepspeed_memory(q, gpus, device_bytes, r);
+  return split_memory(q, device_bytes, r);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -35,6 +35,42 @@ std::string with_unit_suggestion(const std::string& got, const std::string& erro
   return error + "; did you mean '" + guess + "'?";
 }
 
+// A part's "plausible" range, {"min": a, "max": b} with either bound optional.
+void load_plausible(const Json& j, const std::string& q, NumericPart& part, LoadContext& ctx) {
+  if (!ctx.expect_object(j, q, "a range {\"min\": a, \"max\": b} in the part's unit")) return;
+  ctx.check_fields(j, q, {"min", "max"}, {});
+  part.plausible_min = ctx.number_field(j, q, "min", false);
+  part.plausible_max = ctx.number_field(j, q, "max", false);
+  if (!part.plausible_min && !part.plausible_max)
+    ctx.error(DiagCode::MissingField, q, "expected \"min\" and/or \"max\" in the plausible range, got an empty object");
+  else if (part.plausible_min && part.plausible_max && *part.plausible_max < *part.plausible_min)
+    ctx.error(DiagCode::BadRange, q + "/max", "expected max ≥ min (" + format_number(*part.plausible_min, 6) +
+                                                  "), got " + format_number(*part.plausible_max, 6));
+}
+
+// A part's known mistakes, each {"answer": expression, "message": text}.
+void load_mistakes(const Json& ms, const std::string& mp, NumericPart& part, LoadContext& ctx) {
+  if (!ms.is_array()) {
+    ctx.error(DiagCode::WrongKind, mp, "expected an array of {\"answer\", \"message\"}, got " + describe_json(ms));
+    return;
+  }
+  for (size_t k = 0; k < ms.size(); ++k) {
+    std::string q = mp + "/" + std::to_string(k);
+    if (!ctx.expect_object(ms[k], q, "a known mistake {\"answer\": ..., \"message\": ...}"))
+      continue;
+    ctx.check_fields(ms[k], q, {"answer", "message"}, {"answer", "message"});
+    NumericMistake m;
+    m.pointer = q;
+    auto e = ctx.expr_field(ms[k], q, "answer", true);
+    auto msg = ctx.string_field(ms[k], q, "message", true);
+    if (e && msg) {
+      m.answer = *e;
+      m.message = *msg;
+      part.mistakes.push_back(std::move(m));
+    }
+  }
+}
+
 std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, LoadContext& ctx) {
   auto spec = std::make_shared<NumericSpec>();
   static const Json kNone;
@@ -77,42 +113,8 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     if (auto e = ctx.expr_field(pj, p, "answer", true)) part.answer = *e;
     ctx.tolerance_field(pj, p, "tolerance", &part.rel, &part.abs);
     part.integer = ctx.bool_field(pj, p, "integer").value_or(false);
-    if (auto it = pj.find("plausible"); it != pj.end()) {
-      std::string q = p + "/plausible";
-      if (ctx.expect_object(*it, q, "a range {\"min\": a, \"max\": b} in the part's unit")) {
-        ctx.check_fields(*it, q, {"min", "max"}, {});
-        part.plausible_min = ctx.number_field(*it, q, "min", false);
-        part.plausible_max = ctx.number_field(*it, q, "max", false);
-        if (!part.plausible_min && !part.plausible_max)
-          ctx.error(DiagCode::MissingField, q, "expected \"min\" and/or \"max\" in the plausible range, got an empty object");
-        else if (part.plausible_min && part.plausible_max && *part.plausible_max < *part.plausible_min)
-          ctx.error(DiagCode::BadRange, q + "/max", "expected max ≥ min (" + format_number(*part.plausible_min, 6) +
-                                                        "), got " + format_number(*part.plausible_max, 6));
-      }
-    }
-    if (pj.contains("mistakes")) {
-      const Json& ms = pj["mistakes"];
-      std::string mp = p + "/mistakes";
-      if (!ms.is_array()) {
-        ctx.error(DiagCode::WrongKind, mp, "expected an array of {\"answer\", \"message\"}, got " + describe_json(ms));
-      } else {
-        for (size_t k = 0; k < ms.size(); ++k) {
-          std::string q = mp + "/" + std::to_string(k);
-          if (!ctx.expect_object(ms[k], q, "a known mistake {\"answer\": ..., \"message\": ...}"))
-            continue;
-          ctx.check_fields(ms[k], q, {"answer", "message"}, {"answer", "message"});
-          NumericMistake m;
-          m.pointer = q;
-          auto e = ctx.expr_field(ms[k], q, "answer", true);
-          auto msg = ctx.string_field(ms[k], q, "message", true);
-          if (e && msg) {
-            m.answer = *e;
-            m.message = *msg;
-            part.mistakes.push_back(std::move(m));
-          }
-        }
-      }
-    }
+    if (auto it = pj.find("plausible"); it != pj.end()) load_plausible(*it, p + "/plausible", part, ctx);
+    if (pj.contains("mistakes")) load_mistakes(pj["mistakes"], p + "/mistakes", part, ctx);
     spec->parts.push_back(std::move(part));
   }
   return spec;
@@ -252,6 +254,79 @@ std::string absurd_limit_unit(const Unit& u) {
   return u.dim.count_word.empty() ? "items" : u.dim.count_word + "s";
 }
 
+// Labels are shown as written (beside the field, in feedback, in `dtx show`): a
+// placeholder there would reach the student as "{N}".
+void lint_label(const NumericPart& part, LintContext& ctx) {
+  if (size_t brace = part.label.find('{'); brace != std::string::npos)
+    ctx.error(DiagCode::LabelPlaceholder, part.pointer + "/label",
+              "a part's label is shown as written, so \"{...}\" is not filled in; put the numbers in the prompt",
+              false, static_cast<int>(brace) + 1);
+}
+
+// The part's answer at every lint point: a 0 no relative tolerance can grade, a value
+// outside what the author declared, or one no student should ever be asked for.
+void lint_answer_values(const NumericPart& part, const std::vector<std::optional<double>>& vals, LintContext& ctx) {
+  for (size_t i = 0; i < vals.size(); ++i) {
+    if (vals[i] && *vals[i] == 0 && part.abs == 0) {
+      ctx.error(DiagCode::ZeroAnswer, part.pointer + "/answer",
+                "the answer is 0 " + ctx.describe_point(i) +
+                    ", which a relative tolerance cannot grade; add \"abs\" to the tolerance "
+                    "or change the parameter range");
+      break;
+    }
+  }
+  // What the author declared about every instance's answer: whole, and in a plausible range.
+  for (size_t i = 0; i < vals.size(); ++i) {
+    if (!vals[i]) continue;
+    if (auto why = declared_range_problem(part, *vals[i])) {
+      ctx.error(why->first, part.pointer + "/answer", why->second + ", " + ctx.describe_point(i));
+      break;
+    }
+  }
+  // Style: a value no student should ever be asked for.
+  std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+  for (size_t i = 0; i < vals.size(); ++i) {
+    if (!vals[i]) continue;
+    if (*vals[i] < 0) {
+      ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
+               "the answer is negative (" + format_number(*vals[i]) + unit_sp + ") " + ctx.describe_point(i) +
+                   "; check the formula, or narrow the parameter ranges (or add a constraint) so "
+                   "every instance asks for a meaningful amount");
+      break;
+    }
+    double limit = absurd_limit(part.unit);
+    if (limit > 0 && std::fabs(*vals[i]) * part.unit.factor > limit) {
+      ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
+               "the answer is absurdly large (" + format_number(*vals[i]) + unit_sp + ") " +
+                   ctx.describe_point(i) + ": no training run comes near " + format_number(limit) +
+                   " " + absurd_limit_unit(part.unit) + "; check the formula, the unit or the "
+                   "parameter ranges");
+      break;
+    }
+  }
+}
+
+// Every known mistake, once every answer is known: its names, and whether it equals the
+// answer at the default parameters.
+void lint_mistakes(const std::vector<NumericPart>& parts, const std::vector<std::vector<std::optional<double>>>& values,
+                   const std::vector<std::string>& visible, LintContext& ctx) {
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const NumericPart& part = parts[k];
+    const auto& vals = values[k];
+    for (const auto& m : part.mistakes) {
+      if (!ctx.check_names(m.answer, m.pointer + "/answer", "a known mistake", visible)) continue;
+      auto mv = ctx.eval_everywhere(m.answer, m.pointer + "/answer", "the known mistake");
+      if (!vals.empty() && !mv.empty() && vals[0] && mv[0] &&
+          within(*mv[0], *vals[0], part.rel, part.abs)) {
+        ctx.error(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
+                  "this known mistake equals the answer (" + format_number(*vals[0]) + " " +
+                      part.unit_text + ") at the default parameters, so it can never be told "
+                      "apart from a right answer");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
@@ -266,12 +341,7 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
   std::vector<std::vector<std::optional<double>>> values(parts.size());
   for (size_t k = 0; k < parts.size(); ++k) {
     const NumericPart& part = parts[k];
-    // Labels are shown as written (beside the field, in feedback, in `dtx show`): a
-    // placeholder there would reach the student as "{N}".
-    if (size_t brace = part.label.find('{'); brace != std::string::npos)
-      ctx.error(DiagCode::LabelPlaceholder, part.pointer + "/label",
-                "a part's label is shown as written, so \"{...}\" is not filled in; put the numbers in the prompt",
-                false, static_cast<int>(brace) + 1);
+    lint_label(part, ctx);
     std::string where = parts.size() > 1 ? "the answer of part \"" + part.id + "\"" : "the answer";
     auto& vals = values[k];
     if (ctx.check_names(part.answer, part.pointer + "/answer", where, visible, later))
@@ -288,64 +358,13 @@ void NumericSpec::lint(const Exercise& ex, LintContext& ctx) const {
       if (k == 0) ctx.points[i].emplace_back("answer", *vals[i]);
       ctx.points[i].emplace_back("answer." + part.id, *vals[i]);
     }
-    for (size_t i = 0; i < vals.size(); ++i) {
-      if (vals[i] && *vals[i] == 0 && part.abs == 0) {
-        ctx.error(DiagCode::ZeroAnswer, part.pointer + "/answer",
-                  "the answer is 0 " + ctx.describe_point(i) +
-                      ", which a relative tolerance cannot grade; add \"abs\" to the tolerance "
-                      "or change the parameter range");
-        break;
-      }
-    }
-    // What the author declared about every instance's answer: whole, and in a plausible range.
-    for (size_t i = 0; i < vals.size(); ++i) {
-      if (!vals[i]) continue;
-      if (auto why = declared_range_problem(part, *vals[i])) {
-        ctx.error(why->first, part.pointer + "/answer", why->second + ", " + ctx.describe_point(i));
-        break;
-      }
-    }
-    // Style: a value no student should ever be asked for.
-    std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
-    for (size_t i = 0; i < vals.size(); ++i) {
-      if (!vals[i]) continue;
-      if (*vals[i] < 0) {
-        ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
-                 "the answer is negative (" + format_number(*vals[i]) + unit_sp + ") " + ctx.describe_point(i) +
-                     "; check the formula, or narrow the parameter ranges (or add a constraint) so "
-                     "every instance asks for a meaningful amount");
-        break;
-      }
-      double limit = absurd_limit(part.unit);
-      if (limit > 0 && std::fabs(*vals[i]) * part.unit.factor > limit) {
-        ctx.warn(DiagCode::ImplausibleAnswer, part.pointer + "/answer",
-                 "the answer is absurdly large (" + format_number(*vals[i]) + unit_sp + ") " +
-                     ctx.describe_point(i) + ": no training run comes near " + format_number(limit) +
-                     " " + absurd_limit_unit(part.unit) + "; check the formula, the unit or the "
-                     "parameter ranges");
-        break;
-      }
-    }
+    lint_answer_values(part, vals, ctx);
     if (part.mistakes.empty())
       ctx.warn(DiagCode::NoMistakes, part.pointer, "no known mistakes: add \"mistakes\" with the wrong answers students "
                              "really give (one phase of two, bits for bytes, a forgotten factor) so the "
                              "feedback can say what went wrong");
   }
-  for (size_t k = 0; k < parts.size(); ++k) {
-    const NumericPart& part = parts[k];
-    const auto& vals = values[k];
-    for (const auto& m : part.mistakes) {
-      if (!ctx.check_names(m.answer, m.pointer + "/answer", "a known mistake", visible)) continue;
-      auto mv = ctx.eval_everywhere(m.answer, m.pointer + "/answer", "the known mistake");
-      if (!vals.empty() && !mv.empty() && vals[0] && mv[0] &&
-          within(*mv[0], *vals[0], part.rel, part.abs)) {
-        ctx.error(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
-                  "this known mistake equals the answer (" + format_number(*vals[0]) + " " +
-                      part.unit_text + ") at the default parameters, so it can never be told "
-                      "apart from a right answer");
-      }
-    }
-  }
+  lint_mistakes(parts, values, visible, ctx);
 }
 
 bool NumericSpec::prepare(const Exercise& ex, Instance& inst, uint64_t, std::string* error) const {
@@ -364,143 +383,181 @@ bool NumericSpec::prepare(const Exercise& ex, Instance& inst, uint64_t, std::str
   return true;
 }
 
-Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
-                            const GradeServices&) const {
-  (void)ex;
-  Feedback fb;
-  const NumericAnswer& a = answer.as_or_empty<NumericAnswer>();
-  if (a.parts.size() != parts.size()) {
-    fb.verdict = Verdict::FormatError;
-    std::string labels;
-    for (const auto& p : parts) labels += (labels.empty() ? "" : ", ") + p.label;
-    fb.message = "Expected " + std::to_string(parts.size()) + " answer" +
-                 (parts.size() == 1 ? "" : "s") + " (" + labels + "), got " +
-                 std::to_string(a.parts.size()) + ".";
-    return fb;
-  }
-  // First read every part: one unreadable field makes the whole submission a format error,
-  // so a typo never costs an attempt.
-  std::vector<double> given(parts.size());
-  std::vector<std::optional<Unit>> given_unit(parts.size());
-  std::vector<double> given_raw(parts.size());  // in the student's own unit
-  bool format_error = false;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const NumericPart& part = parts[i];
-    PartFeedback pf;
-    pf.id = part.id;
-    pf.label = part.label;
-    pf.given = a.parts[i];
-    pf.expected = format_for_reading(part_values(inst)[i]) + (part.unit_text.empty() ? "" : " " + part.unit_text);
-    std::string err;
-    auto q = parse_quantity(a.parts[i], &err);
-    if (!q) {
-      pf.verdict = Verdict::FormatError;
-      pf.message = err;
-      format_error = true;
-    } else if (q->unit && q->unit->dim != part.unit.dim) {
-      pf.verdict = Verdict::FormatError;
-      pf.message = "'" + trim(a.parts[i]) + "' is " + describe_dim(q->unit->dim) +
-                   "; this part asks for " + describe_dim(part.unit.dim) +
-                   (part.unit_text.empty() ? "" : " (in " + part.unit_text + ")") + ".";
-      format_error = true;
-    } else {
-      given[i] = q->unit ? q->value * q->unit->factor / part.unit.factor : q->value;
-      given_unit[i] = q->unit;
-      given_raw[i] = q->value;
-      pf.verdict = Verdict::Incorrect;
-    }
-    fb.parts.push_back(pf);
-  }
-  if (format_error) {
-    // A format error is not an attempt: the field that could not be read is named, and the
-    // others are neither right nor wrong yet (they are judged once every field reads).
-    fb.verdict = Verdict::FormatError;
-    for (size_t i = 0; i < fb.parts.size(); ++i) {
-      const PartFeedback& pf = fb.parts[i];
-      if (pf.verdict != Verdict::FormatError) continue;
-      std::string name = !pf.label.empty() ? pf.label : "Part " + std::to_string(i + 1) + " (" + pf.id + ")";
-      if (fb.message.empty()) fb.message = (parts.size() > 1 ? name + ": " : "") + pf.message;
-      else fb.details.push_back(name + ": " + pf.message);
-    }
-    fb.details.push_back("Unreadable answers are not counted as attempts.");
-    for (auto& pf : fb.parts) {
-      if (pf.verdict != Verdict::FormatError) {
-        pf.graded = false;
-        pf.verdict = Verdict::FormatError;
-        pf.message = "Not graded yet: every field must be readable first.";
-      }
-      pf.expected.clear();  // don't reveal anything on a format error
-    }
-    return fb;
-  }
+namespace {
 
-  int right = 0;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const NumericPart& part = parts[i];
-    PartFeedback& pf = fb.parts[i];
-    double expected = part_values(inst)[i];
-    double g = given[i];
-    std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
-    std::string tol = part.integer ? "a whole number, graded exactly" : describe_tolerance(part.rel, part.abs, part.unit_text);
-    pf.given = format_for_reading(g) + unit_sp;
-    // A count is right or wrong: 7 GPUs are not within 1 % of 7.05.
-    bool matches = part.integer ? std::fabs(g - expected) <= 1e-9 * std::max(1.0, std::fabs(expected))
-                                : within(g, expected, part.rel, part.abs);
-    if (matches) {
-      pf.verdict = Verdict::Correct;
-      pf.message = "Correct: " + format_for_reading(g) + unit_sp + " matches " + format_for_reading(expected) +
-                   unit_sp + " (" + tol + ").";
-      ++right;
-      continue;
-    }
+// One part's text as read: the value in the part's unit, and the student's own unit and value.
+struct ReadAnswer {
+  double value = 0;          // in the part's unit
+  std::optional<Unit> unit;  // as written, if any
+  double raw = 0;            // in the student's own unit
+};
+
+Feedback wrong_count(const std::vector<NumericPart>& parts, size_t given) {
+  Feedback fb;
+  fb.verdict = Verdict::FormatError;
+  std::string labels;
+  for (const auto& p : parts) labels += (labels.empty() ? "" : ", ") + p.label;
+  fb.message = "Expected " + std::to_string(parts.size()) + " answer" +
+               (parts.size() == 1 ? "" : "s") + " (" + labels + "), got " +
+               std::to_string(given) + ".";
+  return fb;
+}
+
+// Reads one part's text into `read`; the feedback is a format error saying why when the text
+// cannot be read or has the wrong dimension, else Incorrect until the part is graded.
+PartFeedback read_part(const NumericPart& part, double expected, const std::string& text, ReadAnswer& read) {
+  PartFeedback pf;
+  pf.id = part.id;
+  pf.label = part.label;
+  pf.given = text;
+  pf.expected = format_for_reading(expected) + (part.unit_text.empty() ? "" : " " + part.unit_text);
+  std::string err;
+  auto q = parse_quantity(text, &err);
+  if (!q) {
+    pf.verdict = Verdict::FormatError;
+    pf.message = err;
+  } else if (q->unit && q->unit->dim != part.unit.dim) {
+    pf.verdict = Verdict::FormatError;
+    pf.message = "'" + trim(text) + "' is " + describe_dim(q->unit->dim) +
+                 "; this part asks for " + describe_dim(part.unit.dim) +
+                 (part.unit_text.empty() ? "" : " (in " + part.unit_text + ")") + ".";
+  } else {
+    read.value = q->unit ? q->value * q->unit->factor / part.unit.factor : q->value;
+    read.unit = q->unit;
+    read.raw = q->value;
     pf.verdict = Verdict::Incorrect;
-    // 1. Mistakes the author listed for this part.
-    for (const auto& m : part.mistakes) {
-      ExprError err;
-      auto mv = m.answer.eval(inst.scope(), &err);
-      if (mv && !within(*mv, expected, part.rel, part.abs) && within(g, *mv, part.rel, part.abs)) {
-        pf.message = inst.render(m.message);
-        break;
-      }
-    }
-    // 2. Bits for bytes: the student's number read in bytes would have been right.
-    if (pf.message.empty() && given_unit[i] && given_unit[i]->family == DataFamily::Bits &&
-        part.unit.family != DataFamily::Bits && near_factor(g, expected, 0.125, part.rel, part.abs)) {
-      pf.message = "You answered in " + given_unit[i]->symbol + " (bits), but the question asks for bytes: " +
-                   format_for_reading(given_raw[i]) + " " + given_unit[i]->symbol + " is only " + format_for_reading(g) +
-                   unit_sp + ". Your number is right in bytes: write " +
-                   bytes_symbol(given_unit[i]->symbol) + ".";
-    }
-    if (pf.message.empty() && given_unit[i] && given_unit[i]->family == DataFamily::Bytes &&
-        part.unit.family == DataFamily::Bits && near_factor(g, expected, 8, part.rel, part.abs)) {
-      pf.message = "You answered in bytes, but the question asks for bits (1 byte = 8 bits).";
-    }
-    // 3. The engine's own factor diagnosis.
-    if (pf.message.empty()) {
-      FactorContext fc;
-      fc.unit = &part.unit;
-      for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
-      pf.message = diagnose_factor(g, expected, part.rel, part.abs, fc);
-    }
-    if (pf.message.empty() && given_unit[i] && part.unit.family != DataFamily::None &&
-        given_unit[i]->family != DataFamily::None && given_unit[i]->family != part.unit.family)
-      pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
-                   given_unit[i]->symbol + (given_unit[i]->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
-                   " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
-    if (pf.message.empty())
-      pf.message = part.integer ? format_for_reading(g) + unit_sp + " is not the answer (a whole number, graded exactly)."
-                                : format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
   }
-  fb.score = static_cast<double>(right) / static_cast<double>(parts.size());
-  fb.verdict = right == static_cast<int>(parts.size()) ? Verdict::Correct
-               : right > 0                              ? Verdict::Partial
-                                                        : Verdict::Incorrect;
-  if (parts.size() == 1) {
+  return pf;
+}
+
+bool any_unreadable(const Feedback& fb) {
+  return std::any_of(fb.parts.begin(), fb.parts.end(),
+                     [](const PartFeedback& pf) { return pf.verdict == Verdict::FormatError; });
+}
+
+// A format error is not an attempt: the field that could not be read is named, and the
+// others are neither right nor wrong yet (they are judged once every field reads).
+void mark_unreadable(size_t part_count, Feedback& fb) {
+  fb.verdict = Verdict::FormatError;
+  for (size_t i = 0; i < fb.parts.size(); ++i) {
+    const PartFeedback& pf = fb.parts[i];
+    if (pf.verdict != Verdict::FormatError) continue;
+    std::string name = !pf.label.empty() ? pf.label : "Part " + std::to_string(i + 1) + " (" + pf.id + ")";
+    if (fb.message.empty()) fb.message = (part_count > 1 ? name + ": " : "") + pf.message;
+    else fb.details.push_back(name + ": " + pf.message);
+  }
+  fb.details.push_back("Unreadable answers are not counted as attempts.");
+  for (auto& pf : fb.parts) {
+    if (pf.verdict != Verdict::FormatError) {
+      pf.graded = false;
+      pf.verdict = Verdict::FormatError;
+      pf.message = "Not graded yet: every field must be readable first.";
+    }
+    pf.expected.clear();  // don't reveal anything on a format error
+  }
+}
+
+// What went wrong with a wrong answer `g`, from the most particular diagnosis to the least.
+std::string wrong_answer_message(const Exercise& ex, const Instance& inst, const NumericPart& part, double expected,
+                                 const ReadAnswer& read, const std::string& unit_sp, const std::string& tol) {
+  const double g = read.value;
+  const std::optional<Unit>& given_unit = read.unit;
+  std::string message;
+  // 1. Mistakes the author listed for this part.
+  for (const auto& m : part.mistakes) {
+    ExprError err;
+    auto mv = m.answer.eval(inst.scope(), &err);
+    if (mv && !within(*mv, expected, part.rel, part.abs) && within(g, *mv, part.rel, part.abs)) {
+      message = inst.render(m.message);
+      break;
+    }
+  }
+  // 2. Bits for bytes: the student's number read in bytes would have been right.
+  if (message.empty() && given_unit && given_unit->family == DataFamily::Bits &&
+      part.unit.family != DataFamily::Bits && near_factor(g, expected, 0.125, part.rel, part.abs)) {
+    message = "You answered in " + given_unit->symbol + " (bits), but the question asks for bytes: " +
+              format_for_reading(read.raw) + " " + given_unit->symbol + " is only " + format_for_reading(g) +
+              unit_sp + ". Your number is right in bytes: write " +
+              bytes_symbol(given_unit->symbol) + ".";
+  }
+  if (message.empty() && given_unit && given_unit->family == DataFamily::Bytes &&
+      part.unit.family == DataFamily::Bits && near_factor(g, expected, 8, part.rel, part.abs)) {
+    message = "You answered in bytes, but the question asks for bits (1 byte = 8 bits).";
+  }
+  // 3. The engine's own factor diagnosis.
+  if (message.empty()) {
+    FactorContext fc;
+    fc.unit = &part.unit;
+    for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
+    message = diagnose_factor(g, expected, part.rel, part.abs, fc);
+  }
+  if (message.empty() && given_unit && part.unit.family != DataFamily::None &&
+      given_unit->family != DataFamily::None && given_unit->family != part.unit.family)
+    message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
+              given_unit->symbol + (given_unit->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
+              " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
+  if (message.empty())
+    message = part.integer ? format_for_reading(g) + unit_sp + " is not the answer (a whole number, graded exactly)."
+                           : format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
+  return message;
+}
+
+// Grades one readable part into pf; true when it is right.
+bool grade_part(const Exercise& ex, const Instance& inst, const NumericPart& part, double expected,
+                const ReadAnswer& read, PartFeedback& pf) {
+  double g = read.value;
+  std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+  std::string tol =
+      part.integer ? "a whole number, graded exactly" : describe_tolerance(part.rel, part.abs, part.unit_text);
+  pf.given = format_for_reading(g) + unit_sp;
+  // A count is right or wrong: 7 GPUs are not within 1 % of 7.05.
+  bool matches = part.integer ? std::fabs(g - expected) <= 1e-9 * std::max(1.0, std::fabs(expected))
+                              : within(g, expected, part.rel, part.abs);
+  if (matches) {
+    pf.verdict = Verdict::Correct;
+    pf.message = "Correct: " + format_for_reading(g) + unit_sp + " matches " + format_for_reading(expected) +
+                 unit_sp + " (" + tol + ").";
+    return true;
+  }
+  pf.verdict = Verdict::Incorrect;
+  pf.message = wrong_answer_message(ex, inst, part, expected, read, unit_sp, tol);
+  return false;
+}
+
+// The whole answer's score, verdict and message from its parts'.
+void sum_up(size_t part_count, int right, Feedback& fb) {
+  fb.score = static_cast<double>(right) / static_cast<double>(part_count);
+  fb.verdict = right == static_cast<int>(part_count) ? Verdict::Correct
+               : right > 0                            ? Verdict::Partial
+                                                      : Verdict::Incorrect;
+  if (part_count == 1) {
     fb.message = fb.parts[0].message;
   } else {
-    fb.message = std::to_string(right) + " of " + std::to_string(parts.size()) + " parts correct.";
+    fb.message = std::to_string(right) + " of " + std::to_string(part_count) + " parts correct.";
     for (const auto& pf : fb.parts) fb.details.push_back(pf.label + ": " + pf.message);
   }
+}
+
+}  // namespace
+
+Feedback NumericSpec::grade(const Exercise& ex, const Instance& inst, const Answer& answer,
+                            const GradeServices&) const {
+  const NumericAnswer& a = answer.as_or_empty<NumericAnswer>();
+  if (a.parts.size() != parts.size()) return wrong_count(parts, a.parts.size());
+  // First read every part: one unreadable field makes the whole submission a format error,
+  // so a typo never costs an attempt.
+  Feedback fb;
+  std::vector<ReadAnswer> read(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i)
+    fb.parts.push_back(read_part(parts[i], part_values(inst)[i], a.parts[i], read[i]));
+  if (any_unreadable(fb)) {
+    mark_unreadable(parts.size(), fb);
+    return fb;
+  }
+  int right = 0;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (grade_part(ex, inst, parts[i], part_values(inst)[i], read[i], fb.parts[i])) ++right;
+  sum_up(parts.size(), right, fb);
   return fb;
 }
 
