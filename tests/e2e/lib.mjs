@@ -267,11 +267,17 @@ export async function touchPath(page, points, holdMs = 0) {
   }, [points, holdMs]);
 }
 
-// Each exercise type's browser module (types/<type>/e2e.mjs), by type name, in folder order.
+// Each exercise type's browser module (types/<type>/e2e.mjs), by type name, in the engine's
+// order (`dtx types`: numeric first), so tests that solve one of each go as a student would.
 export async function typeModules() {
   const dir = path.join(ROOT, 'types');
   const out = [];
-  for (const type of fs.readdirSync(dir).sort()) {
+  let order = [];
+  try {
+    order = JSON.parse(execFileSync(path.join(ROOT, 'build/native/dtx'), ['types', '--json']).toString()).types.map((t) => t.name);
+  } catch (e) { /* folder order */ }
+  const rank = (t) => (order.indexOf(t) < 0 ? order.length : order.indexOf(t));
+  for (const type of fs.readdirSync(dir).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))) {
     const file = path.join(dir, type, 'e2e.mjs');
     if (fs.existsSync(path.join(dir, type)) && fs.statSync(path.join(dir, type)).isDirectory())
       out.push({ type, module: fs.existsSync(file) ? await import(file) : {} });

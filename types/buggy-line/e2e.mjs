@@ -22,7 +22,10 @@ export const keyboard = {
       await press(page, line < ans.bugs[0] ? 'ArrowDown' : 'ArrowUp');
       // ImGui moves the focus in the frame after the one that saw the key
       const moved = await waitFor(page, `s.focus !== 'line-${line}'`).catch(() => null);
-      assert(moved, `the arrow key did not move the focus from line ${line}`);
+      if (!moved) {
+        const st = await page.evaluate(() => window.dtx.state);
+        throw new Error(`the arrow key did not move the focus from line ${line}: focus ${st.focus}, active ${st.active}, text_input ${st.text_input}, dom ${await page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.className || document.activeElement.tagName))}; input log:\n` + await page.evaluate(() => window.dtx.inputLog()));
+      }
       const now = Number(moved.focus.slice(5));
       assert(Math.abs(now - line) === 1, `one arrow press moved the focus from line ${line} to ${moved.focus}`);
       line = now;
