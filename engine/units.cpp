@@ -294,4 +294,21 @@ std::optional<QuantityInput> parse_quantity(std::string_view raw, std::string* e
   return q;
 }
 
+std::optional<double> read_quantity_in(std::string_view text, const Unit& unit, const std::string& unit_text,
+                                       const std::string& wanted, std::string* error, QuantityInput* as_given) {
+  std::string err;
+  auto q = parse_quantity(text, &err);
+  if (q && q->unit && q->unit->dim != unit.dim) {
+    err = "'" + trim(text) + "' is " + describe_dim(q->unit->dim) + "; " + wanted + " " + describe_dim(unit.dim) +
+          (unit_text.empty() ? "" : " (in " + unit_text + ")") + ".";
+    q.reset();
+  }
+  if (!q) {
+    if (error) *error = err;
+    return std::nullopt;
+  }
+  if (as_given) *as_given = *q;
+  return q->unit ? q->value * q->unit->factor / unit.factor : q->value;
+}
+
 }  // namespace dtx

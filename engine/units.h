@@ -51,4 +51,11 @@ struct QuantityInput {
 };
 std::optional<QuantityInput> parse_quantity(std::string_view text, std::string* error);
 
+// A student's answer read as a value in `unit` (written `unit_text`; a number without a unit
+// is taken in it). nullopt with `error` when it cannot be read or measures something else:
+// "'3 ms' is time; <wanted> data size (in GB)." (`wanted`: "this part asks for"). `as_given`
+// gets what was written (the student's own unit and number), for the feedback.
+std::optional<double> read_quantity_in(std::string_view text, const Unit& unit, const std::string& unit_text,
+                                       const std::string& wanted, std::string* error, QuantityInput* as_given = nullptr);
+
 }  // namespace dtx

@@ -411,21 +411,14 @@ PartFeedback read_part(const NumericPart& part, double expected, const std::stri
   pf.label = part.label;
   pf.given = text;
   pf.expected = format_for_reading(expected) + (part.unit_text.empty() ? "" : " " + part.unit_text);
-  std::string err;
-  auto q = parse_quantity(text, &err);
-  if (!q) {
-    pf.verdict = Verdict::FormatError;
-    pf.message = err;
-  } else if (q->unit && q->unit->dim != part.unit.dim) {
-    pf.verdict = Verdict::FormatError;
-    pf.message = "'" + trim(text) + "' is " + describe_dim(q->unit->dim) +
-                 "; this part asks for " + describe_dim(part.unit.dim) +
-                 (part.unit_text.empty() ? "" : " (in " + part.unit_text + ")") + ".";
-  } else {
-    read.value = q->unit ? q->value * q->unit->factor / part.unit.factor : q->value;
-    read.unit = q->unit;
-    read.raw = q->value;
+  QuantityInput given;
+  if (auto v = read_quantity_in(text, part.unit, part.unit_text, "this part asks for", &pf.message, &given)) {
+    read.value = *v;
+    read.unit = given.unit;
+    read.raw = given.value;
     pf.verdict = Verdict::Incorrect;
+  } else {
+    pf.verdict = Verdict::FormatError;
   }
   return pf;
 }

@@ -192,16 +192,12 @@ PartFeedback grade_cell(const TableSpec& spec, const Exercise& ex, const Instanc
   pf.given = text;
   const std::string unit_sp = c.unit_text.empty() ? "" : " " + c.unit_text;
   pf.expected = format_for_reading(expected) + unit_sp;
-  std::string err;
-  auto q = parse_quantity(text, &err);
-  if (!q || (q->unit && q->unit->dim != c.unit.dim)) {
+  const auto read = read_quantity_in(text, c.unit, c.unit_text, "this column is", &pf.message);
+  if (!read) {
     pf.verdict = Verdict::FormatError;
-    pf.message = q ? "'" + trim(text) + "' is " + describe_dim(q->unit->dim) + "; this column is " +
-                         describe_dim(c.unit.dim) + (c.unit_text.empty() ? "" : " (in " + c.unit_text + ")") + "."
-                   : err;
     return pf;
   }
-  const double g = q->unit ? q->value * q->unit->factor / c.unit.factor : q->value;
+  const double g = *read;
   const std::string tol = describe_tolerance(spec.rel, spec.abs, c.unit_text);
   pf.given = format_for_reading(g) + unit_sp;
   if (within(g, expected, spec.rel, spec.abs)) {
