@@ -6,7 +6,8 @@
 #include <md4c.h>
 #include <nlohmann/json.hpp>
 
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "lint_context.h"
 #include "maths.h"
 
 namespace dtx::cli {

@@ -1,5 +1,5 @@
 // What a link to an exercise shows in HTML before the engine runs (scripts/first-views.mjs
-// makes one HTML file per exercise of it; web/shell/first-screen.js shows it): for every
+// makes one HTML file per exercise of it; web/shell/first-screen/exercise-view.js shows it): for every
 // exercise of the packs that load, its default instance (seed 0, the one #/ex/ID opens) as
 // the engine renders it: the title, the prompt as HTML, and the answer area's description
 // (types/*/: options, parts, lines, steps, starter code), never the answer. Texts are

@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "expr.h"
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
 #include "lint.h"
 #include "model.h"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <set>
 
-#include "load_ctx.h"
+#include "json_fields.h"
 #include "progress.h"
 #include "text.h"
 #include "text_escape.h"

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "lint_context.h"
 #include "model.h"
 #include "sim/widget.h"
 #include "text.h"

@@ -5,7 +5,8 @@
 #include <map>
 #include <set>
 
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "lint_context.h"
 #include "markdown_links.h"
 #include "maths.h"
 #include "text.h"

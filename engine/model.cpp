@@ -7,7 +7,9 @@
 #include <set>
 
 #include "json_syntax.h"
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
+#include "rng.h"
 #include "maths.h"
 #include "text.h"
 #include "text_functions.h"

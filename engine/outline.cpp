@@ -4,11 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
 
 namespace dtx {
 
-// Keys sorted (nlohmann::json), not in insertion order as load_ctx.h's Json: the outline's bytes stay as they were.
+// Keys sorted (nlohmann::json), not in insertion order as json_fields.h's Json: the outline's bytes stay as they were.
 using SortedJson = nlohmann::json;
 
 std::string outline_json(const std::vector<PackSource>& sources, const std::map<std::string, std::string>& unreadable) {

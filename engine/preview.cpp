@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "lint.h"
-#include "load_ctx.h"
+#include "json_fields.h"
 #include "figures.h"
 #include "text.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "load_ctx.h"
+#include "json_fields.h"
 #include "text.h"
 #include "text_escape.h"
 

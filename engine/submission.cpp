@@ -4,7 +4,7 @@
 #include <set>
 
 #include "assignment.h"
-#include "load_ctx.h"
+#include "json_fields.h"
 #include "text.h"
 
 namespace dtx {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "figures.h"
+
 namespace dtx {
 
 int utf8_column(std::string_view s, size_t byte_pos) {
@@ -188,5 +190,20 @@ std::optional<int> superscript_integer(std::string_view s, size_t pos, size_t* l
   return negative ? -value : value;
 }
 
+
+bool within(double given, double expected, double rel, double abs) {
+  double allowed = std::max(abs, rel * std::fabs(expected));
+  // A hair of slack so "within 1%" includes exactly 1% despite rounding in the input.
+  return std::fabs(given - expected) <= allowed * (1 + 1e-9) + 1e-300;
+}
+
+std::string describe_tolerance(double rel, double abs, const std::string& unit) {
+  std::string r = rel > 0 ? "within " + format_percent(rel) : "";
+  std::string a = abs > 0 ? "within ±" + format_number(abs) + (unit.empty() ? "" : " " + unit) : "";
+  if (!r.empty() && !a.empty()) return r + " or " + a.substr(7);
+  if (!r.empty()) return r;
+  if (!a.empty()) return a;
+  return "exactly";
+}
 
 }  // namespace dtx

@@ -4,7 +4,7 @@
 #   scripts/build-dist.sh WASM_BUILD_DIR OUTDIR
 #
 # OUTDIR holds everything the page needs and nothing else: index.html (with dtx.css and
-# first-screen.js written into it), glue.js, text-layer.js,
+# first-screen.js written into it), glue.js and text-layer.js (bundled by scripts/build-glue.mjs),
 # code-runner.js, sandbox-worker.js + quickjs.wasm (the code sandbox), dtx.js, dtx.wasm and
 # dtx.deferred.wasm (the engine, in two parts), sw.js
 # (the service worker), manifest.webmanifest and icons/,
@@ -19,7 +19,11 @@ out=${2:?usage: scripts/build-dist.sh WASM_BUILD_DIR OUTDIR}
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out/exercises" "$out/fonts"
 cp "$wasm_dir/dtx.js" "$wasm_dir/dtx.wasm" "$out/"
-cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/glue.js" "$repo_root/web/shell/text-layer.js" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/first-screen.js" "$repo_root/web/shell/favicon.svg" "$out/"
+cp "$repo_root/web/shell/index.html" "$repo_root/web/shell/dtx.css" "$repo_root/web/shell/code-runner.js" "$repo_root/web/shell/favicon.svg" "$out/"
+# The page's glue (web/shell/glue/, with the bridge's JS side from web/bridge/calls.mjs), the
+# text layer and the first screen (web/shell/first-screen/), bundled into glue.js,
+# text-layer.js and first-screen.js.
+node "$repo_root/scripts/build-glue.mjs" "$out"
 # The code sandbox: sandbox-worker.js (bundled from sandbox/) and quickjs.wasm.
 node "$repo_root/scripts/build-sandbox.mjs" "$out" worker
 "$repo_root/scripts/build-fonts.sh" "$wasm_dir/fonts"

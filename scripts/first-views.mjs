@@ -7,7 +7,7 @@
 //
 // Why: on a link to an exercise the engine (both parts of the wasm, fonts, WebGL, the pack)
 // drew it 450-650 ms after navigation on the bench machine, while a plain page paints in
-// 80-100 ms (make bench). web/shell/first-screen.js fetches the exercise's file at the top of
+// 80-100 ms (make bench). web/shell/first-screen/ fetches the exercise's file at the top of
 // the page and shows it until the engine's first frame: the student reads the exercise while
 // the engine starts. Its answer area is made of ordinary controls: what the student enters
 // (and a Submit pressed) is handed to the engine at its first frame (glue.js,

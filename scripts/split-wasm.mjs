@@ -11,7 +11,7 @@
 // first screen runs and nothing parsing a pack or opening an exercise needs. wasm-split then writes:
 //   DIST/dtx.wasm           what those starts ran: fetched before the map is usable;
 //   DIST/dtx.deferred.wasm  the rest (packs' parsing, grading, the exercise views, the
-//                           widgets): fetched after the first screen (web/shell/glue.js).
+//                           widgets): fetched after the first screen (web/shell/glue/late-code.js).
 // The profile is kept in WASM_BUILD_DIR/split-profile/ under a hash of the module and the
 // page's scripts, so a `make dist` with nothing changed does not start Chromium again.
 //
@@ -44,7 +44,7 @@ const sha = (...files) => {
 };
 const instrumented = path.join(wasmDir, 'dtx.wasm');
 const profileDir = path.join(wasmDir, 'split-profile');
-const key = sha(instrumented, path.join(wasmDir, 'dtx.js'), path.join(ROOT, 'web/shell/glue.js'),
+const key = sha(instrumented, path.join(wasmDir, 'dtx.js'), path.join(dist, 'glue.js'),
   path.join(ROOT, 'web/shell/index.html'), path.join(dist, 'exercises/outline.json'));
 const profile = path.join(profileDir, `${key}.data`);
 

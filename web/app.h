@@ -13,6 +13,7 @@
 #include "code_runner.h"
 #include "model.h"
 #include "outline.h"
+#include "progress_store.h"
 #include "preview.h"
 #include "platform/platform.h"
 #include "progress.h"
@@ -20,7 +21,9 @@
 #include "submission.h"
 #include "ui/images.h"
 #include "ui/markdown.h"
+#include "ui/controls.h"
 #include "ui/theme.h"
+#include "ui/ui_env.h"
 #include "widgets/widgets.h"
 
 namespace dtx::web {
@@ -90,11 +93,11 @@ struct CourseAssignment {
   double downloaded_ms = -1;            // "Download my submission" was pressed then
 };
 
-struct App {
-  Platform* platform = nullptr;
-  std::string base_url = "exercises/";
-
-  // loading
+// The address (route.h) and the scroll: what the address bar shows, kept in step with the
+// screen, and where each screen was scrolled.
+// Loading the course: the index, the outline (engine/outline.h) and the packs, each fetch's
+// request id and what it was for, until the library is built.
+struct Loading {
   bool index_loaded = false;
   std::vector<std::string> index_files;
   std::map<int, std::string> pending;  // fetch request id -> file
@@ -102,7 +105,6 @@ struct App {
   std::map<std::string, std::string> fetch_failed;  // pack file -> why it could not be fetched
   std::vector<PackProblem> problems;                // rebuilt with the library
   std::string index_error;
-  Library lib;
   LoadCache load_cache;       // each pack loaded once while the library is rebuilt per arrival
   std::set<std::string> admitted;  // first load: packs already in the library
   bool library_ready = false; // every listed pack has arrived or failed
@@ -118,34 +120,92 @@ struct App {
   Outline outline;
   std::set<std::string> requested;   // first load: pack files asked for
   bool prefetch_started = false;     // the rest asked for (after the first screen)
+};
+
+// The address (route.h) and the scroll: what the address bar shows, kept in step with the
+// screen, and where each screen was scrolled.
+struct Navigation {
+  std::string address;                 // the fragment last written to or read from the address bar
+  std::string title_shown;             // document.title last written
+  std::optional<Route> route_pending;  // asked for before the exercise's pack was in
+  Route not_found;                     // Screen::NotFound: the address that leads nowhere
+  std::map<std::string, float> scroll_memory;  // fragment -> where that screen was scrolled
+  std::optional<float> scroll_restore;         // Back/Forward: scroll the new screen here
+  int scroll_frames = 0;                       // frames left to apply scroll_restore
+  int scroll_wait = 0;                         // frames scroll_restore waited for content that tall
+  int top_frames = 0;                          // frames a newly opened exercise is held at its top
+  std::string return_focus;                    // the map row the keyboard's focus returns to
+  // The browser scrolled the text layer (find in page, a screen reader moving to a word):
+  // the page follows, in physical pixels.
+  std::optional<float> scroll_request;
+  int course_chapter = -1;             // course map: the chapter last opened (in the address)
+  int focus_chapter = -1;              // course map: open this chapter and scroll to it
+  int focus_frames = 0;
+  std::string lab_address_error;       // a Lab address named an input or value the widget lacks
+  double link_copied_ms = -1;          // "Copy link" was pressed then (the note fades)
+  std::string link_copied;
+};
+
+// The animated widgets: the Lab's, and the one embedded in the open exercise (rebuilt per
+// instance).
+struct WidgetSlots {
+  std::string lab_kind = "ring";
+  std::unique_ptr<Widget> lab_widget;
+  std::unique_ptr<Widget> ex_widget;
+  std::string ex_widget_for;        // "id|seed" the embedded widget was made for
+  std::string ex_widget_error;
+  Widget* drawn_widget = nullptr;   // drawn this frame (its state goes to window.dtx)
+  bool widget_animating = false;    // a widget is playing: keep drawing frames
+};
+
+// What the frames cost, for the test hook and the bench.
+struct FrameStats {
+  double last_frame_ms = 0;
+  double frame_dt = 0;              // seconds since the previous frame, capped
+  double frame_parts_ms[3] = {0, 0, 0};  // of frame_cpu_ms: UI build, GL submission, test-hook state
+  double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
+  int layer_runs = 0;               // text runs in the text layer (ui/text_layer.h) after the last drawn frame
+  double layer_ms = 0;              // CPU time that frame spent building the layer
+  long frames_drawn = 0;            // frames whose drawing reached the canvas (unchanged ones are skipped)
+};
+
+// The student's settings (localStorage "dtx.theme", "dtx.single-key-shortcuts",
+// "dtx.text-scale") and what the browser reports of the system.
+struct Settings {
+  // theme: 0 follow the system, 1 light, 2 dark
+  int theme_choice = 0;
+  bool single_key_shortcuts = true;  // h and n on an exercise; Settings turns them off (WCAG 2.1.4)
+  bool system_dark = false;
+  float text_scale = 1;
+};
+
+struct App {
+  Platform* platform = nullptr;
+  std::string base_url = "exercises/";
+
+  Loading load;  // the index, the outline and the packs as they arrive
+  Library lib;
 
   // pictures in pack texts (ui/images.h)
   PackImages images;
 
-  // fonts and scale (device pixel ratio x text size)
+  // fonts, pointer and motion for the drawing code (ui/ui_env.h); scale (device pixel
+  // ratio x text size)
   FontFiles font_files;
-  Fonts fonts;
-  float dpr = 1, text_scale = 1;
+  UiEnv ui;
+  float dpr = 1;
   bool fonts_dirty = true;
   std::map<int, std::string> font_requests;
 
   // student
-  Progress progress;
-  std::string writer_id;   // this page load's attempts counter in the merged record
-  std::string save_error;  // the last save failed (storage full); cleared by the next that works
   std::vector<std::string> notices;  // shown on the course map (corrupt progress kept aside...)
+  ProgressStore store{notices};      // the progress record, saved and merged (progress_store.h)
   Screen screen = Screen::Loading;
   ExerciseState ex;
   std::string import_message;
   bool explain_progress = false;  // the course map's "What do these mean?" is open
-  // theme: the student's choice (0 follow the system, 1 light, 2 dark, in localStorage
-  // "dtx.theme") and what the browser reports (prefers-color-scheme, prefers-reduced-motion)
-  int theme_choice = 0;
-  bool single_key_shortcuts = true;  // h and n on an exercise; Settings turns them off (WCAG 2.1.4)
-  bool system_dark = false;
-  bool reduced_motion = false;
-  bool coarse_pointer = false;   // (pointer: coarse): a finger; controls are at least 44 CSS px
-  bool touch_pointer = false;    // this frame's pointer is a finger (web/main_web.cpp)
+  Settings settings;
+  bool touch_pointer = false;    // this frame's pointer is a finger (platform/input_repairs.cpp)
   bool touch_long_press = false; // ... held still long enough to lift what it is on
 
   // previews (instructors): unique_ptr so exercise pointers survive adding one
@@ -167,43 +227,11 @@ struct App {
   std::string last_place;  // screen|exercise|seed drawn last, to scroll to the top on a change
   float content_width = 0;
 
-  // the address (route.h): what the address bar shows, kept in step with the screen
-  std::string address;                 // the fragment last written to or read from the address bar
-  std::string title_shown;             // document.title last written
-  std::optional<Route> route_pending;  // asked for before the exercise's pack was in
-  Route not_found;                     // Screen::NotFound: the address that leads nowhere
-  std::map<std::string, float> scroll_memory;  // fragment -> where that screen was scrolled
-  std::optional<float> scroll_restore;         // Back/Forward: scroll the new screen here
-  int scroll_frames = 0;                       // frames left to apply scroll_restore
-  int scroll_wait = 0;                         // frames scroll_restore waited for content that tall
-  int top_frames = 0;                          // frames a newly opened exercise is held at its top
-  std::string return_focus;                    // the map row the keyboard's focus returns to
-  // The browser scrolled the text layer (find in page, a screen reader moving to a word):
-  // the page follows, in physical pixels.
-  std::optional<float> scroll_request;
+  Navigation nav;
   bool release_field = false;  // a press on the text layer: the active field closes next frame
-  int course_chapter = -1;             // course map: the chapter last opened (in the address)
-  int focus_chapter = -1;              // course map: open this chapter and scroll to it
-  int focus_frames = 0;
-  std::string lab_address_error;       // a Lab address named an input or value the widget lacks
-  double link_copied_ms = -1;          // "Copy link" was pressed then (the note fades)
-  std::string link_copied;
 
-  // widgets: the Lab's, and the one embedded in the open exercise (rebuilt per instance)
-  std::string lab_kind = "ring";
-  std::unique_ptr<Widget> lab_widget;
-  std::unique_ptr<Widget> ex_widget;
-  std::string ex_widget_for;        // "id|seed" the embedded widget was made for
-  std::string ex_widget_error;
-  Widget* drawn_widget = nullptr;   // drawn this frame (its state goes to window.dtx)
-  bool widget_animating = false;    // a widget is playing: keep drawing frames
-  double last_frame_ms = 0;
-  double frame_dt = 0;              // seconds since the previous frame, capped
-  double frame_parts_ms[3] = {0, 0, 0};  // of frame_cpu_ms: UI build, GL submission, test-hook state
-  double frame_cpu_ms = 0;          // CPU time of the previous frame (set by the platform loop)
-  int layer_runs = 0;               // text runs in the text layer (ui/text_layer.h) after the last drawn frame
-  double layer_ms = 0;              // CPU time that frame spent building the layer
-  long frames_drawn = 0;            // frames whose drawing reached the canvas (unchanged ones are skipped)
+  WidgetSlots widgets;
+  FrameStats stats;
 };
 
 void app_init(App& app, Platform* platform);
@@ -226,7 +254,7 @@ bool app_load_arrived_packs(App& app, double budget_ms);
 void app_on_code_result(App& app, int request_id, const std::string& json);
 void app_on_file(App& app, const std::string& name, const std::string& text);
 
-// Previews and live reload (exported to JS by main_web.cpp; the headless-UI test calls them).
+// Previews and live reload (called by the page through page_calls.cpp; the headless-UI test calls them).
 void app_preview_url(App& app, const std::string& url);
 void app_preview_text(App& app, const std::string& name, const std::string& text);
 // A file under exercises/ changed (make serve): re-read it, the index, or a preview of it.
@@ -282,7 +310,7 @@ Route current_route(const App& app);
 std::string page_title(const App& app);
 void submit(App& app);
 // An answer entered on a linked exercise's HTML view before the engine ran (scripts/first-views.mjs,
-// web/shell/first-screen.js), as `dtx grade` words: put into the open exercise's fields as if
+// web/shell/first-screen/exercise-view.js), as `dtx grade` words: put into the open exercise's fields as if
 // typed, and submitted when `submit` (the student pressed Submit there). Only for the exercise
 // that view showed: `id` open at its default numbers (seed 0). False, with the reason in
 // `error`, when it is not open or the words do not read as an answer of its type.
@@ -290,7 +318,6 @@ bool app_first_view_answer(App& app, const std::string& id, const std::vector<st
                            std::string* error);
 // Reads the stored record, merges this page's into it and writes the result; false when it
 // could not be written (the page keeps everything and says so).
-bool save_progress(App& app);
 
 // Shared drawing helpers for screens and views.
 // Markdown of the open exercise's pack (its images are read next to that pack), or of the
@@ -304,21 +331,9 @@ void pack_markdown(App& app, const std::string& text, const std::optional<std::s
 // (base_url + file) for a course pack, the URL for a ?pack= preview; nullopt for a dropped
 // file, which has no folder.
 std::optional<std::string> pack_image_base(const App& app, const std::string& pack_file, const Preview* preview);
-bool button(const char* label, bool primary = false);
-void text_colored(ImU32 col, const char* text);
-float em(App& app);  // body font size in pixels
-// Drag handles (ordering rows' grips): a finger that goes down on one holds it at once, so
-// moving it drags instead of scrolling the page. Everything else scrolls under a vertical swipe.
-void mark_draggable();
-bool is_draggable(unsigned id);
 // The smallest control a finger can hit: 44 CSS px (in framebuffer pixels) on a coarse
 // pointer, else 0. Heights and widths of rows, lines and small buttons are at least this.
 float touch_target(const App& app);
-// After a line of text: SameLine() when the last item is one line and a button of this label
-// fits after it; otherwise the button goes under it (a phone never cuts it at the edge).
-void same_line_if_fits(const char* next_label);
-// SameLine() when an item `width` wide fits after the last one (a row of radio buttons wraps).
-void same_line_if_room(float width);
 // A button at least touch_target() wide ("Lab", "▲").
 bool touch_button(App& app, const char* label);
 // A link-sized button ("Copy link", "← Course"): a full-height button on a coarse pointer.

@@ -26,12 +26,12 @@ void page_state(const App& app, Json& j) {
   j["theme"] = theme_is_dark() ? "dark" : "light";
   j["atlas_extra"] = atlas_extra_glyphs();  // code points added to the font atlas for the packs
   int missing = 0;  // ... that the atlas in use does not have yet (it is rebuilt at the next frame)
-  if (app.font_files.complete() && app.fonts.body)
-    for (ImWchar c : atlas_extra_glyphs()) missing += app.fonts.body->FindGlyphNoFallback(c) == nullptr;
+  if (app.font_files.complete() && app.ui.fonts.body)
+    for (ImWchar c : atlas_extra_glyphs()) missing += app.ui.fonts.body->FindGlyphNoFallback(c) == nullptr;
   j["atlas_missing"] = missing;
   // glyphs the body font has in the atlas (a test checks that a failed font file leaves the
   // whole built-in font, not a stand-in of a few glyphs)
-  j["body_glyphs"] = app.fonts.body ? app.fonts.body->Glyphs.Size : 0;
+  j["body_glyphs"] = app.ui.fonts.body ? app.ui.fonts.body->Glyphs.Size : 0;
 }
 
 // The feedback of the last grade, as the page shows and speaks it.
@@ -63,22 +63,22 @@ void exercise_state(const App& app, Json& j) {
     v->hook_state(app.ex, j);
   j["hints_shown"] = app.ex.hints_shown;
   j["explanation"] = app.ex.revealed;
-  if (!app.ex_widget_error.empty()) j["widget_error"] = app.ex_widget_error;
+  if (!app.widgets.ex_widget_error.empty()) j["widget_error"] = app.widgets.ex_widget_error;
   j["instructor"] = instructor_view(app);
   j["preview"] = preview_of(app, app.ex.exercise) != nullptr;
 }
 
 // What the frame cost, and what it drew.
 void frame_state(App& app, Json& j) {
-  if (app.drawn_widget) {
-    auto w = Json::parse(app.drawn_widget->state_json(), nullptr, false);
-    j["widget"] = w.is_discarded() ? Json(app.drawn_widget->state_json()) : w;
+  if (app.widgets.drawn_widget) {
+    auto w = Json::parse(app.widgets.drawn_widget->state_json(), nullptr, false);
+    j["widget"] = w.is_discarded() ? Json(app.widgets.drawn_widget->state_json()) : w;
   }
-  j["frame_ms"] = app.frame_cpu_ms;
-  j["drawn"] = app.frames_drawn;
-  j["frame_parts_ms"] = {app.frame_parts_ms[0], app.frame_parts_ms[1], app.frame_parts_ms[2]};
-  j["layer_runs"] = app.layer_runs;
-  j["layer_ms"] = app.layer_ms;
+  j["frame_ms"] = app.stats.frame_cpu_ms;
+  j["drawn"] = app.stats.frames_drawn;
+  j["frame_parts_ms"] = {app.stats.frame_parts_ms[0], app.stats.frame_parts_ms[1], app.stats.frame_parts_ms[2]};
+  j["layer_runs"] = app.stats.layer_runs;
+  j["layer_ms"] = app.stats.layer_ms;
   j["images"] = app.images.state(app.dpr);  // pictures in pack texts drawn in this frame
   if (const ImDrawData* dd = ImGui::GetDrawData()) {
     int cmds = 0;
@@ -107,14 +107,14 @@ void input_state(const HookFrame& hf, Json& j) {
 void packs_state(const App& app, Json& j) {
   j["packs"] = app.lib.packs.size();
   Json loading = Json::array();
-  for (const auto& [id, file] : app.pending)
+  for (const auto& [id, file] : app.load.pending)
     if (file != "index.json") loading.push_back(file);
-  if (!app.library_ready)
-    for (const auto& f : app.index_files)
-      if (!app.requested.count(f)) loading.push_back(f);
+  if (!app.load.library_ready)
+    for (const auto& f : app.load.index_files)
+      if (!app.load.requested.count(f)) loading.push_back(f);
   j["loading"] = loading;
-  j["outline"] = {{"used", packs_load_lazily(app)}, {"error", app.outline_error}, {"packs", app.outline.packs.size()},
-                  {"requested", app.requested.size()}, {"prefetch", app.prefetch_started}};
+  j["outline"] = {{"used", packs_load_lazily(app)}, {"error", app.load.outline_error}, {"packs", app.load.outline.packs.size()},
+                  {"requested", app.load.requested.size()}, {"prefetch", app.load.prefetch_started}};
   j["reloads"] = app.reloads;
   Json previews = Json::array();
   for (const auto& p : app.previews) {
@@ -128,7 +128,7 @@ void packs_state(const App& app, Json& j) {
   }
   j["previews"] = previews;
   Json probs = Json::array();
-  for (const auto& p : app.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
+  for (const auto& p : app.load.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
   j["problems"] = probs;
   j["notices"] = app.notices;
 }
@@ -153,15 +153,15 @@ void progress_state(const App& app, Json& j) {
   size_t course_records = 0;
   for (const MapPack& mp : map_packs(app))
     for (const auto& ex : mp.pack->exercises)
-      if (auto it = app.progress.exercises.find(ex.id); it != app.progress.exercises.end()) {
+      if (auto it = app.store.progress.exercises.find(ex.id); it != app.store.progress.exercises.end()) {
         const ExerciseProgress& e = it->second;
         progress[ex.id] = {{"attempts", e.attempts()}, {"best", e.best_score}, {"solved", e.solved_at != 0}};
         ++course_records;
       }
   j["progress"] = {{"exercises", progress},
-                   {"other_records", app.progress.exercises.size() - std::min(course_records, app.progress.exercises.size())},
-                   {"writer", app.writer_id},
-                   {"saved", app.save_error.empty()}};
+                   {"other_records", app.store.progress.exercises.size() - std::min(course_records, app.store.progress.exercises.size())},
+                   {"writer", app.store.writer_id},
+                   {"saved", app.store.save_error.empty()}};
   j["import_message"] = app.import_message;
 }
 

@@ -8,7 +8,8 @@
 #include <sstream>
 
 #include "lint.h"
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
 #include "text.h"
 
 namespace dtx::bench {

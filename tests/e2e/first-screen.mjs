@@ -1,4 +1,4 @@
-// The course map in HTML (scripts/first-screen.mjs, web/shell/first-screen.js): what the page
+// The course map in HTML (scripts/first-screen.mjs, web/shell/first-screen/): what the page
 // shows from its first paint until the engine's first frame.
 // - it lists every exercise of the outline as a link to its address, with the stored progress
 //   marked as the engine's map marks it, in the theme chosen in Settings;
@@ -146,6 +146,8 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     const target = o.packs.find((p) => p.chapter === 1).exercises[0];
     await page.click('#fs-chapter-1 summary');
     await page.click(`#first-screen li[data-ex="${target.id}"] a`);
+    // (the hashchange event is a task of its own, after the click's)
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('loading')).display !== 'none', null, { timeout: 3000 }).catch(() => {});
     const hidden = await readFirstScreen(page);
     assert(hidden && !hidden.visible && hidden.loadingShown, 'after a link: the HTML map should give way to the loading line');
     const what = await page.textContent('#loading-what');

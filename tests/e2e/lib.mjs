@@ -84,7 +84,7 @@ export async function waitFor(page, pred, timeoutMs = 10000) {
     // synchronous part may compile a string)
     const pred = new Function('s', 'return (' + p + ');');
     // (a page the service worker serves runs glue.js, which makes window.dtx, after its first
-    // paint, which may come after the load event: web/shell/first-screen.js startEngine)
+    // paint, which may come after the load event: web/shell/first-screen/engine-files.js startEngine)
     const until = Date.now() + t;
     while (!(window.dtx && window.dtx.waitFor)) {
       if (Date.now() > until) throw new Error('window.dtx never appeared: glue.js did not run');

@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
 import { minifyInline } from '../../scripts/minify-inline.mjs';
+import { bundles } from '../../scripts/build-glue.mjs';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
@@ -848,7 +849,7 @@ test('security: the Content-Security-Policy is in the page and the headers; it r
   eq(blocks.style.length, 1, 'inline <style> blocks in index.html');
   // each block is its file minified (scripts/minify-inline.mjs), a fraction of its size
   const cssSource = fs.readFileSync(path.join(ROOT, 'web/shell/dtx.css'), 'utf8');
-  const jsSource = fs.readFileSync(path.join(ROOT, 'web/shell/first-screen.js'), 'utf8');
+  const jsSource = (await bundles())['first-screen.js'];  // web/shell/first-screen/, bundled as the build does
   const jsMin = minifyInline(jsSource, 'js');
   eq(blocks.style[0], minifyInline(cssSource, 'css'), 'the <style> block is dtx.css, minified');
   assert(blocks.script.includes(jsMin), 'first-screen.js, minified, is in the page');

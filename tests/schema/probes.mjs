@@ -348,7 +348,7 @@ function codeProbes() {
       e.generate = { count: 2, ranges: { a0: { choices: [1, 2] }, a1: { min: 0, max: 4, step: 1 } } };
     }),
     ex('code', 'generate only', true, 'code', (e) => { delete e.cases; e.generate = { count: 1, ranges: { a0: { min: 0, max: 1 }, a1: { min: 0, max: 1, step: 0.25 } } }; }),
-    // A code argument's range is read as a parameter's (engine/load_ctx.h read_value_range).
+    // A code argument's range is read as a parameter's (engine/json_fields.h read_value_range).
     ex('code', 'range step 0', false, 'code', (e) => { e.generate = { count: 1, ranges: { a0: { min: 0, max: 1 }, a1: { min: 0, max: 1, step: 0 } } }; }),
     ex('code', 'range step without min/max', false, 'code', (e) => { e.generate = { count: 1, ranges: { a0: { choices: [1] }, a1: { step: 1 } } }; }),
     ex('code', 'no arguments', true, () => codeExercise(0), () => {}),

@@ -145,8 +145,8 @@ class HeadlessUi : public ::testing::Test {
   }
 
   void rebuild_fonts() {
-    float scale = app.dpr * app.text_scale;
-    app.fonts = build_fonts({}, scale);  // no font files: ImGui's built-in font in every slot
+    float scale = app.dpr * app.settings.text_scale;
+    app.ui.fonts = build_fonts({}, scale);  // no font files: ImGui's built-in font in every slot
     apply_style(scale);
     unsigned char* px = nullptr;
     int w = 0, h = 0;
@@ -342,10 +342,10 @@ class EveryExercise : public HeadlessUi, public ::testing::WithParamInterface<Im
 TEST_P(EveryExercise, DrawsWithoutAssertsOrIdClashes) {
   ImGui::GetIO().DisplaySize = GetParam();
   start();
-  ASSERT_TRUE(app.library_ready);
+  ASSERT_TRUE(app.load.library_ready);
   ASSERT_FALSE(app.lib.packs.empty()) << "no pack loaded";
   // Packs still being written may fail to load: the app shows them, the test goes on.
-  for (const auto& p : app.problems)
+  for (const auto& p : app.load.problems)
     std::printf("[ note ] pack problem shown by the app: %s: %s\n", p.file.c_str(), join(p.messages, " | ").c_str());
 
   frames_n(3, "course map");
@@ -419,7 +419,7 @@ TEST_F(HeadlessUi, CourseMapAndSettingsWithProgress) {
     done_types.insert(ex->type);
   }
   ASSERT_GE(done_types.size(), 1u);
-  EXPECT_GE(app.progress.exercises.size(), done_types.size());
+  EXPECT_GE(app.store.progress.exercises.size(), done_types.size());
 
   app.screen = Screen::CourseMap;
   for (ImVec2 size : {kWide, kPhone}) {
@@ -433,7 +433,7 @@ TEST_F(HeadlessUi, CourseMapAndSettingsWithProgress) {
   frame("course map");
   ASSERT_TRUE(click("continue", "course map")) << "no Continue button";
   EXPECT_EQ(app.screen, Screen::Exercise);
-  EXPECT_EQ(app.ex.id, app.progress.last_exercise);
+  EXPECT_EQ(app.ex.id, app.store.progress.last_exercise);
   frames_n(2, app.ex.id + " opened from the course map");
   // back to the map through the top bar, then Settings
   ASSERT_TRUE(click("nav-course", app.ex.id));
@@ -450,10 +450,10 @@ TEST_F(HeadlessUi, CourseMapAndSettingsWithProgress) {
   frame("settings");
   // text size: the atlas is rebuilt before the next frame, as in the browser
   ASSERT_TRUE(click("text-larger", "settings"));
-  EXPECT_FLOAT_EQ(app.text_scale, 1.125f);
+  EXPECT_FLOAT_EQ(app.settings.text_scale, 1.125f);
   frames_n(3, "settings, larger text");
   ASSERT_TRUE(click("text-smaller", "settings"));
-  EXPECT_FLOAT_EQ(app.text_scale, 1.0f);
+  EXPECT_FLOAT_EQ(app.settings.text_scale, 1.0f);
   frames_n(2, "settings");
   // export and import the progress file
   ASSERT_TRUE(click("export", "settings"));
@@ -479,7 +479,7 @@ TEST_F(HeadlessUi, BrokenAndMissingPacksAreListedAndTheOthersLoad) {
     App plain;
     app_init(plain, &other);
     other.answer_fetches(plain);
-    ASSERT_TRUE(plain.library_ready);
+    ASSERT_TRUE(plain.load.library_ready);
     baseline = plain.lib.packs.size();
   }
   ASSERT_GT(baseline, 0u);
@@ -491,20 +491,20 @@ TEST_F(HeadlessUi, BrokenAndMissingPacksAreListedAndTheOthersLoad) {
   pf.overrides["exercises/99-broken.json"] = {true, 200, "{\"format\": 1,"};
   pf.overrides["exercises/98-missing.json"] = {false, 404, ""};
   start();
-  ASSERT_TRUE(app.library_ready);
+  ASSERT_TRUE(app.load.library_ready);
   EXPECT_EQ(app.lib.packs.size(), baseline) << "the other packs must still load";
 
   const PackProblem* broken = nullptr;
   const PackProblem* missing = nullptr;
-  for (const auto& p : app.problems) {
+  for (const auto& p : app.load.problems) {
     if (p.file == "99-broken.json") broken = &p;
     if (p.file == "98-missing.json") missing = &p;
   }
-  ASSERT_TRUE(broken) << "99-broken.json is not listed in app.problems";
+  ASSERT_TRUE(broken) << "99-broken.json is not listed in app.load.problems";
   ASSERT_FALSE(broken->messages.empty());
   const std::regex at_position(R"(^99-broken\.json:\d+:\d+: .+)");
   for (const auto& m : broken->messages) EXPECT_TRUE(std::regex_match(m, at_position)) << m;
-  ASSERT_TRUE(missing) << "98-missing.json is not listed in app.problems";
+  ASSERT_TRUE(missing) << "98-missing.json is not listed in app.load.problems";
   ASSERT_FALSE(missing->messages.empty());
   EXPECT_NE(missing->messages[0].find("404"), std::string::npos) << missing->messages[0];
 
@@ -524,8 +524,8 @@ TEST_F(HeadlessUi, BrokenAndMissingPacksAreListedAndTheOthersLoad) {
   pf2.overrides["exercises/index.json"] = {true, 200, "[1, 2"};
   app_init(bad, &pf2);
   pf2.answer_fetches(bad);
-  EXPECT_TRUE(bad.library_ready);
-  EXPECT_FALSE(bad.index_error.empty());
+  EXPECT_TRUE(bad.load.library_ready);
+  EXPECT_FALSE(bad.load.index_error.empty());
   EXPECT_TRUE(bad.lib.packs.empty());
 }
 
@@ -565,8 +565,8 @@ TEST_F(HeadlessUi, ProgressIsSavedAfterACorrectSubmission) {
   app_init(next, &again);
   again.answer_fetches(next);
   EXPECT_TRUE(next.notices.empty() || join(next.notices).find("progress") == std::string::npos) << join(next.notices);
-  EXPECT_EQ(next.progress.last_exercise, ex->id);
-  EXPECT_TRUE(next.progress.exercises.count(ex->id));
+  EXPECT_EQ(next.store.progress.last_exercise, ex->id);
+  EXPECT_TRUE(next.store.progress.exercises.count(ex->id));
 }
 
 TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
@@ -578,7 +578,7 @@ TEST_F(HeadlessUi, CorruptStoredProgressIsKeptAside) {
   bool mentioned = false;
   for (const auto& n : app.notices) mentioned |= n.find(backup_key) != std::string::npos;
   EXPECT_TRUE(mentioned) << "no notice names " << backup_key << ": " << join(app.notices);
-  EXPECT_TRUE(app.progress.exercises.empty());
+  EXPECT_TRUE(app.store.progress.exercises.empty());
 
   // the notice on the course map and in settings, at both sizes
   for (ImVec2 size : {kWide, kPhone}) {
@@ -638,8 +638,8 @@ TEST_F(HeadlessUi, OutOfRangeNumbersInTheStoredRecordAreClampedAndListed) {
   pf.storage["dtx.progress"] =
       R"({"version": 1, "exercises": {"ring.volume": {"attempts": 1e300, "best": 1, "solved_at": 1763700000}}})";
   start();
-  ASSERT_TRUE(app.progress.exercises.count("ring.volume"));
-  EXPECT_EQ(app.progress.exercises.at("ring.volume").attempts(), kMaxAttempts);
+  ASSERT_TRUE(app.store.progress.exercises.count("ring.volume"));
+  EXPECT_EQ(app.store.progress.exercises.at("ring.volume").attempts(), kMaxAttempts);
   std::string notices = join(app.notices);
   EXPECT_NE(notices.find("attempts = 1e+300 is above 1000000000; read as 1000000000"), std::string::npos) << notices;
   EXPECT_EQ(pf.storage["dtx.progress.unreadable"], pf.storage["dtx.progress"]);
@@ -665,7 +665,7 @@ TEST_F(HeadlessUi, AnotherTabsSaveIsMergedAndKept) {
   pf.storage["dtx.progress"] = write_progress(other);
   pf.changed_elsewhere.insert("dtx.progress");
   frames_n(2, "course map after another tab saved");
-  ASSERT_TRUE(app.progress.exercises.count(other_id)) << "the storage event was not merged";
+  ASSERT_TRUE(app.store.progress.exercises.count(other_id)) << "the storage event was not merged";
   auto state = nlohmann::json::parse(pf.state_json);
   EXPECT_TRUE(state["progress"]["exercises"][other_id]["solved"].get<bool>()) << pf.state_json;
   // this tab's solve is saved next to it
@@ -677,7 +677,7 @@ TEST_F(HeadlessUi, AnotherTabsSaveIsMergedAndKept) {
   ProgressRead stored = read_progress(pf.storage["dtx.progress"]);
   EXPECT_TRUE(stored.progress.exercises.count(other_id)) << pf.storage["dtx.progress"];
   ASSERT_TRUE(stored.progress.exercises.count(ex->id)) << pf.storage["dtx.progress"];
-  EXPECT_EQ(stored.progress.exercises.at(ex->id).attempts_by_writer.count(app.writer_id), 1u);
+  EXPECT_EQ(stored.progress.exercises.at(ex->id).attempts_by_writer.count(app.store.writer_id), 1u);
   // an older write by the other tab (its save raced ours) is merged, and ours written back
   pf.storage["dtx.progress"] = write_progress(other);
   pf.changed_elsewhere.insert("dtx.progress");
@@ -706,7 +706,7 @@ TEST_F(HeadlessUi, AFullStorageLosesNothingAndSaysSo) {
   fill_correct();
   submit(app);
   EXPECT_EQ(pf.storage["dtx.progress"], before) << "what was stored changed";
-  EXPECT_TRUE(app.progress.exercises.count(picks[1]->id)) << "the page forgot the new solve";
+  EXPECT_TRUE(app.store.progress.exercises.count(picks[1]->id)) << "the page forgot the new solve";
   EXPECT_NE(join(app.notices).find("Progress could not be saved: browser storage is full"), std::string::npos)
       << join(app.notices);
   frame("the second press comes in a later frame");  // (one submission a frame: ui/keyboard, app.cpp submit)
@@ -734,7 +734,7 @@ TEST_F(HeadlessUi, AFullStorageLosesNothingAndSaysSo) {
   ASSERT_TRUE(stored.progress.exercises.count(picks[1]->id)) << pf.storage["dtx.progress"] << join(app.notices);
   EXPECT_EQ(stored.progress.exercises.at(picks[1]->id).attempts(), 3);
   EXPECT_EQ(join(app.notices).find("could not be saved"), std::string::npos) << join(app.notices);
-  EXPECT_TRUE(app.save_error.empty());
+  EXPECT_TRUE(app.store.save_error.empty());
 }
 
 TEST_F(HeadlessUi, ImportMergesAndKeepsOneBackup) {
@@ -750,8 +750,8 @@ TEST_F(HeadlessUi, ImportMergesAndKeepsOneBackup) {
   std::string text = write_progress(file);
   app_on_file(app, "a.json", text);
   EXPECT_NE(app.import_message.find("merged"), std::string::npos) << app.import_message;
-  EXPECT_TRUE(app.progress.exercises.count(ex->id)) << "the import replaced this browser's progress";
-  EXPECT_TRUE(app.progress.exercises.count("imported.one"));
+  EXPECT_TRUE(app.store.progress.exercises.count(ex->id)) << "the import replaced this browser's progress";
+  EXPECT_TRUE(app.store.progress.exercises.count("imported.one"));
   EXPECT_TRUE(pf.storage.count("dtx.progress.before-import"));
   // the same file again: nothing counted twice, still one backup
   app_on_file(app, "a.json", text);
@@ -759,30 +759,30 @@ TEST_F(HeadlessUi, ImportMergesAndKeepsOneBackup) {
       << app.import_message;
   app_on_file(app, "a.json", text);  // the backup already holds the current record
   EXPECT_EQ(app.import_message.find("before-import"), std::string::npos) << app.import_message;
-  EXPECT_EQ(app.progress.exercises.at("imported.one").attempts(), 1);
+  EXPECT_EQ(app.store.progress.exercises.at("imported.one").attempts(), 1);
   EXPECT_EQ(keys_starting(pf, "dtx.progress."), std::vector<std::string>{"dtx.progress.before-import"});
   // a file with absurd numbers: clamped, and the message lists them
   app_on_file(app, "b.json", R"({"version": 2, "exercises": {"imported.two": {"attempts": 2147483647, "best": 7}}})");
-  EXPECT_EQ(app.progress.exercises.at("imported.two").attempts(), kMaxAttempts);
-  EXPECT_DOUBLE_EQ(app.progress.exercises.at("imported.two").best_score, 1);
+  EXPECT_EQ(app.store.progress.exercises.at("imported.two").attempts(), kMaxAttempts);
+  EXPECT_DOUBLE_EQ(app.store.progress.exercises.at("imported.two").best_score, 1);
   EXPECT_NE(app.import_message.find("attempts = 2147483647 is above"), std::string::npos) << app.import_message;
   EXPECT_NE(app.import_message.find("best = 7 is above 1; read as 1"), std::string::npos) << app.import_message;
   // a full storage: nothing imported, nothing changed
   pf.storage_full = true;
   auto before = pf.storage;
-  Progress before_progress = app.progress;
+  Progress before_progress = app.store.progress;
   record_attempt(file, "1600000000-elsewhere", "imported.three", wrong, 1600000001, "2020-09-13");
   app_on_file(app, "c.json", write_progress(file));
   EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
   EXPECT_EQ(pf.storage, before);
-  EXPECT_EQ(app.progress, before_progress);
+  EXPECT_EQ(app.store.progress, before_progress);
   // a JSON file that is not progress: refused by name, nothing stored changes
   pf.storage_full = false;
   app_on_file(app, "hello.json", R"({"hello": 1})");
   EXPECT_NE(app.import_message.find("hello.json is not a dtx progress file"), std::string::npos) << app.import_message;
   EXPECT_NE(app.import_message.find("Nothing was changed"), std::string::npos) << app.import_message;
   EXPECT_EQ(pf.storage, before);
-  EXPECT_EQ(app.progress, before_progress);
+  EXPECT_EQ(app.store.progress, before_progress);
 }
 
 }  // namespace
@@ -803,12 +803,12 @@ TEST_P(HeadlessWidgets, EveryWidgetPlaysThroughItsStepsAndInputs) {
     std::string where = std::string("lab ") + kind->kind;
     frame(where);
     ASSERT_TRUE(click(std::string("lab-") + kind->kind, where)) << where;
-    ASSERT_EQ(app.lab_kind, kind->kind);
-    ASSERT_TRUE(app.lab_widget) << where << ": no view for this widget";
+    ASSERT_EQ(app.widgets.lab_kind, kind->kind);
+    ASSERT_TRUE(app.widgets.lab_widget) << where << ": no view for this widget";
     frame(where);
-    ASSERT_EQ(app.drawn_widget, app.lab_widget.get()) << where;
-    auto st = nlohmann::json::parse(app.lab_widget->state_json(), nullptr, false);
-    ASSERT_FALSE(st.is_discarded()) << where << ": state_json is not JSON: " << app.lab_widget->state_json();
+    ASSERT_EQ(app.widgets.drawn_widget, app.widgets.lab_widget.get()) << where;
+    auto st = nlohmann::json::parse(app.widgets.lab_widget->state_json(), nullptr, false);
+    ASSERT_FALSE(st.is_discarded()) << where << ": state_json is not JSON: " << app.widgets.lab_widget->state_json();
     EXPECT_EQ(st.value("kind", ""), kind->kind) << where;
     int steps = st.value("steps", 0);
     if (steps > 0) {
@@ -816,16 +816,16 @@ TEST_P(HeadlessWidgets, EveryWidgetPlaysThroughItsStepsAndInputs) {
       ASSERT_TRUE(click(std::string(kind->kind) + "-step", where));
       ASSERT_TRUE(click(std::string(kind->kind) + "-step", where));
       ASSERT_TRUE(click(std::string(kind->kind) + "-back", where));
-      st = nlohmann::json::parse(app.lab_widget->state_json());
+      st = nlohmann::json::parse(app.widgets.lab_widget->state_json());
       EXPECT_EQ(st.value("step", -1), 1) << where << ": step, step, back should leave it at step 1";
       // Play to the end: the fake clock advances 1/60 s a frame; the page draws while playing.
       ASSERT_TRUE(click(std::string(kind->kind) + "-play", where));
       EXPECT_TRUE(app_busy(app)) << where << ": a playing widget must keep frames coming";
-      for (int i = 0; i < 20000 && app.widget_animating; ++i) {
+      for (int i = 0; i < 20000 && app.widgets.widget_animating; ++i) {
         frame(where + " playing");
         if (i % 60 == 0) sweep(where + " playing");
       }
-      st = nlohmann::json::parse(app.lab_widget->state_json());
+      st = nlohmann::json::parse(app.widgets.lab_widget->state_json());
       EXPECT_EQ(st.value("step", -1), st.value("steps", -2)) << where << ": did not play to the end";
       EXPECT_FALSE(st.value("playing", true)) << where;
       EXPECT_FALSE(app_busy(app)) << where << ": idle after the end";
@@ -840,17 +840,17 @@ TEST_P(HeadlessWidgets, EveryWidgetPlaysThroughItsStepsAndInputs) {
       for (double x : values) {
         sim::WidgetValues v = sim::WidgetValues::defaults(*kind);
         v.set(in.name, x);
-        app.lab_widget->set_inputs(v);
+        app.widgets.lab_widget->set_inputs(v);
         std::string w = where + " " + in.name + "=" + format_number(x, 6);
         frame(w);
-        st = nlohmann::json::parse(app.lab_widget->state_json(), nullptr, false);
+        st = nlohmann::json::parse(app.widgets.lab_widget->state_json(), nullptr, false);
         EXPECT_FALSE(st.is_discarded()) << w;
         // Half a second of playing at these inputs, then the whole page scrolled through.
         if (st.value("steps", 0) > 0 && click(std::string(kind->kind) + "-play", w)) frames_n(30, w + " playing");
         sweep(w);
       }
     }
-    app.lab_widget->set_inputs(sim::WidgetValues::defaults(*kind));
+    app.widgets.lab_widget->set_inputs(sim::WidgetValues::defaults(*kind));
     frame(where);
   }
 }
@@ -875,7 +875,7 @@ const char* kPreviewPack = R"J({"format": 1, "chapter": 42, "id": "mine", "title
 
 TEST_F(HeadlessUi, DroppedPackIsPreviewedAboveTheCourseWithLintErrorsAndAnInstructorView) {
   start();
-  ASSERT_TRUE(app.library_ready);
+  ASSERT_TRUE(app.load.library_ready);
   app_preview_text(app, "mine.json", kPreviewPack);
   for (ImVec2 size : {kWide, kPhone}) {
     ImGui::GetIO().DisplaySize = size;
@@ -940,7 +940,7 @@ TEST_F(HeadlessUi, PreviewFromAUrlThatFailsOrIsNotJsonSaysSo) {
   std::string all = state["previews"].dump();
   EXPECT_NE(all.find("missing.json: error[E001]: could not be fetched (HTTP 404)"), std::string::npos) << all;
   EXPECT_NE(all.find("https://example.org/broken.json:2:"), std::string::npos) << all;
-  EXPECT_TRUE(app.library_ready);
+  EXPECT_TRUE(app.load.library_ready);
   EXPECT_FALSE(app.lib.packs.empty()) << "the course still loads";
 }
 
@@ -984,7 +984,7 @@ TEST_F(HeadlessUi, AChangedPackIsReloadedKeepingTheStudentsPlace) {
   frames_n(2, "after a breaking change");
   EXPECT_EQ(app.screen, Screen::CourseMap);
   bool listed = false;
-  for (const auto& p : app.problems) listed |= p.file == file;
+  for (const auto& p : app.load.problems) listed |= p.file == file;
   EXPECT_TRUE(listed);
   // Files the page does not use are ignored.
   app_pack_changed(app, "notes.txt");
@@ -1282,7 +1282,7 @@ TEST_F(HeadlessUi, NavigationMakesHistoryEntriesAndBackRestoresTheScreenAndItsSc
   app_on_address(app, "");
   frames_n(3, "course map");
   ASSERT_EQ(app.screen, Screen::CourseMap);
-  EXPECT_EQ(app.address, "#/");
+  EXPECT_EQ(app.nav.address, "#/");
   // scroll the course map down, then open an exercise from it
   ImGui::GetIO().DisplaySize = ImVec2(1280, 500);
   open_visible_chapters();
@@ -1331,13 +1331,13 @@ TEST_F(HeadlessUi, AnUnknownExerciseOrAddressSaysSoWithAWayBack) {
   frames_n(2, "unknown exercise");
   ASSERT_EQ(app.screen, Screen::NotFound);
   EXPECT_EQ(pf.addresses.back().title, "No exercise ring.volme · dtx");
-  EXPECT_EQ(app.address, "#/ex/ring.volme") << "the address the student typed stays, to be corrected";
+  EXPECT_EQ(app.nav.address, "#/ex/ring.volme") << "the address the student typed stays, to be corrected";
   EXPECT_TRUE(item("near-ring.volume")) << "exercises with a similar id are offered";
   ASSERT_TRUE(item("not-found-course"));
   app_on_address(app, "#/nowhere/at/all");
   frames_n(2, "unknown address");
   EXPECT_EQ(app.screen, Screen::NotFound);
-  EXPECT_NE(app.not_found.error.find("not an address of this site"), std::string::npos);
+  EXPECT_NE(app.nav.not_found.error.find("not an address of this site"), std::string::npos);
   ASSERT_TRUE(click("not-found-course", "not found"));
   frame("course map");
   EXPECT_EQ(app.screen, Screen::CourseMap);
@@ -1350,17 +1350,17 @@ TEST_F(HeadlessUi, ALabAddressSetsTheWidgetsInputsAndFollowsTheSliders) {
   app_on_address(app, "#/lab/pipeline?schedule=1f1b&p=8&m=32");
   frames_n(2, "lab");
   ASSERT_EQ(app.screen, Screen::Lab);
-  ASSERT_EQ(app.lab_kind, "pipeline");
-  ASSERT_TRUE(app.lab_widget);
-  EXPECT_EQ(app.lab_widget->inputs().get_int("p"), 8);
-  EXPECT_EQ(app.lab_widget->inputs().get_int("m"), 32);
-  EXPECT_STREQ(app.lab_widget->inputs().option("schedule"), "1f1b");
-  EXPECT_TRUE(app.lab_address_error.empty()) << app.lab_address_error;
+  ASSERT_EQ(app.widgets.lab_kind, "pipeline");
+  ASSERT_TRUE(app.widgets.lab_widget);
+  EXPECT_EQ(app.widgets.lab_widget->inputs().get_int("p"), 8);
+  EXPECT_EQ(app.widgets.lab_widget->inputs().get_int("m"), 32);
+  EXPECT_STREQ(app.widgets.lab_widget->inputs().option("schedule"), "1f1b");
+  EXPECT_TRUE(app.nav.lab_address_error.empty()) << app.nav.lab_address_error;
   EXPECT_EQ(pf.addresses.back().title, "Pipeline schedules · Lab · dtx");
   // a slider moved: the same entry, new inputs
-  sim::WidgetValues v = app.lab_widget->inputs();
+  sim::WidgetValues v = app.widgets.lab_widget->inputs();
   v.set("m", 16);
-  app.lab_widget->set_inputs(v);
+  app.widgets.lab_widget->set_inputs(v);
   size_t writes = pf.addresses.size();
   frame("lab, m moved");
   ASSERT_GT(pf.addresses.size(), writes);
@@ -1369,12 +1369,12 @@ TEST_F(HeadlessUi, ALabAddressSetsTheWidgetsInputsAndFollowsTheSliders) {
   // what the widget lacks is said, and the rest is used
   app_on_address(app, "#/lab/pipeline?p=4&speed=2&m=lots");
   frames_n(2, "lab, bad inputs");
-  EXPECT_EQ(app.lab_widget->inputs().get_int("p"), 4);
-  EXPECT_NE(app.lab_address_error.find("no input \"speed\""), std::string::npos) << app.lab_address_error;
-  EXPECT_NE(app.lab_address_error.find("m=lots"), std::string::npos) << app.lab_address_error;
+  EXPECT_EQ(app.widgets.lab_widget->inputs().get_int("p"), 4);
+  EXPECT_NE(app.nav.lab_address_error.find("no input \"speed\""), std::string::npos) << app.nav.lab_address_error;
+  EXPECT_NE(app.nav.lab_address_error.find("m=lots"), std::string::npos) << app.nav.lab_address_error;
   app_on_address(app, "#/lab/warp-drive");
   frames_n(2, "lab, unknown widget");
-  EXPECT_NE(app.lab_address_error.find("no Lab widget \"warp-drive\""), std::string::npos) << app.lab_address_error;
+  EXPECT_NE(app.nav.lab_address_error.find("no Lab widget \"warp-drive\""), std::string::npos) << app.nav.lab_address_error;
 }
 
 TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
@@ -1386,7 +1386,7 @@ TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
   ASSERT_TRUE(head);
   EXPECT_NE(page_window()->StateStorage.GetInt(head->id, 0), 0) << "chapter 5 is open";
   EXPECT_LT(head->min.y - page_window()->Pos.y, 60.0f) << "and at the top of the page";
-  EXPECT_EQ(app.focus_chapter, -1) << "then the page rests";
+  EXPECT_EQ(app.nav.focus_chapter, -1) << "then the page rests";
 }
 
 // ---- start: the course map as soon as the index is in, each chapter as its pack arrives
@@ -1415,7 +1415,7 @@ TEST_F(HeadlessUi, ChaptersAppearAsTheirPacksArriveAndADeepLinkWaitsForItsOwn) {
   frame("one pack in");
   EXPECT_EQ(app.screen, Screen::Loading) << "the deep link waits for its own pack, not for the map";
   EXPECT_EQ(app.lib.packs.size(), 1u);
-  EXPECT_FALSE(app.library_ready);
+  EXPECT_FALSE(app.load.library_ready);
   auto st = nlohmann::json::parse(pf.state_json);
   EXPECT_EQ(st["loading"].size(), 14u) << st["loading"].dump();
   // the student goes to the map instead and opens an exercise of the chapter that is in
@@ -1441,7 +1441,7 @@ TEST_F(HeadlessUi, ChaptersAppearAsTheirPacksArriveAndADeepLinkWaitsForItsOwn) {
     EXPECT_EQ(app.ex.inst->exercise, app.ex.exercise);
     EXPECT_EQ(app.ex.exercise, app.lib.find("ring.volume")) << "points into the current library";
   }
-  EXPECT_TRUE(app.library_ready);
+  EXPECT_TRUE(app.load.library_ready);
   EXPECT_EQ(app.lib.packs.size(), 15u);
   st = nlohmann::json::parse(pf.state_json);
   EXPECT_TRUE(st["loading"].empty());
@@ -1544,7 +1544,7 @@ TEST(Theme, EveryTextAndChartColourMeetsWcagAaInBothThemes) {
 TEST_F(HeadlessUi, TheThemeFollowsTheSystemUnlessTheStudentChose) {
   start();
   EXPECT_FALSE(theme_is_dark());
-  app.system_dark = true;
+  app.settings.system_dark = true;
   app_apply_theme(app);
   EXPECT_TRUE(theme_is_dark()) << "follows the system by default";
   EXPECT_EQ(color::page(), dark_palette().page);
@@ -1735,13 +1735,13 @@ TEST_F(HeadlessUi, CtrlEnterInANumericFieldSubmitsOnce) {
   io.KeyMap[ImGuiKey_Enter] = enter;
   io.KeyCtrl = true;
   io.KeysDown[enter] = true;
-  keyboard_before_frame(app);  // as main_web.cpp runs it before the frame
+  if (keyboard_before_frame()) app.submit_requested = true;  // as main_web.cpp runs it before the frame
   frame("ring.volume Ctrl+Enter");
   io.KeysDown[enter] = false;
   io.KeyCtrl = false;
   frames_n(2, "ring.volume after Ctrl+Enter");
-  ASSERT_TRUE(app.progress.exercises.count("ring.volume")) << feedback_text() << " fields " << fields().dump();
-  EXPECT_EQ(app.progress.exercises.at("ring.volume").attempts(), 1);
+  ASSERT_TRUE(app.store.progress.exercises.count("ring.volume")) << feedback_text() << " fields " << fields().dump();
+  EXPECT_EQ(app.store.progress.exercises.at("ring.volume").attempts(), 1);
 }
 
 // h and n can be turned off in Settings (WCAG 2.1.4), and that choice is kept.
@@ -1759,13 +1759,13 @@ TEST_F(HeadlessUi, SingleKeyShortcutsCanBeTurnedOff) {
     io.KeysDown[key] = false;
     frame("key up");
   };
-  app.single_key_shortcuts = false;
+  app.settings.single_key_shortcuts = false;
   press('N');
   EXPECT_EQ(app.ex.id, "ring.volume") << "n with single-key shortcuts off";
   app.screen = Screen::Settings;
   frames_n(2, "settings");
   ASSERT_TRUE(click("single-keys", "settings"));
-  EXPECT_TRUE(app.single_key_shortcuts);
+  EXPECT_TRUE(app.settings.single_key_shortcuts);
   EXPECT_EQ(pf.storage["dtx.single-key-shortcuts"], "on");
   ASSERT_TRUE(click("single-keys", "settings"));
   EXPECT_EQ(pf.storage["dtx.single-key-shortcuts"], "off");
@@ -1773,7 +1773,7 @@ TEST_F(HeadlessUi, SingleKeyShortcutsCanBeTurnedOff) {
   FakePlatform again;
   again.storage = pf.storage;
   app_init(next, &again);
-  EXPECT_FALSE(next.single_key_shortcuts);
+  EXPECT_FALSE(next.settings.single_key_shortcuts);
 }
 
 // A progress file too large to store, or with more records than any course has, is refused
@@ -1797,7 +1797,7 @@ TEST_F(HeadlessUi, AnImportTooLargeIsRefusedAndUnknownRecordsAreCountedNotListed
   EXPECT_NE(app.import_message.find("many.json holds 10001 exercise records; a progress file has at most 10000"),
             std::string::npos) << app.import_message;
   EXPECT_EQ(pf.storage["dtx.progress"], before) << "nothing changed";
-  EXPECT_EQ(app.progress.exercises.size(), 0u);
+  EXPECT_EQ(app.store.progress.exercises.size(), 0u);
 
   app_on_file(app, "some.json", record_of(3000));
   EXPECT_NE(app.import_message.find("3000 exercise records merged"), std::string::npos) << app.import_message;
@@ -1805,5 +1805,5 @@ TEST_F(HeadlessUi, AnImportTooLargeIsRefusedAndUnknownRecordsAreCountedNotListed
   auto state = nlohmann::json::parse(pf.state_json);
   EXPECT_EQ(state["progress"]["other_records"], 3000) << "counted";
   EXPECT_TRUE(state["progress"]["exercises"].empty()) << "none of the course's";
-  EXPECT_EQ(app.progress.exercises.size(), 3000u) << "kept";
+  EXPECT_EQ(app.store.progress.exercises.size(), 3000u) << "kept";
 }

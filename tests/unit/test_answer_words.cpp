@@ -10,7 +10,8 @@
 #include "figures.h"
 #include "code/code.h"
 #include "helpers.h"
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
 
 using namespace dtx;
 using namespace dtx::testing;

@@ -8,7 +8,8 @@
 #include "content_util.h"
 #include "helpers.h"
 #include "lint.h"
-#include "load_ctx.h"
+#include "json_fields.h"
+#include "type_registry.h"
 #include "text.h"
 
 using namespace dtx;

@@ -7,7 +7,7 @@
 
 #include "content_util.h"
 #include "json_syntax.h"
-#include "load_ctx.h"
+#include "rng.h"
 #include "model.h"
 
 using namespace dtx;

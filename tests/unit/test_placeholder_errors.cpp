@@ -9,7 +9,7 @@
 
 #include "helpers.h"
 #include "lint.h"
-#include "load_ctx.h"
+#include "json_fields.h"
 
 using namespace dtx;
 using namespace dtx::testing;

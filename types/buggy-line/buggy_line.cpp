@@ -6,7 +6,7 @@
 #include <set>
 
 #include "figures.h"
-#include "load_ctx.h"
+#include "type_support.h"
 
 namespace dtx {
 

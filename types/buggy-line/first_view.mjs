@@ -1,5 +1,5 @@
 // The buggy-line type's answer area in a linked exercise's HTML first view (scripts/first-views.mjs
-// writes the page; web/shell/first-screen.js reads it back). The listing with a radio button (or check box) per line, read as the line numbers ticked.
+// writes the page; web/shell/first-screen/exercise-view.js reads it back). The listing with a radio button (or check box) per line, read as the line numbers ticked.
 // Every control says how it is read as a `dtx grade` word: see first-screen.js, `wordsOf`.
 
 export default function area(a, { esc }) {

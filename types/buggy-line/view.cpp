@@ -24,8 +24,8 @@ std::shared_ptr<ViewState> fresh(App&, const ExerciseState&) { return std::make_
 void draw(App& app, ExerciseState& st) {
   const BuggyLineSpec* spec = spec_of(st);
   std::vector<int>& lines = view_state<State>(st)->lines;
-  ImFont* mono = app.fonts.mono;
-  const float e = em(app);
+  ImFont* mono = app.ui.fonts.mono;
+  const float e = em(app.ui);
   ImGui::TextDisabled(spec->select > 1 ? "Click the %d lines that are wrong." : "Click the line that is wrong.", spec->select);
   // A line is a finger's height on a touch screen (the code stays centred in it).
   const float line_h = std::max(mono->FontSize * 1.5f, touch_target(app));

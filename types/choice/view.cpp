@@ -30,7 +30,7 @@ bool picked(const State& v, int authored) {
 void draw(App& app, ExerciseState& st) {
   const ChoiceSpec* spec = spec_of(st);
   State& v = *view_state<State>(st);
-  const float e = em(app);
+  const float e = em(app.ui);
   MdStyle md = md_style(app);
   ImGui::TextDisabled(spec->multiple ? "Select every option that applies." : "Select one option.");
   for (size_t pos = 0; pos < st.inst->data_or_empty<ChoiceInstance>().order.size(); ++pos) {

@@ -6,7 +6,7 @@
 
 #include "diagnose.h"
 #include "figures.h"
-#include "load_ctx.h"
+#include "type_support.h"
 #include "text.h"
 
 namespace dtx {

@@ -5,7 +5,7 @@
 #include "code/code.h"
 #include "helpers.h"
 #include "lint.h"
-#include "load_ctx.h"
+#include "lint_context.h"
 
 using namespace dtx;
 using namespace dtx::testing;

@@ -40,7 +40,7 @@ std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
 
 // The function to write, as JavaScript declares it, with what it returns.
 void draw_signature(App& app, const CodeSpec* spec) {
-  ImFont* mono = app.fonts.mono;
+  ImFont* mono = app.ui.fonts.mono;
   std::string sig = "function " + spec->function + "(";
   for (size_t i = 0; i < spec->args.size(); ++i) sig += (i ? ", " : "") + spec->args[i];
   sig += ")";
@@ -52,8 +52,8 @@ void draw_signature(App& app, const CodeSpec* spec) {
 
 // The editor, with line numbers in a gutter at its left, and the way back to the starter code.
 void draw_editor(App& app, ExerciseState& st, const CodeSpec* spec, std::string& code) {
-  ImFont* mono = app.fonts.mono;
-  const float e = em(app);
+  ImFont* mono = app.ui.fonts.mono;
+  const float e = em(app.ui);
   int lines = 1;
   for (char c : code) lines += c == '\n';
   const float line_h = mono->FontSize;
@@ -96,8 +96,8 @@ void draw_editor(App& app, ExerciseState& st, const CodeSpec* spec, std::string&
 // Per-case results of the last run; hidden cases (the engine gives only their verdicts)
 // are one row at the end that counts them.
 void draw_case_results(App& app, const ExerciseState& st) {
-  ImFont* mono = app.fonts.mono;
-  const float e = em(app);
+  ImFont* mono = app.ui.fonts.mono;
+  const float e = em(app.ui);
   int hidden = 0, hidden_pass = 0;
   if (st.feedback)
     for (const auto& c : st.feedback->cases) {
@@ -160,7 +160,7 @@ void draw(App& app, ExerciseState& st) {
 // The code runs in the sandbox worker first; `ran` grades what came back.
 bool answer(App& app, ExerciseState& st, Answer&) {
   CodeRunRequest req = make_code_request(*st.inst, view_state<State>(st)->code);
-  st.code_request = app.next_request++;
+  st.code_request = app.load.next_request++;
   st.code_started_ms = app.platform->now_ms();
   app.platform->run_code(st.code_request, code_request_to_json(req));
   return false;

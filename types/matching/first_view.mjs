@@ -1,5 +1,5 @@
 // The matching type's answer area in a linked exercise's HTML first view (scripts/first-views.mjs
-// writes the page; web/shell/first-screen.js reads it back). A list of letters for each item, read as ITEM-LETTER for each one chosen.
+// writes the page; web/shell/first-screen/exercise-view.js reads it back). A list of letters for each item, read as ITEM-LETTER for each one chosen.
 // Every control says how it is read as a `dtx grade` word: see first-screen.js, `wordsOf`.
 
 export default function area(a, { esc, plain }) {

@@ -7,7 +7,8 @@
 #include "matching/matching.h"
 #include "helpers.h"
 #include "lint.h"
-#include "load_ctx.h"
+#include "lint_context.h"
+#include "type_registry.h"
 
 using namespace dtx;
 using namespace dtx::testing;

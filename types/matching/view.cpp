@@ -47,7 +47,7 @@ void draw(App& app, ExerciseState& st) {
   // options of 44 px fit in a 320 px phone column); they wrap after that.
   const size_t m = options.size();
   const float room = m > 1 ? (app.content_width - 1 - side * static_cast<float>(m)) / static_cast<float>(m - 1) : 0;
-  const float gap = std::clamp(room, em(app) * 0.2f, ImGui::GetStyle().ItemSpacing.x);
+  const float gap = std::clamp(room, em(app.ui) * 0.2f, ImGui::GetStyle().ItemSpacing.x);
   const std::vector<int>& order = inst.data_or_empty<MatchingInstance>().order;
   for (size_t pos = 0; pos < order.size(); ++pos) {
     const int item = order[pos];

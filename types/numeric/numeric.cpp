@@ -5,7 +5,7 @@
 #include <set>
 
 #include "diagnose.h"
-#include "load_ctx.h"
+#include "type_support.h"
 #include "maths.h"
 #include "text.h"
 

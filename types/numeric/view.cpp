@@ -28,7 +28,7 @@ std::shared_ptr<ViewState> fresh(App&, const ExerciseState& st) {
 void draw(App& app, ExerciseState& st) {
   const NumericSpec* spec = spec_of(st);
   State& v = *view_state<State>(st);
-  const float e = em(app);
+  const float e = em(app.ui);
   for (size_t i = 0; i < spec->parts.size(); ++i) {
     const NumericPart& part = spec->parts[i];
     ImGui::PushID(static_cast<int>(i));

@@ -1,5 +1,5 @@
 // The ordering type's answer area in a linked exercise's HTML first view (scripts/first-views.mjs
-// writes the page; web/shell/first-screen.js reads it back). The steps as a list, each moved by its up and down buttons, read as the letters in order.
+// writes the page; web/shell/first-screen/exercise-view.js reads it back). The steps as a list, each moved by its up and down buttons, read as the letters in order.
 // Every control says how it is read as a `dtx grade` word: see first-screen.js, `wordsOf`.
 
 export default function area(a, { esc, plain }) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "load_ctx.h"
+#include "type_support.h"
 #include "figures.h"
 #include "maths.h"
 

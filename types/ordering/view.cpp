@@ -160,13 +160,13 @@ void draw_row(App& app, ExerciseState& ex, State& st, const RowLayout& L, int po
 RowLayout row_layout(App& app) {
   const ImGuiStyle& style = ImGui::GetStyle();
   RowLayout L{};
-  L.e = em(app);
+  L.e = em(app.ui);
   L.md = md_style(app);
   L.target = touch_target(app);
   L.btn_w = std::max(ImGui::CalcTextSize("▲").x + style.FramePadding.x * 2, L.target);
   L.grip_w = std::max(L.e * 1.4f, L.target);
   // On a touch screen ▲ sits over ▼: the text keeps the width a finger-sized pair would take.
-  L.stack = app.coarse_pointer;
+  L.stack = app.ui.coarse_pointer;
   L.buttons_w = L.stack ? L.btn_w : L.btn_w * 2 + style.ItemSpacing.x;
   L.num_w = L.e * 1.8f;
   return L;
@@ -176,7 +176,7 @@ void move_by_keys(State& st, int n);
 
 void draw(App& app, ExerciseState& ex) {
   State& st = *view_state<State>(ex);
-  ImGui::TextDisabled(app.coarse_pointer
+  ImGui::TextDisabled(app.ui.coarse_pointer
                           ? "Drag a step by its grip (or hold it, then drag), or use its ▲ ▼ buttons."
                           : "Drag the steps into order, or select one and move it with ↑ ↓ (Home/End: top/bottom).");
   const int n = static_cast<int>(st.order.size());

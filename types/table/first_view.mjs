@@ -1,5 +1,5 @@
 // The table type's answer area in a linked exercise's HTML first view (scripts/first-views.mjs
-// writes the page; web/shell/first-screen.js reads it back): a group per row, named by the
+// writes the page; web/shell/first-screen/exercise-view.js reads it back): a group per row, named by the
 // row, with a labelled text field per cell, read as CELL=VALUE (r1c2: row 1, column 2). Not
 // an HTML table: a list of fields fits a 320 px phone with any number of columns.
 // Every control says how it is read as a `dtx grade` word: see first-screen.js, `wordsOf`.

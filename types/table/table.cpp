@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "diagnose.h"
-#include "load_ctx.h"
+#include "type_support.h"
 #include "maths.h"
 #include "text.h"
 

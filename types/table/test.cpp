@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "helpers.h"
-#include "load_ctx.h"
+#include "json_fields.h"
 #include "table/table.h"
 
 using namespace dtx;

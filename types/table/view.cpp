@@ -104,7 +104,7 @@ void draw_grid(App& app, ExerciseState& st, float label_w, float cell_w) {
 // Narrow: each row's label, then a labelled field per column.
 void draw_list(App& app, ExerciseState& st) {
   const TableSpec* spec = spec_of(st);
-  const float w = std::min(app.content_width, em(app) * 16);
+  const float w = std::min(app.content_width, em(app.ui) * 16);
   for (size_t r = 0; r < spec->rows.size(); ++r) {
     ImGui::PushID(static_cast<int>(r));
     if (r) ImGui::Spacing();
@@ -137,7 +137,7 @@ void draw(App& app, ExerciseState& st) {
   const TableSpec* spec = spec_of(st);
   State& v = *view_state<State>(st);
   if (v.cells.size() < spec->cell_count()) v.cells.resize(spec->cell_count());
-  const float e = em(app);
+  const float e = em(app.ui);
   const float label_w = e * 7, gap = ImGui::GetStyle().ItemSpacing.x;
   const float cols = static_cast<float>(spec->columns.size());
   const float cell_w = std::min(e * 9, (app.content_width - label_w - gap * cols) / cols);

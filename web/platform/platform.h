@@ -1,5 +1,5 @@
 // What the views need from the world outside ImGui, behind one small interface, so that the
-// same views run in the browser (platform_web.cpp, through EM_JS) and natively in the
+// same views run in the browser (platform_web.cpp, through web/bridge/calls.mjs) and natively in the
 // headless-UI test (a fake). Results of asynchronous calls come back through App::on_*.
 #pragma once
 
@@ -62,7 +62,7 @@ class Platform {
   // late_code_ready: the second part is in (true where there is one part, as in the native
   // test). want_late_code: it is needed now (a pack arrived); it is fetched and compiled without
   // blocking, and the page wakes when it is in. Calling into it before only costs a blocking
-  // load (web/shell/glue.js, loadSplitModule), so these keep that off the main path.
+  // load (web/shell/glue/late-code.js, loadSplitModule), so these keep that off the main path.
   virtual bool late_code_ready() { return true; }
   virtual void want_late_code() {}
 

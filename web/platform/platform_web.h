@@ -1,4 +1,5 @@
-// The browser side of Platform: every call goes to window.dtxGlue (web/shell/dtx.js).
+// The browser side of Platform: every call goes to the page (window.dtxGlue, web/shell/glue/)
+// through the calls web/bridge/calls.mjs declares.
 #pragma once
 
 #include "platform/platform.h"
@@ -30,12 +31,5 @@ class WebPlatform : public Platform {
   int64_t now_unix() override;
   double now_ms() override;
 };
-
-// Browser helpers used by main_web.cpp.
-void web_clipboard_set(const char* text);
-void web_text_focus(bool on);
-void web_first_frame();
-void web_text_layer(const char* json, float scroll_css);
-void web_layer_scroll(float scroll_css);
 
 }  // namespace dtx::web

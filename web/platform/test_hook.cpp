@@ -9,16 +9,19 @@
 namespace dtx::web {
 namespace {
 
-HookFrame g_frame;
-std::vector<std::string> g_asserts;
-// ItemAdd gives rectangles, ItemInfo gives labels; both carry the ID.
-std::unordered_map<ImGuiID, ImRect> g_rects;
-std::unordered_set<ImGuiID> g_cut;      // items wider than their window shows them
-std::unordered_set<ImGuiID> g_partial;  // items only partly shown
-std::unordered_map<ImGuiID, size_t> g_seen;
-std::unordered_set<ImGuiID> g_focusable_ids;  // this frame's, listed once each
-std::unordered_set<ImGuiID> g_text_fields;  // IDs seen as InputText (their label comes only when visible)
-std::unordered_map<ImGuiID, HookItem> g_last_seen;  // bounded: cleared when it grows past kMaxRemembered
+// What the hook gathers from ImGui's item hooks (one per ImGui context: the page has one).
+struct HookState {
+  HookFrame frame;
+  std::vector<std::string> asserts;
+  // ItemAdd gives rectangles, ItemInfo gives labels; both carry the ID.
+  std::unordered_map<ImGuiID, ImRect> rects;
+  std::unordered_set<ImGuiID> cut;      // items wider than their window shows them
+  std::unordered_set<ImGuiID> partial;  // items only partly shown
+  std::unordered_map<ImGuiID, size_t> seen;
+  std::unordered_set<ImGuiID> focusable_ids;  // this frame's, listed once each
+  std::unordered_set<ImGuiID> text_fields;  // IDs seen as InputText (their label comes only when visible)
+  std::unordered_map<ImGuiID, HookItem> last_seen;  // bounded: cleared when it grows past kMaxRemembered
+} g_hook;
 constexpr size_t kMaxRemembered = 8192;
 
 // "text##key" and "text###key" are listed as key. "text##key###stable": listed as key, while
@@ -43,29 +46,29 @@ std::string visible_label(const char* label) {
 }  // namespace
 
 void hook_begin_frame() {
-  g_frame.items.clear();
-  g_frame.focusables.clear();
-  g_focusable_ids.clear();
-  g_frame.id_clashes.clear();
-  g_rects.clear();
-  g_cut.clear();
-  g_partial.clear();
-  g_seen.clear();
+  g_hook.frame.items.clear();
+  g_hook.frame.focusables.clear();
+  g_hook.focusable_ids.clear();
+  g_hook.frame.id_clashes.clear();
+  g_hook.rects.clear();
+  g_hook.cut.clear();
+  g_hook.partial.clear();
+  g_hook.seen.clear();
 }
 
-const HookFrame& hook_frame() { return g_frame; }
+const HookFrame& hook_frame() { return g_hook.frame; }
 
 const HookItem* hook_last_seen(ImGuiID id) {
-  auto it = g_last_seen.find(id);
-  return it == g_last_seen.end() ? nullptr : &it->second;
+  auto it = g_hook.last_seen.find(id);
+  return it == g_hook.last_seen.end() ? nullptr : &it->second;
 }
 
-bool hook_is_text_field(ImGuiID id) { return g_text_fields.count(id) != 0; }
+bool hook_is_text_field(ImGuiID id) { return g_hook.text_fields.count(id) != 0; }
 
 void hook_mark_text_field(ImGuiID id) {
-  if (g_text_fields.size() > 4096) g_text_fields.clear();
-  g_text_fields.insert(id);
-  for (auto it = g_frame.focusables.rbegin(); it != g_frame.focusables.rend(); ++it)
+  if (g_hook.text_fields.size() > 4096) g_hook.text_fields.clear();
+  g_hook.text_fields.insert(id);
+  for (auto it = g_hook.frame.focusables.rbegin(); it != g_hook.frame.focusables.rend(); ++it)
     if (it->id == id) {
       it->text_field = true;
       break;
@@ -74,7 +77,7 @@ void hook_mark_text_field(ImGuiID id) {
 
 std::vector<std::string> hook_take_asserts() {
   std::vector<std::string> out;
-  out.swap(g_asserts);
+  out.swap(g_hook.asserts);
   return out;
 }
 
@@ -88,7 +91,7 @@ void dtx_imgui_assert(bool ok, const char* expr, const char* file, int line) {
   std::snprintf(buf, sizeof buf, "%s:%d: IM_ASSERT(%s)", file, line, expr);
   std::fprintf(stderr, "%s\n", buf);
   // The browser never takes them: keep the first ones, not one more per frame forever.
-  if (g_asserts.size() < 1000) g_asserts.push_back(buf);
+  if (g_hook.asserts.size() < 1000) g_hook.asserts.push_back(buf);
 }
 
 void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
@@ -102,11 +105,11 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
     // a selectable's frame reaches half an item spacing past the content, which is fine).
     const bool hscroll = (ctx->CurrentWindow->Flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
     const float slack = ctx->Style.ItemSpacing.x * 0.5f + 1;
-    if (!hscroll && (bb.Min.x < c.Min.x - slack || bb.Max.x > c.Max.x + slack)) g_cut.insert(id);
+    if (!hscroll && (bb.Min.x < c.Min.x - slack || bb.Max.x > c.Max.x + slack)) g_hook.cut.insert(id);
     r.ClipWith(c);
-    if (r.GetWidth() < bb.GetWidth() - 1 || r.GetHeight() < bb.GetHeight() - 1) g_partial.insert(id);
+    if (r.GetWidth() < bb.GetWidth() - 1 || r.GetHeight() < bb.GetHeight() - 1) g_hook.partial.insert(id);
   }
-  g_rects[id] = r;
+  g_hook.rects[id] = r;
   // Reachable by keyboard: an enabled item that takes part in navigation, and not the item a
   // child window leaves in its parent (the child's own items are listed instead; a multi-line
   // text field's child leaves one too, with the field's ID, before the field's own item).
@@ -121,34 +124,34 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   // still the item before; ImGui's navigation never stops on those.)
   const bool added = ctx->LastItemData.ID == id;
   if (w && added && !w->IsFallbackWindow && !(f & (ImGuiItemFlags_Disabled | ImGuiItemFlags_NoNav)) && !child_item &&
-      g_focusable_ids.insert(id).second) {
+      g_hook.focusable_ids.insert(id).second) {
     FocusItem fi;
     fi.id = id;
     fi.window = w;
     fi.focus_scope = w->DC.NavFocusScopeIdCurrent;
     fi.rect = bb;
-    fi.text_field = g_text_fields.count(id) != 0;
-    g_frame.focusables.push_back(fi);
+    fi.text_field = g_hook.text_fields.count(id) != 0;
+    g_hook.frame.focusables.push_back(fi);
   }
 }
 
 void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
   if (id == 0 || !label) return;
-  auto it = g_rects.find(id);
-  if (it == g_rects.end()) return;
-  auto seen = g_seen.find(id);
-  if (seen != g_seen.end()) {
+  auto it = g_hook.rects.find(id);
+  if (it == g_hook.rects.end()) return;
+  auto seen = g_hook.seen.find(id);
+  if (seen != g_hook.seen.end()) {
     // Same ID twice in one frame: ImGui would mix up their state (1.86 does not warn).
-    g_frame.id_clashes.push_back(label);
+    g_hook.frame.id_clashes.push_back(label);
     return;
   }
   const ImRect& r = it->second;
   if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;
-  g_seen[id] = g_frame.items.size();
-  g_frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max, g_cut.count(id) != 0,
-                           g_partial.count(id) != 0, flags});
-  if (g_last_seen.size() > kMaxRemembered) g_last_seen.clear();
-  g_last_seen[id] = g_frame.items.back();
+  g_hook.seen[id] = g_hook.frame.items.size();
+  g_hook.frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max, g_hook.cut.count(id) != 0,
+                           g_hook.partial.count(id) != 0, flags});
+  if (g_hook.last_seen.size() > kMaxRemembered) g_hook.last_seen.clear();
+  g_hook.last_seen[id] = g_hook.frame.items.back();
 }
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}

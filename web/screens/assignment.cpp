@@ -73,9 +73,9 @@ const std::string& pack_hash(App& app, const Exercise& ex) {
   CourseAssignment& c = *app.course;
   auto it = c.pack_hash.find(ex.file);
   if (it != c.pack_hash.end()) return it->second;
-  auto text = app.pack_texts.find(ex.file);
+  auto text = app.load.pack_texts.find(ex.file);
   std::string h;
-  if (text != app.pack_texts.end()) h = sha256_hex(text->second);
+  if (text != app.load.pack_texts.end()) h = sha256_hex(text->second);
   else if (const Preview* pv = preview_of(app, &ex)) h = sha256_hex(pv->text);
   return c.pack_hash[ex.file] = h;
 }
@@ -125,7 +125,7 @@ void draw_identifier(App& app) {
   ImGui::TextWrapped("Your identifier: the e-mail address or student number your instructor asked for. It decides your "
                      "numbers in every exercise, and it goes into the file you hand in.");
   if (c.id_input.empty() && !c.student.empty()) c.id_input = c.student;
-  ImGui::SetNextItemWidth(std::min(app.content_width, em(app) * 24));
+  ImGui::SetNextItemWidth(std::min(app.content_width, em(app.ui) * 24));
   bool enter = ImGui::InputTextWithHint("##student-id", "ana@university.edu", &c.id_input, ImGuiInputTextFlags_EnterReturnsTrue);
   access_item(Role::Textbox, "Your identifier (e-mail or student number)");
   // Beside the field where there is room; on a phone, below it (never past the right edge).
@@ -152,7 +152,7 @@ void app_open_assignment(App& app, const std::string& url) {
   app.course.emplace();
   CourseAssignment& c = *app.course;
   c.url = url;
-  c.request = app.next_request++;
+  c.request = app.load.next_request++;
   app.platform->fetch(c.request, url);
   if (auto s = app.platform->storage_get(kStudentKey)) {
     std::string why;
@@ -260,7 +260,7 @@ void draw_assignment(App& app) {
     return;
   }
   if (!c.fetch_error.empty() || !c.a) {
-    ImGui::PushFont(app.fonts.heading);
+    ImGui::PushFont(app.ui.fonts.heading);
     heading_text("The assignment could not be opened", 1, app.content_width);
     ImGui::PopFont();
     if (!c.fetch_error.empty()) text_colored(color::wrong(), c.fetch_error.c_str());
@@ -270,7 +270,7 @@ void draw_assignment(App& app) {
     return;
   }
   const Assignment& a = *c.a;
-  ImGui::PushFont(app.fonts.heading);
+  ImGui::PushFont(app.ui.fonts.heading);
   heading_text(a.title, 1, app.content_width);
   ImGui::PopFont();
   ImGui::TextWrapped("%s", due_line(app).c_str());
@@ -294,7 +294,7 @@ void draw_assignment(App& app) {
     ImGui::Separator();
     if (!ex) {
       text_colored(color::wrong(), (item.id + ": not in this course (" +
-                                   (app.library_ready ? std::string("tell your instructor") : std::string("still loading")) + ")")
+                                   (app.load.library_ready ? std::string("tell your instructor") : std::string("still loading")) + ")")
                                       .c_str());
       ImGui::PopID();
       continue;
@@ -319,7 +319,7 @@ void draw_assignment(App& app) {
               format_number(earned, 3).c_str(), format_number(a.total_points(), 3).c_str());
   ImGui::Spacing();
   // The file to hand in, and what is in it.
-  ImGui::PushFont(app.fonts.bold);
+  ImGui::PushFont(app.ui.fonts.bold);
   heading_text("Hand in your work", 2);
   ImGui::PopFont();
   ImGui::TextWrapped("The file holds your identifier and every attempt you made on this assignment's exercises: the "

@@ -30,7 +30,7 @@ static const char* type_label(const std::string& t) {
 
 // Loader and lint messages ("file:line:col: error[E012]: ..."), monospaced, wrapped to the column.
 static void message_lines(App& app, const std::vector<std::string>& lines) {
-  ImGui::PushFont(app.fonts.mono);
+  ImGui::PushFont(app.ui.fonts.mono);
   for (const auto& m : lines) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
     ImGui::TextUnformatted(m.c_str());
@@ -42,10 +42,10 @@ static void message_lines(App& app, const std::vector<std::string>& lines) {
 // One row per exercise: progress mark, title (opens it), type and tries on the right.
 // `pack` may be an outline entry (web/app.h, map_packs): ids, titles and types only.
 static void exercise_rows(App& app, const Pack& pack, const std::string& last_id) {
-  const float e = em(app);
+  const float e = em(app.ui);
   for (const auto& ex : pack.exercises) {
-    auto it = app.progress.exercises.find(ex.id);
-    const ExerciseProgress* ep = it == app.progress.exercises.end() ? nullptr : &it->second;
+    auto it = app.store.progress.exercises.find(ex.id);
+    const ExerciseProgress* ep = it == app.store.progress.exercises.end() ? nullptr : &it->second;
     const char* mark = !ep ? "○" : ep->solved_at ? "✓" : "●";
     ImU32 mark_col = !ep ? color::muted() : ep->solved_at ? color::correct() : color::partial();
     std::string label = ex.title + "##ex-" + ex.id;
@@ -64,9 +64,9 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
     // its visible words are its name (WCAG 2.5.3, label in name).
     const float link_w = app.content_width - e * 1.4f - (show_right ? rw + e : 0);
     if (ImGui::Selectable(label.c_str(), last_id == ex.id, 0, ImVec2(link_w, h))) open_exercise(app, ex.id, 0);
-    if (app.return_focus == ex.id) {  // back from this exercise by the keyboard
+    if (app.nav.return_focus == ex.id) {  // back from this exercise by the keyboard
       focus_last_item();
-      app.return_focus.clear();
+      app.nav.return_focus.clear();
     }
     {
       Access a;
@@ -84,7 +84,7 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
 // Packs opened for preview, above the course: marked as such, with the same messages
 // `dtx lint` gives for what is wrong, and every exercise that passed playable.
 static void preview_section(App& app, const std::string& last_id) {
-  const float e = em(app);
+  const float e = em(app.ui);
   for (size_t i = 0; i < app.previews.size(); ++i) {
     const Preview& pv = *app.previews[i];
     const PreviewPack& r = pv.result;
@@ -137,9 +137,9 @@ static void preview_section(App& app, const std::string& last_id) {
 // The course's title and what it is about, any notices, and in course mode the assignment
 // this address opened.
 static void course_heading(App& app) {
-  const float e = em(app);
+  const float e = em(app.ui);
   ImGui::Dummy(ImVec2(1, e * 0.3f));
-  ImGui::PushFont(app.fonts.heading);
+  ImGui::PushFont(app.ui.fonts.heading);
   heading_text("The arithmetic of distributed training", 1, ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
   markdown(app, "Derive the numbers behind ring AllReduce, ZeRO, pipeline bubbles, tensor parallelism and "
@@ -159,15 +159,15 @@ static void course_heading(App& app) {
 static void progress_summary(App& app, const std::vector<MapPack>& course) {
   int total = 0, solved = 0, attempted = 0;
   for (const auto& mp : course) {
-    ChapterProgress cp = chapter_progress(app.progress, *mp.pack);
+    ChapterProgress cp = chapter_progress(app.store.progress, *mp.pack);
     total += cp.total;
     solved += cp.solved;
     attempted += cp.attempted;
   }
-  int streak = current_streak(app.progress, app.platform->today());
+  int streak = current_streak(app.store.progress, app.platform->today());
   char buf[256];
   std::snprintf(buf, sizeof buf, "Solved %d of %d · attempted %d · streak %d day%s (best %d)", solved, total, attempted,
-                streak, streak == 1 ? "" : "s", app.progress.best_streak_days);
+                streak, streak == 1 ? "" : "s", app.store.progress.best_streak_days);
   ImGui::TextDisabled("%s", buf);
   // What the figures mean, one click or tap away (a hover tooltip never shows on a phone).
   const char* what = app.explain_progress ? "Hide##what-progress" : "What do these mean?##what-progress";
@@ -186,12 +186,12 @@ static void progress_summary(App& app, const std::vector<MapPack>& course) {
 // Chapters still on their way (a slow network) that the outline does not show: said at the
 // top, with their files, until they arrive (the totals above count the chapters listed).
 static void chapters_loading(App& app, const std::vector<MapPack>& course) {
-  if (!app.library_ready) {
+  if (!app.load.library_ready) {
     std::set<std::string> shown;
     for (const auto& mp : course)
       if (!mp.loaded) shown.insert(mp.pack->file);
     std::vector<std::string> waiting;
-    for (const auto& [id, file] : app.pending)
+    for (const auto& [id, file] : app.load.pending)
       if (file != "index.json" && !shown.count(file)) waiting.push_back(file);
     std::sort(waiting.begin(), waiting.end());
     if (!waiting.empty()) {
@@ -205,16 +205,16 @@ static void chapters_loading(App& app, const std::vector<MapPack>& course) {
 // "Continue where you left off", and any exercise still opening; then what failed to load.
 static void continue_and_problems(App& app) {
   // (from the outline when its pack is not in yet: the button opens it once it is)
-  if (std::string t = map_exercise_title(app, app.progress.last_exercise); !t.empty()) {
+  if (std::string t = map_exercise_title(app, app.store.progress.last_exercise); !t.empty()) {
     std::string label = "Continue where you left off: " + t + "##continue";
-    if (button(label.c_str(), true)) open_exercise(app, app.progress.last_exercise, 0);
+    if (button(label.c_str(), true)) open_exercise(app, app.store.progress.last_exercise, 0);
   }
   // An exercise opened from the outline whose pack is still on its way.
-  if (app.screen == Screen::CourseMap && app.route_pending && app.route_pending->kind == Route::Exercise)
-    notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.route_pending->id) + ": its chapter is loading…");
+  if (app.screen == Screen::CourseMap && app.nav.route_pending && app.nav.route_pending->kind == Route::Exercise)
+    notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.nav.route_pending->id) + ": its chapter is loading…");
 
-  if (!app.index_error.empty()) notice_box(app, color::wrong(), app.index_error);
-  for (const auto& pr : app.problems) {
+  if (!app.load.index_error.empty()) notice_box(app, color::wrong(), app.load.index_error);
+  for (const auto& pr : app.load.problems) {
     ImGui::Spacing();
     notice_box(app, color::wrong(), "Could not load " + pr.file + " (the other packs are fine):");
     message_lines(app, pr.messages);
@@ -240,24 +240,24 @@ static void chapter_access(const Pack& p, const ChapterProgress& cp, bool open) 
 // One chapter: its header with the mastery bar, and when open its intro and exercises.
 // Returns whether an address named this chapter.
 static bool chapter_section(App& app, const Pack* p, bool open_default, const std::string& last_id) {
-  ChapterProgress cp = chapter_progress(app.progress, *p);
+  ChapterProgress cp = chapter_progress(app.store.progress, *p);
   std::string head = "Chapter " + std::to_string(p->chapter) + ": " + p->title + "   " + std::to_string(cp.solved) +
                      " of " + std::to_string(cp.total) + " solved###chapter-" + std::to_string(p->chapter);
   // An address naming a chapter (#/chapter/N) opens it and brings it to the top.
-  bool focus = app.focus_chapter == p->chapter;
+  bool focus = app.nav.focus_chapter == p->chapter;
   if (focus) ImGui::SetNextItemOpen(true);
   else ImGui::SetNextItemOpen(open_default, ImGuiCond_Once);
   bool open = ImGui::CollapsingHeader(head.c_str());
   chapter_access(*p, cp, open);
-  if (ImGui::IsItemToggledOpen()) app.course_chapter = open ? p->chapter : -1;
+  if (ImGui::IsItemToggledOpen()) app.nav.course_chapter = open ? p->chapter : -1;
   // An open chapter drawn from the outline: its pack (with "About this chapter") comes first.
   if (open) app_request_pack(app, p->file);
   if (focus) {
     ImGui::SetScrollHereY(0.0f);
     // ImGui clamps the target to the last frame's height: hold it until the header is up.
-    if (ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y < em(app) || ++app.focus_frames > 5) {
-      app.focus_chapter = -1;
-      app.focus_frames = 0;
+    if (ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y < em(app.ui) || ++app.nav.focus_frames > 5) {
+      app.nav.focus_chapter = -1;
+      app.nav.focus_frames = 0;
     }
   }
   // mastery bar under the header
@@ -266,7 +266,7 @@ static bool chapter_section(App& app, const Pack* p, bool open_default, const st
                                            color::correct());
   if (!open) return focus;
   ImGui::PushID(p->id.c_str());
-  if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
+  if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.ui.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
     pack_markdown(app, p->intro, pack_image_base(app, p->file, nullptr));
     ImGui::TreePop();
   }
@@ -284,7 +284,7 @@ static void chapter_list(App& app, const std::vector<MapPack>& course) {
   std::vector<const Pack*> packs;
   for (const auto& mp : course) packs.push_back(mp.pack);
   std::stable_sort(packs.begin(), packs.end(), [](const Pack* a, const Pack* b) { return a->chapter < b->chapter; });
-  const std::string& last_id = app.progress.last_exercise;
+  const std::string& last_id = app.store.progress.last_exercise;
   std::string last_pack;  // the pack of the exercise last opened: its chapter starts open
   for (const Pack* p : packs)
     for (const auto& ex : p->exercises)
@@ -294,8 +294,8 @@ static void chapter_list(App& app, const std::vector<MapPack>& course) {
     bool open_default = !last_pack.empty() ? last_pack == p->id : p == packs.front();
     focus_seen |= chapter_section(app, p, open_default, last_id);
   }
-  if (!focus_seen && app.library_ready) app.focus_chapter = -1;  // no such chapter: the map from the top
-  app.return_focus.clear();  // (its row is drawn in the first frame back, or not at all: a closed chapter)
+  if (!focus_seen && app.load.library_ready) app.nav.focus_chapter = -1;  // no such chapter: the map from the top
+  app.nav.return_focus.clear();  // (its row is drawn in the first frame back, or not at all: a closed chapter)
 }
 
 void draw_course_map(App& app) {
@@ -303,11 +303,11 @@ void draw_course_map(App& app) {
   const std::vector<MapPack> course = map_packs(app);
   progress_summary(app, course);
   chapters_loading(app, course);
-  preview_section(app, app.progress.last_exercise);
+  preview_section(app, app.store.progress.last_exercise);
   continue_and_problems(app);
   ImGui::Spacing();
   chapter_list(app, course);
-  if (course.empty() && app.library_ready) notice_box(app, color::wrong(), "No exercise pack could be loaded.");
+  if (course.empty() && app.load.library_ready) notice_box(app, color::wrong(), "No exercise pack could be loaded.");
   ImGui::Spacing();
   notice_box(app, color::muted(),
              "Writing exercises? Drop a pack file (.json) on this page, or add ?pack=URL to its address, to preview it "

@@ -64,8 +64,8 @@ uint64_t fresh_seed(App& app, uint64_t current) {
 // exercise was solved before (another instance, another day: progress keeps solved_at).
 bool widget_shown(const App& app, const Exercise& ex) {
   if (instructor_view(app)) return true;
-  auto it = app.progress.exercises.find(ex.id);
-  const bool solved_before = it != app.progress.exercises.end() && it->second.solved_at != 0;
+  auto it = app.store.progress.exercises.find(ex.id);
+  const bool solved_before = it != app.store.progress.exercises.end() && it->second.solved_at != 0;
   return widget_revealed(ex.widget->reveal, app.ex.attempted, app.ex.solved || solved_before);
 }
 
@@ -75,9 +75,9 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   if (!widget_shown(app, ex)) {
     // Held back: one muted line where it will be, and nothing built, drawn or published to
     // the test hook (a widget kept from before would still show its figures there).
-    app.ex_widget.reset();
-    app.ex_widget_for.clear();
-    app.ex_widget_error.clear();
+    app.widgets.ex_widget.reset();
+    app.widgets.ex_widget_for.clear();
+    app.widgets.ex_widget_error.clear();
     std::string note = std::string("The ") + ex.widget->kind->title +
                        (ex.widget->reveal == WidgetReveal::AfterSolve ? " widget opens once you have solved this exercise."
                                                                       : " widget opens after your first attempt.");
@@ -87,33 +87,33 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   }
   std::string key = ex.id + "|" + std::to_string(inst.seed);
   bool reset = false;
-  if (app.ex_widget_for != key || !app.ex_widget) {
-    app.ex_widget_for = key;
+  if (app.widgets.ex_widget_for != key || !app.widgets.ex_widget) {
+    app.widgets.ex_widget_for = key;
     reset = true;
   }
-  ImGui::PushFont(app.fonts.bold);
+  ImGui::PushFont(app.ui.fonts.bold);
   ImGui::TextUnformatted(ex.widget->kind->title);
   ImGui::PopFont();
   ImGui::SameLine();
   if (small_button(app, "Reset to this exercise's numbers##widget-reset")) reset = true;
   if (reset) {
-    app.ex_widget_error.clear();
-    app.ex_widget = make_widget(ex.widget->kind->kind);
-    auto values = widget_values(inst, &app.ex_widget_error);
-    if (app.ex_widget && values) app.ex_widget->set_inputs(*values);
+    app.widgets.ex_widget_error.clear();
+    app.widgets.ex_widget = make_widget(ex.widget->kind->kind);
+    auto values = widget_values(inst, &app.widgets.ex_widget_error);
+    if (app.widgets.ex_widget && values) app.widgets.ex_widget->set_inputs(*values);
   }
-  if (!app.ex_widget) {
+  if (!app.widgets.ex_widget) {
     text_colored(color::wrong(), "This widget is not available in this build.");
     return;
   }
-  if (!app.ex_widget_error.empty()) text_colored(color::wrong(), ("Widget input: " + app.ex_widget_error).c_str());
+  if (!app.widgets.ex_widget_error.empty()) text_colored(color::wrong(), ("Widget input: " + app.widgets.ex_widget_error).c_str());
   ImGui::PushID("widget");
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  app.widget_animating |= app.ex_widget->draw(app, app.frame_dt);
-  text_layer_description(app.ex_widget->describe(),
+  app.widgets.widget_animating |= app.widgets.ex_widget->draw(app.ui, app.stats.frame_dt);
+  text_layer_description(app.widgets.ex_widget->describe(),
                          ImRect(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y)));
   ImGui::PopID();
-  app.drawn_widget = app.ex_widget.get();
+  app.widgets.drawn_widget = app.widgets.ex_widget.get();
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::Spacing();
@@ -125,13 +125,13 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
 // themselves to their content).
 void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float pad = em(app) * 0.4f;
+  const float pad = em(app.ui) * 0.4f;
   dl->ChannelsSplit(2);
   dl->ChannelsSetCurrent(1);
   ImGui::Dummy(ImVec2(0, pad));
   ImGui::Indent(pad);
   ImGui::BeginGroup();
-  const float wrap_x = ImGui::GetCursorPosX() + app.content_width - em(app) * 1.5f;  // the panel's right edge
+  const float wrap_x = ImGui::GetCursorPosX() + app.content_width - em(app.ui) * 1.5f;  // the panel's right edge
   bool next = false;
   ImGui::Text("Seed %llu", static_cast<unsigned long long>(inst.seed));
   ImGui::SameLine();
@@ -149,7 +149,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::TextUnformatted(line.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
-  ImGui::PushFont(app.fonts.mono);
+  ImGui::PushFont(app.ui.fonts.mono);
   if (!inst.values.empty()) {
     std::string vals;  // parameters, then derived values, in declaration order
     for (const auto& [name, v] : inst.values) vals += (vals.empty() ? "" : ",  ") + name + " = " + format_number(v, 6);
@@ -173,7 +173,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
 
 void feedback_box(App& app, const Feedback& fb) {
   ImGui::Spacing();
-  ImGui::PushFont(app.fonts.bold);
+  ImGui::PushFont(app.ui.fonts.bold);
   ImGui::PushStyleColor(ImGuiCol_Text, verdict_color(fb.verdict));
   heading_text(verdict_title(fb.verdict), 2);
   ImGui::PopStyleColor();
@@ -202,7 +202,7 @@ bool handle_shortcuts(App& app, ExerciseState& st, const Exercise& ex) {
       app.screen = Screen::CourseMap;
       return true;
     }
-    const bool letters = app.single_key_shortcuts;
+    const bool letters = app.settings.single_key_shortcuts;
     if (letters && ImGui::IsKeyPressed('H', false) && st.inst && st.hints_shown < static_cast<int>(ex.hints.size())) st.hints_shown++;
     if (letters && ImGui::IsKeyPressed('N', false)) {
       if (const Exercise* next = neighbour(app, ex.id, +1)) {
@@ -230,7 +230,7 @@ void instructor_switch(App& app, const Preview* pv) {
   if (pv || app.instructor_allowed) {
     ImGui::SameLine();
     bool on = instructor_view(app);
-    if (app.coarse_pointer) {
+    if (app.ui.coarse_pointer) {
       // A finger-sized toggle (a 44 px check box would dwarf everything near it).
       if (button(on ? "✓ Instructor##instructor" : "Instructor##instructor", on)) app.instructor = on ? 0 : 1;
     } else {
@@ -256,11 +256,11 @@ void exercise_header(App& app, const Exercise& ex, const Preview* pv) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", where);
   ImGui::PopStyleColor();
-  ImGui::PushFont(app.fonts.heading);
+  ImGui::PushFont(app.ui.fonts.heading);
   heading_text(ex.title, 1, ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
-  auto pit = app.progress.exercises.find(ex.id);
-  if (pit != app.progress.exercises.end()) {
+  auto pit = app.store.progress.exercises.find(ex.id);
+  if (pit != app.store.progress.exercises.end()) {
     const ExerciseProgress& ep = pit->second;
     ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts(), ep.attempts() == 1 ? "" : "s",
                         ep.best_score * 100, ep.solved_at ? " · solved" : "");
@@ -310,21 +310,21 @@ void instance_link(App& app, const Exercise& ex, const Instance& inst) {
     r.kind = Route::Exercise;
     r.id = ex.id;
     r.seed = inst.seed;
-    app.link_copied = app.platform->link_to(format_route(r));
-    ImGui::SetClipboardText(app.link_copied.c_str());
-    app.link_copied_ms = app.platform->now_ms();
+    app.nav.link_copied = app.platform->link_to(format_route(r));
+    ImGui::SetClipboardText(app.nav.link_copied.c_str());
+    app.nav.link_copied_ms = app.platform->now_ms();
   }
-  if (app.link_copied_ms >= 0 && app.platform->now_ms() - app.link_copied_ms < 4000) {
-    text_colored(color::muted(), ("Copied " + app.link_copied).c_str());
-  } else if (app.link_copied_ms >= 0) {
-    app.link_copied_ms = -1;
+  if (app.nav.link_copied_ms >= 0 && app.platform->now_ms() - app.nav.link_copied_ms < 4000) {
+    text_colored(color::muted(), ("Copied " + app.nav.link_copied).c_str());
+  } else if (app.nav.link_copied_ms >= 0) {
+    app.nav.link_copied_ms = -1;
   }
 }
 
 void shown_hints(App& app, const ExerciseState& st, const Exercise& ex, const Instance& inst) {
   for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
     ImGui::Spacing();
-    ImGui::PushFont(app.fonts.bold);
+    ImGui::PushFont(app.ui.fonts.bold);
     heading_text("Hint " + std::to_string(i + 1), 2);
     ImGui::PopFont();
     markdown(app, inst.render(ex.hints[i]));
@@ -339,7 +339,7 @@ void worked_solution(App& app, ExerciseState& st, const Exercise& ex, const Inst
       if (ImGui::Button("Show the worked solution##explain")) st.revealed = true;
     } else {
       ImGui::Separator();
-      ImGui::PushFont(app.fonts.bold);
+      ImGui::PushFont(app.ui.fonts.bold);
       heading_text("Worked solution", 2);
       ImGui::PopFont();
       markdown(app, inst.render(ex.explanation));
@@ -388,7 +388,7 @@ void draw_exercise_screen(App& app) {
   exercise_header(app, ex, pv);
   draw_assignment_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
-  if (!app.save_error.empty()) text_colored(color::wrong(), app.save_error.c_str());
+  if (!app.store.save_error.empty()) text_colored(color::wrong(), app.store.save_error.c_str());
   if (!st.inst) {
     text_colored(color::wrong(), ("This exercise could not be set up: " + st.instance_error).c_str());
     return;

@@ -25,9 +25,9 @@ std::vector<const Exercise*> near_ids(const App& app, const std::string& id) {
 }  // namespace
 
 void draw_not_found(App& app) {
-  const Route& r = app.not_found;
-  ImGui::Dummy(ImVec2(1, em(app)));
-  ImGui::PushFont(app.fonts.heading);
+  const Route& r = app.nav.not_found;
+  ImGui::Dummy(ImVec2(1, em(app.ui)));
+  ImGui::PushFont(app.ui.fonts.heading);
   if (r.kind == Route::Exercise) {
     std::string head = "No exercise \"" + r.id + "\"";
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
@@ -54,7 +54,7 @@ void draw_not_found(App& app) {
   }
   ImGui::Spacing();
   if (button("Go to the course map##not-found-course", true)) {
-    app.course_chapter = -1;
+    app.nav.course_chapter = -1;
     app.screen = Screen::CourseMap;
   }
 }

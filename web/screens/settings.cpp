@@ -11,29 +11,29 @@ namespace dtx::web {
 namespace {
 
 void section_heading(App& app, const char* title) {
-  ImGui::PushFont(app.fonts.bold);
+  ImGui::PushFont(app.ui.fonts.bold);
   heading_text(title, 2);
   ImGui::PopFont();
 }
 
 void text_size_section(App& app) {
   section_heading(app, "Text size");
-  ImGui::Text("%.0f%%", app.text_scale * 100);
+  ImGui::Text("%.0f%%", app.settings.text_scale * 100);
   ImGui::SameLine();
   const bool smaller = ImGui::Button("Smaller##text-smaller");
   access_item(Role::Button, "Smaller text");
-  if (smaller && app.text_scale > 0.76f) {
-    app.text_scale -= 0.125f;
+  if (smaller && app.settings.text_scale > 0.76f) {
+    app.settings.text_scale -= 0.125f;
     app.fonts_dirty = true;
-    app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
+    app.platform->storage_set("dtx.text-scale", std::to_string(app.settings.text_scale));
   }
   ImGui::SameLine();
   const bool larger = ImGui::Button("Larger##text-larger");
   access_item(Role::Button, "Larger text");
-  if (larger && app.text_scale < 1.99f) {
-    app.text_scale += 0.125f;
+  if (larger && app.settings.text_scale < 1.99f) {
+    app.settings.text_scale += 0.125f;
     app.fonts_dirty = true;
-    app.platform->storage_set("dtx.text-scale", std::to_string(app.text_scale));
+    app.platform->storage_set("dtx.text-scale", std::to_string(app.settings.text_scale));
   }
 }
 
@@ -45,10 +45,10 @@ void theme_section(App& app) {
       const ImGuiStyle& st = ImGui::GetStyle();
       same_line_if_room(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(themes[i], nullptr, true).x);
     }
-    const bool picked = ImGui::RadioButton(themes[i], app.theme_choice == i);
-    access_item(Role::Radio, "", "", app.theme_choice == i ? 1 : 0, "Theme");
+    const bool picked = ImGui::RadioButton(themes[i], app.settings.theme_choice == i);
+    access_item(Role::Radio, "", "", app.settings.theme_choice == i ? 1 : 0, "Theme");
     if (picked) {
-      app.theme_choice = i;
+      app.settings.theme_choice = i;
       app.platform->storage_set("dtx.theme", i == 0 ? "system" : i == 1 ? "light" : "dark");
       app_apply_theme(app);
     }
@@ -56,7 +56,7 @@ void theme_section(App& app) {
 
   // Motion is the system's choice (there is nothing to store): say which one is in force.
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + app.content_width);
-  ImGui::TextDisabled(app.reduced_motion
+  ImGui::TextDisabled(app.ui.reduced_motion
                           ? "Motion: your system asks for reduced motion, so the widgets step from one picture to the next."
                           : "Motion: the widgets animate between steps (a system setting for reduced motion makes them step).");
   ImGui::PopTextWrapPos();
@@ -79,16 +79,16 @@ void keyboard_section(App& app) {
       {"n", "next exercise (unless single-key shortcuts are off)"},
   };
   // Keys without a modifier can be set off by speech input or a stray press (WCAG 2.1.4).
-  bool letters = app.single_key_shortcuts;
+  bool letters = app.settings.single_key_shortcuts;
   if (ImGui::Checkbox("Single-key shortcuts (h, n)##single-keys", &letters)) {
-    app.single_key_shortcuts = letters;
+    app.settings.single_key_shortcuts = letters;
     app.platform->storage_set("dtx.single-key-shortcuts", letters ? "on" : "off");
   }
   access_item(Role::Checkbox, "", "", letters ? 1 : 0);
   const float key_w = ImGui::CalcTextSize("Space, then ↑ ↓").x + ImGui::GetStyle().ItemSpacing.x * 2;
   const bool narrow = app.content_width < key_w * 2.5f;  // a phone: key above, meaning below
   for (const auto& k : kKeys) {
-    ImGui::PushFont(app.fonts.mono);
+    ImGui::PushFont(app.ui.fonts.mono);
     ImGui::TextUnformatted(k[0]);
     ImGui::PopFont();
     if (!narrow) ImGui::SameLine(key_w);
@@ -106,13 +106,13 @@ void progress_section(App& app) {
                 "merges the file into the progress here (attempts already counted are not counted twice; the "
                 "record before the import is kept aside in storage first).");
   char buf[128];
-  const size_t tried = app.progress.exercises.size();
-  const int best = app.progress.best_streak_days;
+  const size_t tried = app.store.progress.exercises.size();
+  const int best = app.store.progress.best_streak_days;
   std::snprintf(buf, sizeof buf, "%zu exercise%s with attempts, best streak %d day%s", tried, tried == 1 ? "" : "s",
                 best, best == 1 ? "" : "s");
   ImGui::TextDisabled("%s", buf);
   if (ImGui::Button("Export progress##export")) {
-    app.platform->download("dtx-progress-" + app.platform->today() + ".json", write_progress(app.progress));
+    app.platform->download("dtx-progress-" + app.platform->today() + ".json", write_progress(app.store.progress));
   }
   ImGui::SameLine();
   if (ImGui::Button("Import progress…##import")) app.platform->pick_file();
@@ -126,7 +126,7 @@ void progress_section(App& app) {
 void notices_section(App& app) {
   if (!app.notices.empty()) {
     ImGui::Spacing();
-    ImGui::PushFont(app.fonts.bold);
+    ImGui::PushFont(app.ui.fonts.bold);
     ImGui::TextUnformatted("Notices");
     ImGui::PopFont();
     for (const auto& n : app.notices) {
@@ -140,7 +140,7 @@ void notices_section(App& app) {
 }  // namespace
 
 void draw_settings(App& app) {
-  ImGui::PushFont(app.fonts.heading);
+  ImGui::PushFont(app.ui.fonts.heading);
   heading_text("Settings", 1);
   ImGui::PopFont();
 

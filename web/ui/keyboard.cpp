@@ -2,7 +2,6 @@
 
 #include <unordered_set>
 
-#include "app.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
 
@@ -10,10 +9,13 @@ namespace dtx::web {
 
 namespace {
 
-std::unordered_set<ImGuiID> g_answer_controls;
-bool g_enter_was_down = false;
-ImGuiID g_clicked_nav = 0;  // where the last click put ImGui's NavId (Tab goes on from there)
-ImGuiID g_activate = 0;     // a proxy's activation, pressed next frame
+// The keyboard's state across frames (one per ImGui context: the page has one).
+struct KeyboardState {
+  std::unordered_set<ImGuiID> answer_controls;
+  bool enter_was_down = false;
+  ImGuiID clicked_nav = 0;  // where the last click put ImGui's NavId (Tab goes on from there)
+  ImGuiID activate = 0;     // a proxy's activation, pressed next frame
+} g_keys;
 
 bool editing_multiline(const ImGuiContext& g) {
   return g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && !g.InputTextState.Stb.single_line;
@@ -55,7 +57,7 @@ bool keyboard_tab(bool backwards) {
   // (ImGui moves NavId to what the pointer activates, so Tab continues from a click, as on a
   // web page). A NavId that is neither (ImGui's own pick when a window appears) is no focus:
   // Tab then starts at the first control, as a page's first Tab does.
-  ImGuiID from = g.ActiveId ? g.ActiveId : !g.NavDisableHighlight || g.NavId == g_clicked_nav ? g.NavId : 0;
+  ImGuiID from = g.ActiveId ? g.ActiveId : !g.NavDisableHighlight || g.NavId == g_keys.clicked_nav ? g.NavId : 0;
   int n = static_cast<int>(list.size()), at = -1;
   for (int i = 0; i < n && at < 0; ++i)
     if (list[i].id == from) at = i;
@@ -82,7 +84,7 @@ bool keyboard_escape_field() {
 
 void keyboard_after_frame() {
   const ImGuiContext& g = *GImGui;
-  if (g.IO.MouseClicked[0] || g.IO.MouseReleased[0]) g_clicked_nav = g.NavId;
+  if (g.IO.MouseClicked[0] || g.IO.MouseReleased[0]) g_keys.clicked_nav = g.NavId;
 }
 
 bool keyboard_focus_control(ImGuiID id, bool activate) {
@@ -91,43 +93,38 @@ bool keyboard_focus_control(ImGuiID id, bool activate) {
       ImGuiContext& g = *GImGui;
       if (g.ActiveId && g.ActiveId != id) ImGui::ClearActiveID();  // a field's text is already in its buffer
       focus_item(it);  // a text field starts typing
-      if (activate && !it.text_field) g_activate = id;
+      if (activate && !it.text_field) g_keys.activate = id;
       return true;
     }
   return false;
 }
 
-void keyboard_before_frame(App& app) {
+bool keyboard_before_frame() {
   ImGuiContext& g = *GImGui;
   ImGuiIO& io = g.IO;
-  if (g_activate) {
+  if (g_keys.activate) {
     // (The focus was put on it between frames; the press reads NavId.)
-    if (g.NavId == g_activate) io.NavInputs[ImGuiNavInput_Activate] = 1.0f;
-    g_activate = 0;
+    if (g.NavId == g_keys.activate) io.NavInputs[ImGuiNavInput_Activate] = 1.0f;
+    g_keys.activate = 0;
   }
   const int enter = io.KeyMap[ImGuiKey_Enter];
   const bool down = enter >= 0 && io.KeysDown[enter];
-  const bool pressed = down && !g_enter_was_down;
-  g_enter_was_down = down;
-  if (!pressed || io.KeyAlt) return;
-  if (io.KeyCtrl || io.KeySuper) {  // Ctrl+Enter submits from anywhere, typing included
-    app.submit_requested = true;
-    return;
-  }
+  const bool pressed = down && !g_keys.enter_was_down;
+  g_keys.enter_was_down = down;
+  if (!pressed || io.KeyAlt) return false;
+  if (io.KeyCtrl || io.KeySuper) return true;  // Ctrl+Enter submits from anywhere, typing included
   // A field or a slider being typed in has its own Enter; an item held by Space (ActiveId on
   // the focused item until the key is up) does not stop it.
-  if (io.WantTextInput || (g.ActiveId != 0 && g.ActiveId != g.NavId)) return;
+  if (io.WantTextInput || (g.ActiveId != 0 && g.ActiveId != g.NavId)) return false;
   const bool focused = g.NavId != 0 && !g.NavDisableHighlight;
-  if (!focused || g_answer_controls.count(g.NavId)) {
-    app.submit_requested = true;
-  } else if (!hook_is_text_field(g.NavId)) {
-    io.NavInputs[ImGuiNavInput_Activate] = 1.0f;  // pressed like Space
-  }
+  if (!focused || g_keys.answer_controls.count(g.NavId)) return true;
+  if (!hook_is_text_field(g.NavId)) io.NavInputs[ImGuiNavInput_Activate] = 1.0f;  // pressed like Space
+  return false;
 }
 
 void mark_answer_control() {
-  if (g_answer_controls.size() > 4096) g_answer_controls.clear();
-  g_answer_controls.insert(ImGui::GetItemID());
+  if (g_keys.answer_controls.size() > 4096) g_keys.answer_controls.clear();
+  g_keys.answer_controls.insert(ImGui::GetItemID());
 }
 
 void focus_last_item() {

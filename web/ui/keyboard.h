@@ -12,8 +12,6 @@
 
 namespace dtx::web {
 
-struct App;
-
 void keyboard_init();
 
 // Tab pressed: moves the focus and returns true, or returns false when the key belongs to the
@@ -24,8 +22,9 @@ bool keyboard_tab(bool backwards);
 bool keyboard_escape_field();
 
 // Call between ImGui_Impl*_NewFrame and ImGui::NewFrame: turns a fresh Enter into a press of
-// the focused control, or into app.submit_requested on an answer control.
-void keyboard_before_frame(App& app);
+// the focused control; true when it submits instead (Enter on an answer control, Ctrl+Enter):
+// the caller sets App::submit_requested.
+bool keyboard_before_frame();
 // Call after ImGui::Render: notes where a click this frame put the focus (Tab goes on from it).
 void keyboard_after_frame();
 

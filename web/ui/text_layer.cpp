@@ -61,15 +61,20 @@ struct Frame {  // what one frame records for the layer; emptied by text_layer_b
   int tables = 0;
 } recorded;  // what this frame drew into the page: runs, blocks, descriptions, images
 
-std::vector<DrawnRun> g_drawn;
-uint64_t g_last_hash = 0;
-int g_version = 0;
+// What the last built layer was, across frames.
+struct LayerState {
+  std::vector<DrawnRun> drawn;
+  uint64_t last_hash = 0;
+  int version = 0;
+} g_layer;
 
 // (U0, V0) of every glyph in the atlas -> its font and glyph. Rebuilt when the atlas changes.
-std::unordered_map<uint64_t, Glyph> g_uv;
-ImTextureID g_uv_tex = nullptr;
-int g_uv_count = -1;
-uint64_t g_uv_where = 0;
+struct GlyphsByUv {
+  std::unordered_map<uint64_t, Glyph> map;
+  ImTextureID tex = nullptr;
+  int count = -1;
+  uint64_t where = 0;
+} g_uv;
 
 uint64_t uv_key(float u, float v) {
   uint32_t a, b;
@@ -88,14 +93,14 @@ void refresh_uv_map() {
     count += f->Glyphs.Size;
     where = where * 1099511628211ull ^ reinterpret_cast<uintptr_t>(f->Glyphs.Data);
   }
-  if (atlas->TexID == g_uv_tex && count == g_uv_count && where == g_uv_where) return;
-  g_uv.clear();
-  g_uv_tex = atlas->TexID;
-  g_uv_count = count;
-  g_uv_where = where;
+  if (atlas->TexID == g_uv.tex && count == g_uv.count && where == g_uv.where) return;
+  g_uv.map.clear();
+  g_uv.tex = atlas->TexID;
+  g_uv.count = count;
+  g_uv.where = where;
   for (ImFont* f : atlas->Fonts)
     for (const ImFontGlyph& gl : f->Glyphs)
-      if (gl.Visible) g_uv.emplace(uv_key(gl.U0, gl.V0), Glyph{f, &gl});
+      if (gl.Visible) g_uv.map.emplace(uv_key(gl.U0, gl.V0), Glyph{f, &gl});
 }
 
 // Rectangles looked up by the row bands they cross, so that thousands of glyphs each test a
@@ -251,7 +256,7 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
   recorded.runs.push_back(std::move(r));
 }
 
-const std::vector<DrawnRun>& text_layer_drawn_runs() { return g_drawn; }
+const std::vector<DrawnRun>& text_layer_drawn_runs() { return g_layer.drawn; }
 
 namespace {
 
@@ -272,7 +277,7 @@ struct GlyphJoiner {
     open = false;
   }
   void close_drawn() {
-    if (drawn_open && !drawn.text.empty()) g_drawn.push_back({drawn.text, drawn.rect});
+    if (drawn_open && !drawn.text.empty()) g_layer.drawn.push_back({drawn.text, drawn.rect});
     drawn_open = false;
   }
   // One glyph at `pen` (its origin) and `top`, drawn `scale` times its atlas size, in the
@@ -322,8 +327,8 @@ struct GlyphJoiner {
 // right or bottom by a clip rectangle keeps its top-left corner: ImGui clips text on the CPU,
 // as a small button's descenders are).
 const Glyph* glyph_of(const ImDrawVert& v0, const ImDrawVert& v2) {
-  auto it = g_uv.find(uv_key(v0.uv.x, v0.uv.y));
-  const ImFontGlyph* cand = it != g_uv.end() ? it->second.glyph : nullptr;
+  auto it = g_uv.map.find(uv_key(v0.uv.x, v0.uv.y));
+  const ImFontGlyph* cand = it != g_uv.map.end() ? it->second.glyph : nullptr;
   if (cand && v2.uv.x > cand->U0 && v2.uv.x <= cand->U1 && v2.uv.y > cand->V0 && v2.uv.y <= cand->V1) return &it->second;
   return nullptr;
 }
@@ -361,10 +366,10 @@ void read_command(const ImDrawList* dl, const ImDrawCmd& cmd, const RectIndex& m
 }
 
 // Every glyph of the frame into runs: the layer's (those Markdown did not report) in
-// `glyph_runs`, every drawn one in g_drawn.
+// `glyph_runs`, every drawn one in g_layer.drawn.
 std::vector<GlyphRun> read_glyph_runs(const ImDrawData* dd, const RectIndex& md_index, const RectIndex& item_index) {
   std::vector<GlyphRun> glyph_runs;
-  g_drawn.clear();
+  g_layer.drawn.clear();
   const ImTextureID atlas_tex = ImGui::GetIO().Fonts->TexID;
   for (int li = 0; dd && li < dd->CmdListsCount; ++li) {
     const ImDrawList* dl = dd->CmdLists[li];
@@ -612,9 +617,9 @@ TextLayerUpdate text_layer_build(const ImDrawData* dd, float dpr) {
   for (unsigned char c : body) h = (h ^ c) * 1099511628211ull;
   out.runs = runs;
   out.scroll_css = L.scroll / dpr;
-  if (h != g_last_hash) {
-    g_last_hash = h;
-    layer["v"] = ++g_version;
+  if (h != g_layer.last_hash) {
+    g_layer.last_hash = h;
+    layer["v"] = ++g_layer.version;
     out.changed = true;
     out.json = layer.dump();
   }

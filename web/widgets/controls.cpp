@@ -5,7 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "imgui_internal.h"
 #include "ui/access.h"
 #include "widgets/widgets.h"
@@ -41,10 +42,10 @@ void access_slider(const std::string& name, T value, double min, double max, con
 
 }  // namespace
 
-bool draw_player(App& app, Player& p, const char* kind, double dt) {
+bool draw_player(const UiEnv& ui, Player& p, const char* kind, double dt) {
   if (p.steps <= 0) p.steps = 0;
   if (p.playing) {
-    if (app.reduced_motion) {
+    if (ui.reduced_motion) {
       // prefers-reduced-motion: the picture changes a whole step at a time, nothing glides
       // (sends are never drawn part-way along a link).
       p.carry += dt * p.speed;
@@ -86,7 +87,7 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
   ImGui::SameLine();
   if (ImGui::Button(id_label("Restart", kind, "restart").c_str())) p.rewind();
 
-  const float e = em(app);
+  const float e = em(ui);
   ImGui::SetNextItemWidth(std::min(10 * e, ImGui::GetContentRegionAvail().x));
   std::string speed_id = std::string("##") + kind + "-speed";
   ImGui::SliderFloat(speed_id.c_str(), &p.speed, 0.25f, 32.0f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
@@ -105,10 +106,10 @@ bool draw_player(App& app, Player& p, const char* kind, double dt) {
   return p.playing;
 }
 
-bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
+bool draw_inputs(const UiEnv& ui, sim::WidgetValues& v, const char* only) {
   if (!v.kind) return false;
   bool changed = false;
-  const float e = em(app);
+  const float e = em(ui);
   std::string filter = std::string(",") + only + ",";
   const float avail = ImGui::GetContentRegionAvail().x;
   // Two columns of sliders on a wide column, one on a phone.
@@ -193,7 +194,7 @@ bool draw_inputs(App& app, sim::WidgetValues& v, const char* only) {
   return changed;
 }
 
-bool figure_tip(App& app, const char* id, const std::string& tip) {
+bool figure_tip(const UiEnv& ui, const char* id, const std::string& tip) {
   ImGuiContext& g = *GImGui;
   const ImRect bb(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   const std::string label = std::string("##") + id;
@@ -203,7 +204,7 @@ bool figure_tip(App& app, const char* id, const std::string& tip) {
   if (!ImGui::ItemAdd(bb, iid, nullptr, ImGuiItemFlags_NoNav)) return false;
   // Listed for the tests with a mouse only: a finger does not hover, and every item a phone
   // lists must be a 44 px touch target (these are lines of text).
-  if (!app.coarse_pointer) IMGUI_TEST_ENGINE_ITEM_INFO(iid, label.c_str(), 0);
+  if (!ui.coarse_pointer) IMGUI_TEST_ENGINE_ITEM_INFO(iid, label.c_str(), 0);
   if (tip.empty() || !ImGui::ItemHoverable(bb, iid)) return false;
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);

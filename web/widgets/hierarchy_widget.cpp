@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "sim/roofline.h"
 #include "widgets/widgets.h"
 
@@ -93,19 +94,19 @@ class HierarchyWidget : public Widget {
   }
   const sim::WidgetValues& inputs() const override { return values_; }
 
-  bool draw(App& app, double dt) override {
-    const bool animating = draw_player(app, player_, "hierarchy", dt);
+  bool draw(const UiEnv& ui, double dt) override {
+    const bool animating = draw_player(ui, player_, "hierarchy", dt);
     values_.set("level", shown_level());
     if (!h_.error.empty()) {
       text_colored(color::wrong(), h_.error.c_str());
       return animating;
     }
-    draw_level_buttons(app);
-    draw_header(app);
-    draw_zoom(app);
-    draw_bars(app);
+    draw_level_buttons(ui);
+    draw_header(ui);
+    draw_zoom(ui);
+    draw_bars(ui);
     ImGui::Spacing();
-    if (draw_inputs(app, values_, "gpu,bytes,oversub")) recompute();
+    if (draw_inputs(ui, values_, "gpu,bytes,oversub")) recompute();
     return animating;
   }
 
@@ -193,7 +194,7 @@ class HierarchyWidget : public Widget {
     values_.set("level", player_.pos);
   }
 
-  void draw_level_buttons(App& app) {
+  void draw_level_buttons(const UiEnv& ui) {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const int current = shown_level();
     for (int i = 0; i < sim::kZoomLevels; ++i) {
@@ -208,9 +209,9 @@ class HierarchyWidget : public Widget {
     }
   }
 
-  void draw_header(App& app) {
+  void draw_header(const UiEnv& ui) {
     const int lv = shown_level();
-    ImGui::PushFont(app.fonts.bold);
+    ImGui::PushFont(ui.fonts.bold);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(headers_[lv].c_str());
     ImGui::PopTextWrapPos();
@@ -247,8 +248,8 @@ class HierarchyWidget : public Widget {
     return a;
   }
 
-  void draw_zoom(App& app) {
-    const float e = em(app);
+  void draw_zoom(const UiEnv& ui) {
+    const float e = em(ui);
     const float w = std::max(ImGui::GetContentRegionAvail().x, 10 * e);
     const float h = std::clamp(w * 0.55f, 12 * e, 22 * e);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -283,7 +284,7 @@ class HierarchyWidget : public Widget {
     dl->PushClipRect(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), true);
     dl->AddRectFilled(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::panel(), 4);
     nodes_drawn_ = 0;
-    draw_node(app, dl, kTop, world, cam, canvas, true);
+    draw_node(ui, dl, kTop, world, cam, canvas, true);
     dl->AddRect(ImVec2(canvas.x0, canvas.y0), ImVec2(canvas.x1, canvas.y1), color::border(), 4);
     dl->PopClipRect();
     if (clicked && shown_level() > 0) go_to(shown_level() - 1);
@@ -292,11 +293,11 @@ class HierarchyWidget : public Widget {
   // One box and, while its children are big enough to see, theirs. Boxes outside the canvas
   // are skipped and tiny ones are drawn as a plain fill, so a frame stays a few thousand
   // rectangles whatever the zoom.
-  void draw_node(App& app, ImDrawList* dl, int lv, const Box& b, const Camera& cam, const Box& canvas, bool on_path) {
+  void draw_node(const UiEnv& ui, ImDrawList* dl, int lv, const Box& b, const Camera& cam, const Box& canvas, bool on_path) {
     ImVec2 a = cam.map(b.x0, b.y0), z = cam.map(b.x1, b.y1);
     if (z.x < canvas.x0 || a.x > canvas.x1 || z.y < canvas.y0 || a.y > canvas.y1) return;
     ++nodes_drawn_;
-    const float e = em(app);
+    const float e = em(ui);
     const float sw = z.x - a.x, sh = z.y - a.y;
     const float gap = sw > 6 ? 1 : 0;
     // Rounded corners cost about five times the vertices of square ones and cannot be seen
@@ -305,7 +306,7 @@ class HierarchyWidget : public Widget {
     dl->AddRectFilled(ImVec2(a.x + gap, a.y + gap), ImVec2(z.x - gap, z.y - gap), kLevelFill[lv], round);
     const bool current = on_path && lv == shown_level();
     if (sw > 12) dl->AddRect(a, z, current ? color::accent() : color::border(), round, 0, current ? 2.5f : 1.0f);
-    ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
+    ImFont* font = ui.fonts.body ? ui.fonts.body : ImGui::GetFont();
     const float small = std::round(0.8f * e);
     if (lv == 0) {
       if (sw > 6 * e && sh > 4 * e) draw_gpu_detail(dl, font, small, a, z);
@@ -330,7 +331,7 @@ class HierarchyWidget : public Widget {
       return;
     }
     for (int i = 0; i < h_.zoom[lv].children; ++i)
-      draw_node(app, dl, lv - 1, child_box(inner, cols, rows, i), cam, canvas, on_path && i == 0);
+      draw_node(ui, dl, lv - 1, child_box(inner, cols, rows, i), cam, canvas, on_path && i == 0);
   }
 
   // A GPU seen up close: the compute die between its HBM stacks; named when there is room.
@@ -359,14 +360,14 @@ class HierarchyWidget : public Widget {
   }
 
   // Bandwidth per rung on a log scale (1 GB/s to 10 TB/s), the current level's link marked.
-  void draw_bars(App& app) {
-    const float e = em(app);
+  void draw_bars(const UiEnv& ui) {
+    const float e = em(ui);
     ImGui::Dummy(ImVec2(0, 0.3f * e));
-    ImGui::PushFont(app.fonts.bold);
+    ImGui::PushFont(ui.fonts.bold);
     ImGui::TextUnformatted("Bandwidth per GPU, one direction (log scale)");
     ImGui::PopFont();
     const int current_link = h_.zoom[shown_level()].link;
-    ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
+    ImFont* font = ui.fonts.body ? ui.fonts.body : ImGui::GetFont();
     const float small = std::round(0.8f * e);
     const double lo = 0, hi = 4;  // log10 GB/s
     for (size_t i = 0; i < h_.links.size(); ++i) {

@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "sim/pipeline.h"
 #include "sim/sources.h"
 #include "widgets/widgets.h"
@@ -117,7 +118,7 @@ class PipelineWidget : public Widget {
     player_.rewind();
   }
   const sim::WidgetValues& inputs() const override { return values_; }
-  bool draw(App& app, double dt) override;
+  bool draw(const UiEnv& ui, double dt) override;
   std::string state_json() const override;
   std::string describe() const override;
   std::string stage_activity(double t_ms, int stage) const;
@@ -127,8 +128,8 @@ class PipelineWidget : public Widget {
  private:
   void rerun();
   void layout(float width, float row_h, ImFont* font, float font_px);
-  void draw_chart(App& app);
-  void draw_figures(App& app);
+  void draw_chart(const UiEnv& ui);
+  void draw_figures(const UiEnv& ui);
   void tooltip(double t_ms, int stage);
   double cursor_ms() const { return std::min(result_.makespan_ms, player_.pos * quantum_ms_); }
 
@@ -244,27 +245,27 @@ void PipelineWidget::layout(float width, float row_h, ImFont* font, float font_p
   }
 }
 
-bool PipelineWidget::draw(App& app, double dt) {
+bool PipelineWidget::draw(const UiEnv& ui, double dt) {
   // v only matters to the interleaved schedule; hide it for the others.
   const bool interleaved = values_.get_int("schedule") == static_cast<int>(sim::PipeSchedule::Interleaved);
-  bool changed = draw_inputs(app, values_, interleaved ? "" : "schedule,p,m,f,b,w");
+  bool changed = draw_inputs(ui, values_, interleaved ? "" : "schedule,p,m,f,b,w");
   if (changed) rerun();
   ImGui::Spacing();
   if (!result_.error.empty()) {
     text_colored(color::wrong(), ("Cannot simulate these inputs: " + result_.error).c_str());
     return changed;
   }
-  const bool animating = draw_player(app, player_, "pipeline", dt);
+  const bool animating = draw_player(ui, player_, "pipeline", dt);
   tip_shown_.clear();
-  draw_chart(app);
-  draw_figures(app);
+  draw_chart(ui);
+  draw_figures(ui);
   // A changed input was drawn after the chart of the old inputs: one more frame.
   return animating || changed;
 }
 
-void PipelineWidget::draw_chart(App& app) {
+void PipelineWidget::draw_chart(const UiEnv& ui) {
   const sim::PipelineResult& r = result_;
-  const float e = em(app);
+  const float e = em(ui);
   const int p = r.in.p;
   ImFont* font = ImGui::GetFont();
   const float small = std::max(8.0f, 0.8f * ImGui::GetFontSize());
@@ -397,9 +398,9 @@ void PipelineWidget::tooltip(double t_ms, int stage) {
   ImGui::EndTooltip();
 }
 
-void PipelineWidget::draw_figures(App& app) {
+void PipelineWidget::draw_figures(const UiEnv& ui) {
   const sim::PipelineResult& r = result_;
-  const float e = em(app);
+  const float e = em(ui);
   ImGui::Spacing();
   // Legend: a swatch per kind and the hatched idle.
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -447,9 +448,9 @@ void PipelineWidget::draw_figures(App& app) {
   const bool textbook = r.in.schedule == sim::PipeSchedule::GPipe || r.in.schedule == sim::PipeSchedule::OneFOneB;
   const std::string bubble_tip = bubble_source(r.in.schedule);
   auto tip = [&](const char* id, const std::string& text) {
-    if (figure_tip(app, id, text)) tip_shown_ = text;
+    if (figure_tip(ui, id, text)) tip_shown_ = text;
   };
-  ImGui::PushFont(app.fonts.bold);
+  ImGui::PushFont(ui.fonts.bold);
   ImGui::TextWrapped("Bubble: idle/total %s, idle/ideal %s", pct(r.bubble_total).c_str(), pct(r.bubble_ideal).c_str());
   ImGui::PopFont();
   tip("pipeline-fig-bubble", bubble_tip);

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "sim/plan.h"
 #include "text.h"
 #include "widgets/widgets.h"
@@ -20,11 +21,11 @@ namespace {
 // The memory buckets, coloured from the theme (palette().bucket, in this order).
 const char* const kBucketNames[4] = {"weights", "gradients", "optimizer", "activations"};
 
-void heading(App& app, const char* text) {
+void heading(const UiEnv& ui, const char* text) {
   ImGui::Spacing();
-  if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
+  if (ui.fonts.bold) ImGui::PushFont(ui.fonts.bold);
   ImGui::TextUnformatted(text);
-  if (app.fonts.bold) ImGui::PopFont();
+  if (ui.fonts.bold) ImGui::PopFont();
 }
 
 void wrapped_disabled(const std::string& s) {
@@ -54,20 +55,20 @@ struct PlanWidget : Widget {
   }
   const sim::WidgetValues& inputs() const override { return values; }
 
-  bool draw(App& app, double) override {
+  bool draw(const UiEnv& ui, double) override {
     bool changed = false;
     tip_shown.clear();
-    heading(app, "Model and cluster");
-    changed |= draw_inputs(app, values, "model,gpu,nodes,gpus_per_node,seq");
-    heading(app, "Parallelism");
-    changed |= draw_inputs(app, values, "tp,pp,dp,cp,zero,sp");
-    heading(app, "Batch and memory");
-    changed |= draw_inputs(app, values, "mbs,microbatches,recompute,flash,stage,eff");
-    heading(app, "Memory convention");
-    changed |= draw_inputs(app, values, "convention,offload");
+    heading(ui, "Model and cluster");
+    changed |= draw_inputs(ui, values, "model,gpu,nodes,gpus_per_node,seq");
+    heading(ui, "Parallelism");
+    changed |= draw_inputs(ui, values, "tp,pp,dp,cp,zero,sp");
+    heading(ui, "Batch and memory");
+    changed |= draw_inputs(ui, values, "mbs,microbatches,recompute,flash,stage,eff");
+    heading(ui, "Memory convention");
+    changed |= draw_inputs(ui, values, "convention,offload");
     ImGui::Spacing();
-    if (ImGui::TreeNodeEx("Model overrides (0 = the preset's)###plan-overrides", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
-      changed |= draw_inputs(app, values, "params_b,layers,hidden,heads,kv_heads,ffn,vocab");
+    if (ImGui::TreeNodeEx("Model overrides (0 = the preset's)###plan-overrides", ui.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
+      changed |= draw_inputs(ui, values, "params_b,layers,hidden,heads,kv_heads,ffn,vocab");
       ImGui::TreePop();
     }
     if (changed) simulate();
@@ -79,18 +80,18 @@ struct PlanWidget : Widget {
     }
     draw_summary();
     ImGui::Separator();
-    heading(app, in.first_stage ? "Memory per GPU (first pipeline stage)" : "Memory per GPU (the average GPU)");
-    draw_memory(app);
-    heading(app, "Communication per GPU per step");
-    draw_traffic(app);
-    heading(app, "Step time (an estimate)");
-    draw_time(app);
+    heading(ui, in.first_stage ? "Memory per GPU (first pipeline stage)" : "Memory per GPU (the average GPU)");
+    draw_memory(ui);
+    heading(ui, "Communication per GPU per step");
+    draw_traffic(ui);
+    heading(ui, "Step time (an estimate)");
+    draw_time(ui);
     if (!r.warnings.empty()) {
-      heading(app, "Warnings");
+      heading(ui, "Warnings");
       for (const auto& w : r.warnings) text_colored(color::partial(), ("• " + w).c_str());
     }
     ImGui::Spacing();
-    if (ImGui::TreeNodeEx("Assumptions behind the estimate###plan-assumptions", app.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
+    if (ImGui::TreeNodeEx("Assumptions behind the estimate###plan-assumptions", ui.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0)) {
       for (const std::string& a : sim::plan_assumptions(in)) wrapped_disabled("• " + a);
       ImGui::TreePop();
     }
@@ -132,12 +133,12 @@ struct PlanWidget : Widget {
             {kBucketNames[3], r.activations_bytes, b[3], 3, "plan-fig-activations"}};
   }
 
-  void tip(App& app, const char* id, int bucket) {
-    if (figure_tip(app, id, sim::plan_memory_formula(in, r, bucket))) tip_shown = sim::plan_memory_formula(in, r, bucket);
+  void tip(const UiEnv& ui, const char* id, int bucket) {
+    if (figure_tip(ui, id, sim::plan_memory_formula(in, r, bucket))) tip_shown = sim::plan_memory_formula(in, r, bucket);
   }
 
-  void draw_memory(App& app) {
-    const float e = em(app);
+  void draw_memory(const UiEnv& ui) {
+    const float e = em(ui);
     const std::vector<Segment> segs = segments();
     const float w = std::max(ImGui::GetContentRegionAvail().x, 4 * e);
     const float bar_h = 1.6f * e, label_h = ImGui::GetTextLineHeight() + 0.3f * e;
@@ -200,7 +201,7 @@ struct PlanWidget : Widget {
       ImGui::SameLine(0, 0.3f * e);
       ImGui::TextUnformatted(label.c_str());
       ImGui::EndGroup();
-      tip(app, segs[i].id, segs[i].bucket);
+      tip(ui, segs[i].id, segs[i].bucket);
     }
     char act[200];
     std::snprintf(act, sizeof act, "Activations: %s per layer per microbatch × %s layers × %d in flight.",
@@ -218,7 +219,7 @@ struct PlanWidget : Widget {
     const std::string host = r.cpu_modelled ? "Host memory per node: " + format_gb(r.cpu_bytes_per_node) + "."
                                             : std::string("Host memory per node: not modelled by this convention.");
     ImGui::TextUnformatted(host.c_str());
-    tip(app, "plan-fig-host", 4);
+    tip(ui, "plan-fig-host", 4);
   }
 
   const char* convention_title() const {
@@ -231,8 +232,8 @@ struct PlanWidget : Widget {
     return "";
   }
 
-  void draw_traffic(App& app) const {
-    const bool wide = ImGui::GetContentRegionAvail().x > 30 * em(app);
+  void draw_traffic(const UiEnv& ui) const {
+    const bool wide = ImGui::GetContentRegionAvail().x > 30 * em(ui);
     const int cols = wide ? 6 : 5;
     const ImGuiTableFlags flags =
         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
@@ -277,7 +278,7 @@ struct PlanWidget : Widget {
                           : "Bytes each GPU sends per step; IB = InfiniBand. Hover a dimension for its collectives.");
   }
 
-  void draw_time(App& app) {
+  void draw_time(const UiEnv& ui) {
     double exposed = 0;
     for (const auto& row : r.comm) exposed += row.exposed_s;
     char buf[320];
@@ -285,7 +286,7 @@ struct PlanWidget : Widget {
                   format_percent(r.mfu).c_str(), format_percent(r.bubble).c_str());
     ImGui::TextUnformatted(buf);
     const std::string mfu = sim::formula_with_source("plan.mfu");
-    if (figure_tip(app, "plan-fig-mfu", mfu)) tip_shown = mfu;
+    if (figure_tip(ui, "plan-fig-mfu", mfu)) tip_shown = mfu;
     std::snprintf(buf, sizeof buf,
                   "Compute %s at %s of %s (dense BF16), stretched by the bubble, plus %s of exposed communication.",
                   format_seconds(r.compute_s).c_str(), format_percent(in.efficiency).c_str(),

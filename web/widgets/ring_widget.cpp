@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "sim/ring.h"
 #include "sim/sources.h"
 #include "widgets/widgets.h"
@@ -117,13 +118,13 @@ struct RingGeometry {
   ImVec2 at(float radius, float a) const { return ImVec2(c.x + radius * std::cos(a), c.y + radius * std::sin(a)); }
 };
 
-RingGeometry ring_geometry(App& app, ImVec2 p0, ImVec2 p1, int n) {
+RingGeometry ring_geometry(const UiEnv& ui, ImVec2 p0, ImVec2 p1, int n) {
   RingGeometry g;
-  const float e = em(app);
+  const float e = em(ui);
   g.n = n;
   g.e = e;
   g.c = ImVec2((p0.x + p1.x) * 0.5f, (p0.y + p1.y) * 0.5f);
-  g.font = app.fonts.body;
+  g.font = ui.fonts.body;
   g.label_size = 0.8f * e;
   char label[16];
   std::snprintf(label, sizeof label, "r%d", n - 1);
@@ -194,7 +195,7 @@ class RingWidget : public Widget {
   }
   const sim::WidgetValues& inputs() const override { return values_; }
 
-  bool draw(App& app, double dt) override;
+  bool draw(const UiEnv& ui, double dt) override;
   std::string state_json() const override;
   std::string describe() const override;
 
@@ -203,15 +204,15 @@ class RingWidget : public Widget {
   void sync_state();
   void recount();
   bool step_forward();
-  void draw_picture(App& app, float width);
+  void draw_picture(const UiEnv& ui, float width);
   void draw_ranks(ImDrawList* dl, const RingGeometry& g) const;
   void draw_rank_cells(ImDrawList* dl, const RingGeometry& g, int r, ImVec2 rc) const;
   void draw_sends(ImDrawList* dl, const RingGeometry& g) const;
   void draw_centre(ImDrawList* dl, const RingGeometry& g) const;
   void hover_tooltip(const RingGeometry& g);
-  void draw_figures(App& app);
-  void draw_comparison(App& app);
-  void draw_busbw(App& app);
+  void draw_figures(const UiEnv& ui);
+  void draw_comparison(const UiEnv& ui);
+  void draw_busbw(const UiEnv& ui);
   void tooltip_for(int rank);
 
   sim::WidgetValues values_;
@@ -332,9 +333,9 @@ void RingWidget::sync_state() {
   }
 }
 
-bool RingWidget::draw(App& app, double dt) {
+bool RingWidget::draw(const UiEnv& ui, double dt) {
   const sim::RingInputs a = sim::ring_inputs_from(values_);
-  if (draw_inputs(app, values_)) {
+  if (draw_inputs(ui, values_)) {
     const sim::RingInputs b = sim::ring_inputs_from(values_);
     // Only a rerun when the schedule or the figures really change (sliders report drags).
     if (a.ranks != b.ranks || a.bytes != b.bytes || a.algorithm != b.algorithm || a.collective != b.collective ||
@@ -342,7 +343,7 @@ bool RingWidget::draw(App& app, double dt) {
       rerun(false);
   }
   ImGui::Spacing();
-  bool animating = draw_player(app, player_, "ring", dt);
+  bool animating = draw_player(ui, player_, "ring", dt);
   sync_state();
   tip_shown_.clear();
 
@@ -353,23 +354,23 @@ bool RingWidget::draw(App& app, double dt) {
   if (!state_.error.empty()) text_colored(color::wrong(), state_.error.c_str());
 
   // On a wide column the figures sit beside the picture; on a phone, below it.
-  const float e = em(app);
+  const float e = em(ui);
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool beside = avail > 44 * e;
-  draw_picture(app, beside ? std::min(avail * 0.55f, 30 * e) : avail);
+  draw_picture(ui, beside ? std::min(avail * 0.55f, 30 * e) : avail);
   if (beside) {
     ImGui::SameLine();
     ImGui::BeginGroup();
   }
-  draw_figures(app);
-  draw_comparison(app);
+  draw_figures(ui);
+  draw_comparison(ui);
   if (beside) ImGui::EndGroup();
-  draw_busbw(app);
+  draw_busbw(ui);
   return animating;
 }
 
-void RingWidget::draw_picture(App& app, float width) {
-  const float e = em(app);
+void RingWidget::draw_picture(const UiEnv& ui, float width) {
+  const float e = em(ui);
   const int n = sim_->in.ranks;
   const float height = std::min(width, 30 * e);
   ImGui::InvisibleButton("###ring-canvas", ImVec2(std::max(width, 1.0f), std::max(height, 1.0f)));
@@ -380,7 +381,7 @@ void RingWidget::draw_picture(App& app, float width) {
   dl->AddRectFilled(p0, p1, color::panel(), 0.4f * e);
   dl->AddRect(p0, p1, color::border(), 0.4f * e);
 
-  const RingGeometry g = ring_geometry(app, p0, p1, n);
+  const RingGeometry g = ring_geometry(ui, p0, p1, n);
   // The track: the ring itself, faint.
   dl->AddCircle(g.c, g.r_track, color::border(), std::clamp(n * 2, 32, 128), 1.0f);
   draw_ranks(dl, g);
@@ -543,7 +544,7 @@ void RingWidget::tooltip_for(int rank) {
   ImGui::EndTooltip();
 }
 
-void RingWidget::draw_figures(App& app) {
+void RingWidget::draw_figures(const UiEnv& ui) {
   const sim::RingSim& s = *sim_;
   const int n = s.in.ranks;
   const int done = state_.steps_done;
@@ -572,9 +573,9 @@ void RingWidget::draw_figures(App& app) {
   ImGui::PopStyleColor();
 }
 
-void RingWidget::draw_comparison(App& app) {
+void RingWidget::draw_comparison(const UiEnv& ui) {
   if (algos_.empty()) return;
-  const float e = em(app);
+  const float e = em(ui);
   ImGui::Spacing();
   ImGui::TextWrapped("Busiest port (bytes in + out) and time, for the same N, M and collective:");
   uint64_t most = 1;
@@ -601,14 +602,14 @@ void RingWidget::draw_comparison(App& app) {
 
 // Every collective's busBw factor at this N, and the busBw nccl-tests would print for each at
 // the algBw simulated here (busBw = algBw × factor); the animated collective's row is marked.
-void RingWidget::draw_busbw(App& app) {
+void RingWidget::draw_busbw(const UiEnv& ui) {
   const int n = sim_->in.ranks;
   const sim::Collective mine = animated_collective(sim_->in.collective);
   const double algbw = sim_->algbw_gbs;
   ImGui::Spacing();
-  if (app.fonts.bold) ImGui::PushFont(app.fonts.bold);
+  if (ui.fonts.bold) ImGui::PushFont(ui.fonts.bold);
   ImGui::TextUnformatted("Bus bandwidth of every collective");
-  if (app.fonts.bold) ImGui::PopFont();
+  if (ui.fonts.bold) ImGui::PopFont();
   ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   ImGui::TextWrapped("busBw = algBw × factor, at n = %d ranks and the algBw simulated above (%s). nccl-tests prints "
                      "busBw so that results compare across n; hover a factor for its formula and source.",
@@ -634,10 +635,10 @@ void RingWidget::draw_busbw(App& app) {
     ImGui::TableSetColumnIndex(1);
     const std::string ft = factor_cell(b, n);
     ImGui::TextUnformatted(ft.c_str());
-    if (figure_tip(app, ("ring-fig-busbw-" + key).c_str(), tip)) tip_shown_ = tip;
+    if (figure_tip(ui, ("ring-fig-busbw-" + key).c_str(), tip)) tip_shown_ = tip;
     ImGui::TableSetColumnIndex(2);
     ImGui::TextUnformatted(format_si(algbw * f * 1e9, "B/s").c_str());
-    if (figure_tip(app, ("ring-fig-busbw-" + key + "-bw").c_str(), tip)) tip_shown_ = tip;
+    if (figure_tip(ui, ("ring-fig-busbw-" + key + "-bw").c_str(), tip)) tip_shown_ = tip;
   }
   ImGui::EndTable();
   ImGui::PushStyleColor(ImGuiCol_Text, color::muted());

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "ui/controls.h"
+#include "ui/ui_env.h"
 #include "sim/roofline.h"
 #include "text.h"
 #include "widgets/widgets.h"
@@ -55,17 +56,17 @@ class RooflineWidget : public Widget {
   }
   const sim::WidgetValues& inputs() const override { return values_; }
 
-  bool draw(App& app, double dt) override {
-    const bool animating = draw_player(app, player_, "roofline", dt);
+  bool draw(const UiEnv& ui, double dt) override {
+    const bool animating = draw_player(ui, player_, "roofline", dt);
     if (res_.gpu) {
-      draw_plot(app);
-      draw_figures(app);
+      draw_plot(ui);
+      draw_figures(ui);
     } else {
       text_colored(color::wrong(), res_.error.c_str());
     }
     ImGui::Spacing();
     const std::string op = values_.option("op");
-    if (draw_inputs(app, values_, inputs_for(op))) {
+    if (draw_inputs(ui, values_, inputs_for(op))) {
       // A new operation sweeps something else: start its animation from the beginning.
       if (op != values_.option("op")) player_.rewind();
       recompute();
@@ -241,9 +242,9 @@ class RooflineWidget : public Widget {
     ImVec2 ridge;  // the ridge on screen
   };
 
-  void draw_plot(App& app) {
-    const float e = em(app);
-    ImFont* font = app.fonts.body ? app.fonts.body : ImGui::GetFont();
+  void draw_plot(const UiEnv& ui) {
+    const float e = em(ui);
+    ImFont* font = ui.fonts.body ? ui.fonts.body : ImGui::GetFont();
     const float small = std::round(0.8f * e);
     const float w = std::max(ImGui::GetContentRegionAvail().x, 10 * e);
     const float h = std::clamp(w * 0.7f, 15 * e, 24 * e);
@@ -423,10 +424,10 @@ class RooflineWidget : public Widget {
     recompute();
   }
 
-  void draw_figures(App& app) {
-    const float e = em(app);
+  void draw_figures(const UiEnv& ui) {
+    const float e = em(ui);
     ImGui::Dummy(ImVec2(0, 0.2f * e));
-    ImGui::PushFont(app.fonts.bold);
+    ImGui::PushFont(ui.fonts.bold);
     ImGui::TextWrapped("%s on the %s", res_.selected.label.c_str(), res_.gpu->name);
     ImGui::PopFont();
     for (size_t i = 0; i < figures_.size(); ++i) {
@@ -451,7 +452,7 @@ class RooflineWidget : public Widget {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(bound_color(res_.points[i].cost.bound)), "●");
       ImGui::SameLine(0, 0.3f * e);
       ImGui::PushTextWrapPos(0);
-      if (res_.points[i].selected) ImGui::PushFont(app.fonts.bold);
+      if (res_.points[i].selected) ImGui::PushFont(ui.fonts.bold);
       ImGui::TextUnformatted(point_lines_[i].c_str());
       if (res_.points[i].selected) ImGui::PopFont();
       ImGui::PopTextWrapPos();

@@ -10,10 +10,10 @@
 #include "figures.h"  // the widgets print figures as dtx sim does
 #include "imgui.h"
 #include "sim/widget.h"
+#include "ui/ui_env.h"
 
 namespace dtx::web {
 
-struct App;
 
 struct Widget {
   virtual ~Widget() = default;
@@ -24,7 +24,7 @@ struct Widget {
   // Draws at the cursor across the available width: controls, sliders, the picture, the
   // figures. `dt` is seconds since the last frame. Returns true while animating (the page
   // then keeps drawing frames).
-  virtual bool draw(App& app, double dt) = 0;
+  virtual bool draw(const UiEnv& ui, double dt) = 0;
   // A JSON object for window.dtx and the tests: {"kind", "step", "steps", "playing", ...}
   // plus the figures the widget shows (bubble, bytes per rank, memory per GPU...).
   virtual std::string state_json() const = 0;
@@ -59,19 +59,19 @@ struct Player {
 // Play/Pause, Back, Step, Restart, a speed slider and a scrubber, ids "<kind>-play",
 // "<kind>-back", "<kind>-step", "<kind>-restart", "<kind>-speed", "<kind>-scrub".
 // Advances the player by dt while playing; returns true while it is playing.
-bool draw_player(App& app, Player& p, const char* kind, double dt);
+bool draw_player(const UiEnv& ui, Player& p, const char* kind, double dt);
 
 // A slider (or a combo, for choices) per input of the kind, ids "<kind>-<input>". Inputs
 // listed in `only` (comma-separated names; empty = all) are drawn. Returns true when a value
 // changed.
-bool draw_inputs(App& app, sim::WidgetValues& v, const char* only = "");
+bool draw_inputs(const UiEnv& ui, sim::WidgetValues& v, const char* only = "");
 
 // Makes the item just drawn (a figure's text, a row, a bar) a hover target that shows `tip`,
 // the formula behind the figure with its source, in a tooltip. With a mouse it is listed for
 // the tests as "<id>"; it is never a keyboard stop, so widgets also put the formulas in
 // describe() for screen readers (and with a finger, where nothing hovers, the same text is in
 // the text layer that way). Returns true while the tooltip shows.
-bool figure_tip(App& app, const char* id, const std::string& tip);
+bool figure_tip(const UiEnv& ui, const char* id, const std::string& tip);
 
 // JSON string escaping for state_json.
 std::string json_str(std::string_view s);

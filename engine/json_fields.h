@@ -1,14 +1,18 @@
-// Internal to the engine: reading JSON fields with errors that say where and what was
-// expected. Every type file in grade/ uses these, so all packs get the same messages.
+// Reading a JSON document an author or a student wrote (a pack, an assignment, a submission):
+// its size, syntax and nesting checked before any parser recurses into it, then field
+// readers whose every error names the place (file, line, column, JSON pointer; positions
+// from json_pos.h) and what was expected. Every type's loader uses these, so all packs get
+// the same messages.
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "type_registry.h"
 #include "model.h"
 
 namespace dtx {
@@ -128,111 +132,5 @@ std::string did_you_mean(std::string_view got, const std::vector<std::string>& c
                          char quote = '"');
 // "a, b, c"
 std::string join_names(const std::vector<std::string>& names, const char* sep = ", ");
-
-// The type registry (TypeEntry, exercise_types, find_type) is in grade/registry.h.
-
-// An instance told as text and JSON (TypeSpec::describe; `dtx show`).
-struct InstanceDescription {
-  std::string text;
-  Json json = Json::object();
-  // With the answer: the right answer as `dtx grade` reads it (for a program, the text of the
-  // reference solution, which `dtx grade` reads from a file).
-  std::vector<std::string> answer_words;
-};
-
-// Lint needs the same reporter plus the exercise being checked.
-class CodeRunner;
-
-struct LintContext : Reporter {
-  const Exercise* exercise = nullptr;
-  CodeRunner* runner = nullptr;  // when set, code exercises run their reference and wrongs
-  bool warnings = false;         // style warnings (`dtx lint --warn`) are wanted
-  // Parameter points to evaluate at: the defaults first, then every corner of the ranges
-  // (params and derived values, in order; numeric exercises add their answers once known).
-  std::vector<std::vector<std::pair<std::string, double>>> points;
-  // The exercise's params then derived names, in order: what messages list as "declared".
-  std::vector<std::string> declared;
-
-  ExprScope scope_at(size_t point) const;
-  std::string describe_point(size_t point) const;  // "at N=2, M=0.5"
-  // Evaluates `e` at every point; reports the first failure at `pointer` and returns the
-  // values (nullopt where it failed). A name that no point knows is reported as undeclared
-  // (see check_names) instead of failing at every point.
-  std::vector<std::optional<double>> eval_everywhere(const Expr& e, const std::string& pointer,
-                                                     const std::string& what);
-  // Reports the first name of `e` that is not in `visible` ("parameter 'n' is used in the
-  // answer but not declared (did you mean 'N'?); declared: N, M"), or that is in `later`
-  // (defined, but after this use). `where` says where the expression is ("the answer",
-  // "derived value \"chunk\""). `column_offset` is added to the name's column when the
-  // expression sits inside a longer string (a placeholder). Returns true when all are known.
-  bool check_names(const Expr& e, const std::string& pointer, const std::string& where,
-                   const std::vector<std::string>& visible,
-                   const std::vector<std::string>& later = {}, int column_offset = 0);
-  // A style warning; dropped unless `warnings` is set.
-  void warn(DiagCode code, const std::string& pointer, const std::string& message, bool at_key = false) {
-    if (warnings) report(code, pointer, message, at_key);
-  }
-};
-
-// What TypeSpec::lint_instance finds in one instance. Lint gathers the same problem (code and
-// pointer) over every seed and reports it once, with the first seed and how many had it.
-struct InstanceProblems {
-  struct Problem {
-    DiagCode code;
-    std::string pointer, message;  // the message of the first seed that had it
-    uint64_t first_seed = 0;
-    std::string first_values;  // "p=2, m=126"
-    int seeds = 0;
-    uint64_t last_seed = 0;  // a problem found twice in one instance counts that seed once
-  };
-  std::vector<Problem> found;
-  uint64_t seed = 0;          // the instance being checked
-  std::string values;         // its parameters, for messages
-  void problem(DiagCode code, const std::string& pointer, const std::string& message);
-};
-
-// Shared by lint and the types' style warnings (TypeSpec::warn).
-// "no hints: a student who is stuck gets no nudge ...", at the exercise.
-void warn_no_hints(const Exercise& ex, LintContext& ctx);
-// Warns about each parameter that `used` names (through derived values), that varies, and
-// that `text` never shows in a placeholder: the student cannot know its value.
-void warn_unshown_params(const Exercise& ex, const std::vector<std::string>& used, const std::string& text,
-                         const std::string& text_pointer, LintContext& ctx);
-
-// The dimension of `e` (over the exercise's params and derived values) in data, time, FLOP and
-// money, from the units the params declare ("unit": "GB"): each is scaled in turn and the change
-// of the result read off (a quantity of dimension data^k grows by 2^k when every data amount
-// doubles). Numbers written into an expression count as plain numbers. nullopt when it cannot
-// tell: a parameter `e` depends on declares no unit, or the result does not scale as a power
-// (ceil, a sum of unlike terms). Counts (GPUs, tokens) are left out: "per GPU" is rarely
-// written into a unit.
-std::optional<Dim> dimension_of(const Expr& e, const Exercise& ex);
-
-// Deterministic random numbers, identical in native and wasm builds (std distributions
-// differ between libstdc++ and libc++, so we don't use them).
-struct Rng {
-  uint64_t state;
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform integer in [0, n).
-  uint64_t below(uint64_t n) { return n ? next() % n : 0; }
-  double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-};
-uint64_t hash_string(std::string_view s);
-
-// One value drawn uniformly: from `choices` when given, else from min..max on the `step`
-// grid (continuous when step is 0). Shared by parameters and generated code cases.
-double draw_value(Rng& rng, const std::vector<double>& choices, double min, double max, double step);
-
-// Shuffles 0..n-1 with `rng`; `fixed` positions stay put. When `avoid_identity` and n > 1,
-// the result is never the identity (an ordering shown already solved teaches nothing).
-std::vector<int> shuffled_indices(int n, Rng& rng, const std::vector<bool>& fixed,
-                                  bool avoid_identity);
-
 
 }  // namespace dtx

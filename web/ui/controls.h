@@ -1,0 +1,21 @@
+// Small ImGui helpers every screen, view and widget uses: the accent button, wrapped coloured
+// text, placing the next item beside the last when it fits, and drag handles.
+#pragma once
+
+#include "imgui.h"
+
+namespace dtx::web {
+
+bool button(const char* label, bool primary = false);
+void text_colored(ImU32 col, const char* text);
+// After a line of text: SameLine() when the last item is one line and a button of this label
+// fits after it; otherwise the button goes under it (a phone never cuts it at the edge).
+void same_line_if_fits(const char* next_label);
+// SameLine() when an item `width` wide fits after the last one (a row of radio buttons wraps).
+void same_line_if_room(float width);
+// Drag handles (ordering rows' grips): a finger that goes down on one holds it at once, so
+// moving it drags instead of scrolling the page. Everything else scrolls under a vertical swipe.
+void mark_draggable();
+bool is_draggable(unsigned id);
+
+}  // namespace dtx::web

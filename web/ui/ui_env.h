@@ -1,0 +1,19 @@
+// What drawing code needs to know of the page, and nothing more: the fonts, how the student
+// points, whether motion is reduced. The app owns one (App::ui) and keeps it current; widgets
+// and the shared controls take it instead of the app, so none of them includes app.h.
+#pragma once
+
+#include "ui/theme.h"
+
+namespace dtx::web {
+
+struct UiEnv {
+  Fonts fonts;
+  bool coarse_pointer = false;  // (pointer: coarse): a finger; controls are at least 44 CSS px
+  bool reduced_motion = false;  // prefers-reduced-motion: animations step instead of gliding
+};
+
+// The body font's size in pixels.
+inline float em(const UiEnv& ui) { return ui.fonts.body ? ui.fonts.body->FontSize : 16.0f; }
+
+}  // namespace dtx::web
