@@ -293,10 +293,13 @@ export async function tabUntil(page, pred, what, max = 60) {
   for (let i = 0; i < max; i++) {
     let s = await state(page);
     if (ok(s)) return s;
-    // A field reached by Tab starts typing a frame or two after the focus lands on it: one
-    // more frame before the next Tab (which, typed into the code editor, would indent).
-    s = await waitFor(page, `s.frame > ${s.frame}`);
-    if (ok(s)) return s;
+    // A field reached by Tab starts typing a frame or two after the focus lands on it: two
+    // more frames before the next Tab (which, typed into the code editor, would indent). A Tab
+    // wakes the page for three frames, so both come.
+    for (let k = 0; k < 2; k++) {
+      s = await waitFor(page, `s.frame > ${s.frame}`, 2000).catch(() => s);
+      if (ok(s)) return s;
+    }
     trail.push(s.focus || s.active || '-');
     await press(page, 'Tab');
   }

@@ -1,6 +1,7 @@
-// Browser tests of the matching type: by mouse (a wrong pair, then all right), by keys alone
-// (Tab to a letter, Space picks it, Enter submits), and by touch on a 360 px phone, where no
-// letter button may run off the screen and each is a finger's size.
+// Browser tests of the matching type: by mouse (a wrong pair, then all right) and by touch on a
+// 360 px phone, where no letter button may run off the screen and each is a finger's size. By
+// keys alone (Tab to a letter, Space picks it, Enter submits) and by the accessibility tree it
+// is solved in tests/e2e/run.mjs's tests of every type, with the steps below.
 import { ready, state, waitFor, press, click, tap, findItem, openExercise, submit, shot, engineAnswer, tabUntil, tabToAx } from '../../tests/e2e/lib.mjs';
 
 const ID = 'coll.match-results';
@@ -68,7 +69,7 @@ export const screenReader = {
   },
 };
 
-export default function register({ test, newPage, keyboardOnlyPage, assert, eq, server }) {
+export default function register({ test, newPage, assert, eq, server }) {
   test('matching: a wrong pair, then every pair right, by mouse', async () => {
     const page = await newPage();
     await page.goto(server().url);
@@ -90,20 +91,6 @@ export default function register({ test, newPage, keyboardOnlyPage, assert, eq, 
     eq(s.verdict, 'correct', 'every pair right: ' + s.message);
     await shot(page, 'matching');
     eq(page.errors.length, 0, 'page errors: ' + page.errors.join('; '));
-    await page.context().close();
-  });
-
-  test('matching: solved with keys alone', async () => {
-    const page = await keyboardOnlyPage();
-    await page.goto(`${server().url}#/ex/${ID}`);
-    let s = await waitFor(page, `s.screen === 'exercise' && s.exercise === '${ID}' && !s.busy`, 20000);
-    await keyboard.solve(page, engineAnswer(ID));
-    s = await state(page);
-    const before = s.graded;
-    await press(page, 'Enter');
-    s = await waitFor(page, `s.graded > ${before}`);
-    eq(s.verdict, 'correct', 'by keyboard: ' + s.message);
-    eq(await page.evaluate(() => window.__pointer), 0, 'pointer events during the keyboard-only solve');
     await page.context().close();
   });
 
