@@ -176,18 +176,7 @@ void app_on_file(App& app, const std::string& name, const std::string& text) {
 
 // ------------------------------------------------------------------ shared helpers
 
-float touch_target(const App& app) { return app.ui.coarse_pointer ? std::round(44.0f * app.dpr) : 0.0f; }
-
-bool touch_button(App& app, const char* label) {
-  const float natural = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
-  return ImGui::Button(label, ImVec2(std::max(natural, touch_target(app)), 0));
-}
-
-bool small_button(App& app, const char* label) {
-  return app.ui.coarse_pointer ? ImGui::Button(label, ImVec2(0, touch_target(app))) : ImGui::SmallButton(label);
-}
-
-void app_apply_style(App& app) { apply_style(app.dpr * app.settings.text_scale, touch_target(app)); }
+void app_apply_style(App& app) { apply_style(app.ui.dpr * app.settings.text_scale, touch_target(app.ui)); }
 
 std::optional<std::string> pack_image_base(const App& app, const std::string& pack_file, const Preview* preview) {
   if (preview) return preview->from_url ? std::optional<std::string>(preview->source) : std::nullopt;
@@ -200,7 +189,7 @@ MdStyle md_style(App& app) {
   Platform* p = app.platform;
   s.open_link = [p](const std::string& url) { p->open_url(url); };
   s.images = &app.images;
-  s.dpr = app.dpr;
+  s.dpr = app.ui.dpr;
   const Exercise* ex = app.screen == Screen::Exercise ? app.ex.exercise : nullptr;
   s.image_base = ex ? pack_image_base(app, ex->file, preview_of(app, ex)) : std::optional<std::string>(app.base_url);
   return s;
@@ -241,11 +230,11 @@ static void top_bar(App& app) {
   } else {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, avail - right_w));
   }
-  if (touch_button(app, "Course##nav-course")) app.screen = Screen::CourseMap;
+  if (touch_button(app.ui, "Course##nav-course")) app.screen = Screen::CourseMap;
   ImGui::SameLine();
-  if (touch_button(app, "Lab##nav-lab")) app.screen = Screen::Lab;
+  if (touch_button(app.ui, "Lab##nav-lab")) app.screen = Screen::Lab;
   ImGui::SameLine();
-  if (touch_button(app, "Settings##nav-settings")) app.screen = Screen::Settings;
+  if (touch_button(app.ui, "Settings##nav-settings")) app.screen = Screen::Settings;
   ImGui::Separator();
 }
 

@@ -193,7 +193,6 @@ struct App {
   // ratio x text size)
   FontFiles font_files;
   UiEnv ui;
-  float dpr = 1;
   bool fonts_dirty = true;
   std::map<int, std::string> font_requests;
 
@@ -331,13 +330,6 @@ void pack_markdown(App& app, const std::string& text, const std::optional<std::s
 // (base_url + file) for a course pack, the URL for a ?pack= preview; nullopt for a dropped
 // file, which has no folder.
 std::optional<std::string> pack_image_base(const App& app, const std::string& pack_file, const Preview* preview);
-// The smallest control a finger can hit: 44 CSS px (in framebuffer pixels) on a coarse
-// pointer, else 0. Heights and widths of rows, lines and small buttons are at least this.
-float touch_target(const App& app);
-// A button at least touch_target() wide ("Lab", "▲").
-bool touch_button(App& app, const char* label);
-// A link-sized button ("Copy link", "← Course"): a full-height button on a coarse pointer.
-bool small_button(App& app, const char* label);
 // Style for the app's scale and pointer (fonts and style scale with the pixel ratio).
 void app_apply_style(App& app);
 

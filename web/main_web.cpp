@@ -29,7 +29,7 @@ WebPage g_page;  // the one page: GLFW's and Emscripten's callbacks carry no con
 
 void rebuild_fonts(WebPage& page) {
   App& app = page.app;
-  app.ui.fonts = build_fonts(app.font_files, app.dpr * app.settings.text_scale);
+  app.ui.fonts = build_fonts(app.font_files, app.ui.dpr * app.settings.text_scale);
   app_apply_style(app);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -104,7 +104,7 @@ void build_ui(WebPage& page) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   page.input.frame = app.frame;
-  const TouchFrame touch = repairs_before_frame(page.input, app.dpr, page.platform.now_ms());
+  const TouchFrame touch = repairs_before_frame(page.input, app.ui.dpr, page.platform.now_ms());
   app.touch_pointer = touch.pointer;
   app.touch_long_press = touch.long_press;
   if (keyboard_before_frame()) app.submit_requested = true;
@@ -169,7 +169,7 @@ void follow_text_layer(WebPage& page) {
   layer.focus = keyboard_focus_id();
   layer.typing = typing;
   layer.built_ms = t;
-  TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), app.dpr);
+  TextLayerUpdate up = text_layer_build(ImGui::GetDrawData(), app.ui.dpr);
   if (up.changed) to_page::text_layer(up.json, up.scroll_css);
   else if (std::fabs(up.scroll_css - layer.scroll) > 0.01f) to_page::layer_scroll(up.scroll_css);
   layer.scroll = up.scroll_css;
@@ -212,9 +212,9 @@ bool open_window(WebPage& page) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  page.app.dpr = static_cast<float>(to_page::device_pixel_ratio());
-  const int w = static_cast<int>(std::lround(to_page::css_width() * page.app.dpr));
-  const int h = static_cast<int>(std::lround(to_page::css_height() * page.app.dpr));
+  page.app.ui.dpr = static_cast<float>(to_page::device_pixel_ratio());
+  const int w = static_cast<int>(std::lround(to_page::css_width() * page.app.ui.dpr));
+  const int h = static_cast<int>(std::lround(to_page::css_height() * page.app.ui.dpr));
   page.window = glfwCreateWindow(std::max(w, 1), std::max(h, 1), "dtx", nullptr, nullptr);
   if (!page.window) return false;
   glfwMakeContextCurrent(page.window);
@@ -244,7 +244,7 @@ WebPage& web_page() { return g_page; }
 void wake_frames(WebPage& page, int frames) { page.wake = std::max(page.wake, frames); }
 
 void set_size(WebPage& page, float css_w, float css_h, float dpr) {
-  page.app.dpr = dpr;
+  page.app.ui.dpr = dpr;
   const int w = static_cast<int>(std::lround(css_w * dpr)), h = static_cast<int>(std::lround(css_h * dpr));
   glfwSetWindowSize(page.window, std::max(w, 1), std::max(h, 1));
 }

@@ -21,19 +21,19 @@ void wake() { wake_frames(page(), 3); }
 
 // ---- input
 void resize(float css_w, float css_h, float dpr) {
-  const bool dpr_changed = std::fabs(dpr - app().dpr) > 1e-3f;
+  const bool dpr_changed = std::fabs(dpr - app().ui.dpr) > 1e-3f;
   set_size(page(), css_w, css_h, dpr);
   if (dpr_changed) app().fonts_dirty = true;
   wake();
 }
 
 void wheel(float dx, float dy) {
-  repairs_wheel(page().input, dx, dy, app().dpr);
+  repairs_wheel(page().input, dx, dy, app().ui.dpr);
   wake();
 }
 
 void touch(int phase, float x, float y) {
-  repairs_touch(page().input, phase, x, y, app().dpr, page().platform.now_ms());
+  repairs_touch(page().input, phase, x, y, app().ui.dpr, page().platform.now_ms());
   wake();
 }
 
@@ -100,7 +100,7 @@ void address(const std::string& fragment) {
 // Where a screen was scrolled before the page was reloaded (glue.js keeps it for the tab, as
 // the browser does a page's scroll): that screen opens there.
 void remember_scroll(const std::string& address, float css_y) {
-  if (css_y >= 0) app().nav.scroll_memory[address] = css_y * app().dpr;
+  if (css_y >= 0) app().nav.scroll_memory[address] = css_y * app().ui.dpr;
 }
 
 void preview_url(const std::string& url) {
@@ -156,7 +156,7 @@ void layer_scrolled(float css_y) {
   TextLayerCadence& layer = page().layer;
   if (std::fabs(css_y - layer.scroll) < 0.5f) return;  // the scroll the layer was given
   layer.scroll = css_y;
-  app().nav.scroll_request = css_y * app().dpr;
+  app().nav.scroll_request = css_y * app().ui.dpr;
   wake();
 }
 
@@ -185,7 +185,7 @@ std::string input_log() { return repairs_log_text(page().input); }
 // canvas (the alignment test compares the DOM text with them).
 std::string drawn_runs() {
   nlohmann::json out = nlohmann::json::array();
-  const float d = app().dpr > 0 ? app().dpr : 1;
+  const float d = app().ui.dpr > 0 ? app().ui.dpr : 1;
   for (const DrawnRun& r : text_layer_drawn_runs())
     out.push_back({{"t", r.text}, {"x", r.rect.Min.x / d}, {"y", r.rect.Min.y / d}, {"w", r.rect.GetWidth() / d}, {"h", r.rect.GetHeight() / d}});
   return out.dump();

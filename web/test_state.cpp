@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 void page_state(const App& app, Json& j) {
   j["frame"] = app.frame;
   j["screen"] = screen_name(app.screen);
-  j["dpr"] = app.dpr;
+  j["dpr"] = app.ui.dpr;
   j["busy"] = app_busy(app);
   j["theme"] = theme_is_dark() ? "dark" : "light";
   j["atlas_extra"] = atlas_extra_glyphs();  // code points added to the font atlas for the packs
@@ -79,7 +79,7 @@ void frame_state(App& app, Json& j) {
   j["frame_parts_ms"] = {app.stats.frame_parts_ms[0], app.stats.frame_parts_ms[1], app.stats.frame_parts_ms[2]};
   j["layer_runs"] = app.stats.layer_runs;
   j["layer_ms"] = app.stats.layer_ms;
-  j["images"] = app.images.state(app.dpr);  // pictures in pack texts drawn in this frame
+  j["images"] = app.images.state(app.ui.dpr);  // pictures in pack texts drawn in this frame
   if (const ImDrawData* dd = ImGui::GetDrawData()) {
     int cmds = 0;
     for (int i = 0; i < dd->CmdListsCount; ++i) cmds += dd->CmdLists[i]->CmdBuffer.Size;
@@ -169,8 +169,8 @@ void progress_state(const App& app, Json& j) {
 void items_state(const App& app, const HookFrame& hf, Json& j) {
   Json items = Json::array();
   for (const auto& it : hf.items) {
-    items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.dpr}, {"y", it.min.y / app.dpr},
-                     {"w", (it.max.x - it.min.x) / app.dpr}, {"h", (it.max.y - it.min.y) / app.dpr}});
+    items.push_back({{"id", it.key}, {"label", it.label}, {"x", it.min.x / app.ui.dpr}, {"y", it.min.y / app.ui.dpr},
+                     {"w", (it.max.x - it.min.x) / app.ui.dpr}, {"h", (it.max.y - it.min.y) / app.ui.dpr}});
     if (it.cut) items.back()["cut"] = true;
     if (it.partial) items.back()["partial"] = true;
   }

@@ -145,7 +145,7 @@ class HeadlessUi : public ::testing::Test {
   }
 
   void rebuild_fonts() {
-    float scale = app.dpr * app.settings.text_scale;
+    float scale = app.ui.dpr * app.settings.text_scale;
     app.ui.fonts = build_fonts({}, scale);  // no font files: ImGui's built-in font in every slot
     apply_style(scale);
     unsigned char* px = nullptr;

@@ -28,7 +28,7 @@ void draw(App& app, ExerciseState& st) {
   const float e = em(app.ui);
   ImGui::TextDisabled(spec->select > 1 ? "Click the %d lines that are wrong." : "Click the line that is wrong.", spec->select);
   // A line is a finger's height on a touch screen (the code stays centred in it).
-  const float line_h = std::max(mono->FontSize * 1.5f, touch_target(app));
+  const float line_h = std::max(mono->FontSize * 1.5f, touch_target(app.ui));
   const int n = static_cast<int>(spec->code.size());
   char digits[16];
   std::snprintf(digits, sizeof digits, "%d", n);

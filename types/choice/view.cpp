@@ -42,7 +42,7 @@ void draw(App& app, ExerciseState& st) {
     float marker = e * 1.8f;
     float text_w = app.content_width - marker - e * 0.5f;
     const float text_h = layout_runs(runs, ImVec2(0, 0), text_w, md, false) + e * 0.4f;
-    const float h = std::max(text_h, touch_target(app));  // a finger's height at least
+    const float h = std::max(text_h, touch_target(app.ui));  // a finger's height at least
     const float dy = (h - text_h) * 0.5f;
     ImVec2 p = ImGui::GetCursorScreenPos();
     bool on = picked(v, authored);

@@ -90,7 +90,7 @@ void draw_editor(App& app, ExerciseState& st, const CodeSpec* spec, std::string&
     access_item(std::move(a));
   }
   ImGui::PopFont();
-  if (small_button(app, "Reset to the starter code##code-reset")) code = starter_code(*spec);
+  if (small_button(app.ui, "Reset to the starter code##code-reset")) code = starter_code(*spec);
 }
 
 // Per-case results of the last run; hidden cases (the engine gives only their verdicts)

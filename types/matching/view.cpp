@@ -42,7 +42,7 @@ void draw(App& app, ExerciseState& st) {
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::Spacing();
-  const float side = std::max(ImGui::GetFrameHeight(), touch_target(app));
+  const float side = std::max(ImGui::GetFrameHeight(), touch_target(app.ui));
   // The letters of an item on one line when the gaps can shrink to a fifth of an em (six
   // options of 44 px fit in a 320 px phone column); they wrap after that.
   const size_t m = options.size();

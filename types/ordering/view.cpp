@@ -162,7 +162,7 @@ RowLayout row_layout(App& app) {
   RowLayout L{};
   L.e = em(app.ui);
   L.md = md_style(app);
-  L.target = touch_target(app);
+  L.target = touch_target(app.ui);
   L.btn_w = std::max(ImGui::CalcTextSize("▲").x + style.FramePadding.x * 2, L.target);
   L.grip_w = std::max(L.e * 1.4f, L.target);
   // On a touch screen ▲ sits over ▼: the text keeps the width a finger-sized pair would take.

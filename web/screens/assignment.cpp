@@ -129,7 +129,7 @@ void draw_identifier(App& app) {
   bool enter = ImGui::InputTextWithHint("##student-id", "ana@university.edu", &c.id_input, ImGuiInputTextFlags_EnterReturnsTrue);
   access_item(Role::Textbox, "Your identifier (e-mail or student number)");
   // Beside the field where there is room; on a phone, below it (never past the right edge).
-  same_line_if_room(std::max(ImGui::CalcTextSize("Start").x + ImGui::GetStyle().FramePadding.x * 2, touch_target(app)));
+  same_line_if_room(std::max(ImGui::CalcTextSize("Start").x + ImGui::GetStyle().FramePadding.x * 2, touch_target(app.ui)));
   if (button("Start##student-start", true) || enter) {
     std::string why;
     if (auto id = normalize_student_id(c.id_input, &why)) {
@@ -234,7 +234,7 @@ void draw_assignment_banner(App& app) {
   if (app.ex.inst->seed != own) {
     text_colored(color::partial(), ("Assignment \"" + a.title + "\": these are not your numbers. Attempts here are "
                                    "practice and do not count toward the assignment.").c_str());
-    if (small_button(app, "Open my numbers##own-numbers")) open_exercise(app, item->id, own);
+    if (small_button(app.ui, "Open my numbers##own-numbers")) open_exercise(app, item->id, own);
     return;
   }
   Standing s = standing_of(app, *item);
@@ -242,7 +242,7 @@ void draw_assignment_banner(App& app) {
                      (s.attempts == 1 ? "" : "s") + (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
                      (s.solved ? " · solved" : "") + " · " + due_line(app);
   ImGui::TextWrapped("%s", line.c_str());
-  if (small_button(app, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
+  if (small_button(app.ui, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
   if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
 }
 
@@ -281,7 +281,7 @@ void draw_assignment(App& app) {
   }
   ImGui::TextDisabled("Working as %s", c.student.c_str());
   same_line_if_fits("Change##student-change");
-  if (small_button(app, "Change##student-change")) {
+  if (small_button(app.ui, "Change##student-change")) {
     c.editing_id = true;
     c.id_input = c.student;
   }

@@ -50,7 +50,7 @@ static void exercise_rows(App& app, const Pack& pack, const std::string& last_id
     ImU32 mark_col = !ep ? color::muted() : ep->solved_at ? color::correct() : color::partial();
     std::string label = ex.title + "##ex-" + ex.id;
     const float text_h = ImGui::GetTextLineHeight();
-    const float h = std::max(text_h, touch_target(app));  // a finger's height on a touch screen
+    const float h = std::max(text_h, touch_target(app.ui));  // a finger's height on a touch screen
     ImVec2 pos = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddText(ImVec2(pos.x, pos.y + (h - text_h) * 0.5f), mark_col, mark);
@@ -121,7 +121,7 @@ static void preview_section(App& app, const std::string& last_id) {
         }
         if (r.pack) exercise_rows(app, *r.pack, last_id);
       }
-      if (small_button(app, "Close this preview##preview-close")) {
+      if (small_button(app.ui, "Close this preview##preview-close")) {
         if (preview_of(app, app.ex.exercise) == &pv) app.ex = ExerciseState{};
         app.previews.erase(app.previews.begin() + static_cast<long>(i));
         ImGui::PopID();
@@ -151,7 +151,7 @@ static void course_heading(App& app) {
     ImGui::Spacing();
     ImGui::TextWrapped("Assignment: %s", app.course->a->title.c_str());
     same_line_if_fits("Open the assignment##open-assignment");
-    if (small_button(app, "Open the assignment##open-assignment")) app.screen = Screen::Assignment;
+    if (small_button(app.ui, "Open the assignment##open-assignment")) app.screen = Screen::Assignment;
   }
 }
 
@@ -172,7 +172,7 @@ static void progress_summary(App& app, const std::vector<MapPack>& course) {
   // What the figures mean, one click or tap away (a hover tooltip never shows on a phone).
   const char* what = app.explain_progress ? "Hide##what-progress" : "What do these mean?##what-progress";
   same_line_if_fits(what);
-  if (small_button(app, what))
+  if (small_button(app.ui, what))
     app.explain_progress = !app.explain_progress;
   if (app.explain_progress)
     markdown(app, "**Solved**: exercises you have answered right at least once. **Attempted**: exercises you have "

@@ -95,7 +95,7 @@ void draw_embedded_widget(App& app, const Exercise& ex, const Instance& inst) {
   ImGui::TextUnformatted(ex.widget->kind->title);
   ImGui::PopFont();
   ImGui::SameLine();
-  if (small_button(app, "Reset to this exercise's numbers##widget-reset")) reset = true;
+  if (small_button(app.ui, "Reset to this exercise's numbers##widget-reset")) reset = true;
   if (reset) {
     app.widgets.ex_widget_error.clear();
     app.widgets.ex_widget = make_widget(ex.widget->kind->kind);
@@ -135,7 +135,7 @@ void instructor_panel(App& app, const Exercise& ex, const Instance& inst) {
   bool next = false;
   ImGui::Text("Seed %llu", static_cast<unsigned long long>(inst.seed));
   ImGui::SameLine();
-  if (small_button(app, "Next seed →##next-seed")) next = true;
+  if (small_button(app.ui, "Next seed →##next-seed")) next = true;
   ImGui::SameLine();
   // The same instance from the command line, ready to paste (a preview's pack is named by
   // its path, fetched from its URL first, or is the file dropped).
@@ -216,7 +216,7 @@ bool handle_shortcuts(App& app, ExerciseState& st, const Exercise& ex) {
 
 // The way back to the course map; true when it was taken.
 bool back_to_course(App& app) {
-  const bool back = small_button(app, "← Course##back");
+  const bool back = small_button(app.ui, "← Course##back");
   link_item("Back to the course map", "#/");
   if (back) {
     app.screen = Screen::CourseMap;
@@ -305,7 +305,7 @@ void instance_link(App& app, const Exercise& ex, const Instance& inst) {
   if (inst.seed == 0) ImGui::TextDisabled("The default numbers");
   else ImGui::TextDisabled("Numbers of instance %llu", static_cast<unsigned long long>(inst.seed));
   same_line_if_fits("Copy link##copy-link");
-  if (small_button(app, "Copy link##copy-link")) {
+  if (small_button(app.ui, "Copy link##copy-link")) {
     Route r;
     r.kind = Route::Exercise;
     r.id = ex.id;

@@ -42,7 +42,7 @@ void draw_lab(App& app) {
   ImGui::PopFont();
   ImGui::TextDisabled("%s", kind->summary);
   same_line_if_fits("Reset inputs##lab-reset");
-  if (small_button(app, "Reset inputs##lab-reset")) select_lab_widget(app, app.widgets.lab_kind);
+  if (small_button(app.ui, "Reset inputs##lab-reset")) select_lab_widget(app, app.widgets.lab_kind);
   ImGui::Spacing();
   if (!app.widgets.lab_widget) {
     text_colored(color::wrong(), "This widget is not available in this build.");

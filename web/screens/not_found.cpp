@@ -46,7 +46,7 @@ void draw_not_found(App& app) {
       ImGui::TextUnformatted("Exercises with a similar id:");
       for (const Exercise* e : near) {
         std::string label = e->title + "  (" + e->id + ")##near-" + e->id;
-        if (ImGui::Selectable(label.c_str(), false, 0, ImVec2(0, touch_target(app)))) open_exercise(app, e->id, 0);
+        if (ImGui::Selectable(label.c_str(), false, 0, ImVec2(0, touch_target(app.ui)))) open_exercise(app, e->id, 0);
       }
     }
   } else {

@@ -1,5 +1,7 @@
 #include "ui/controls.h"
 
+#include <algorithm>
+#include <cmath>
 #include <unordered_set>
 
 #include "imgui_internal.h"
@@ -15,6 +17,17 @@ void mark_draggable() {
   g_draggable.insert(ImGui::GetItemID());
 }
 bool is_draggable(unsigned id) { return g_draggable.count(id) != 0; }
+
+float touch_target(const UiEnv& ui) { return ui.coarse_pointer ? std::round(44.0f * ui.dpr) : 0.0f; }
+
+bool touch_button(const UiEnv& ui, const char* label) {
+  const float natural = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+  return ImGui::Button(label, ImVec2(std::max(natural, touch_target(ui)), 0));
+}
+
+bool small_button(const UiEnv& ui, const char* label) {
+  return ui.coarse_pointer ? ImGui::Button(label, ImVec2(0, touch_target(ui))) : ImGui::SmallButton(label);
+}
 
 void same_line_if_room(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

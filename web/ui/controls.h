@@ -1,12 +1,17 @@
-// Small ImGui helpers every screen, view and widget uses: the accent button, wrapped coloured
-// text, placing the next item beside the last when it fits, and drag handles.
+// Small ImGui helpers every screen, view and widget uses: the accent button, buttons a finger
+// can hit, wrapped coloured text, placing the next item beside the last when it fits, and drag handles.
 #pragma once
 
 #include "imgui.h"
+#include "ui/ui_env.h"
 
 namespace dtx::web {
 
 bool button(const char* label, bool primary = false);
+// A button at least touch_target() wide ("Lab", "▲").
+bool touch_button(const UiEnv& ui, const char* label);
+// A link-sized button ("Copy link", "← Course"): a full-height button on a coarse pointer.
+bool small_button(const UiEnv& ui, const char* label);
 void text_colored(ImU32 col, const char* text);
 // After a line of text: SameLine() when the last item is one line and a button of this label
 // fits after it; otherwise the button goes under it (a phone never cuts it at the edge).
