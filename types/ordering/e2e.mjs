@@ -121,7 +121,7 @@ export default function register({ test, newPage, assert, eq, server }) {
       await after('click');
       if (t === 0) { await press(page, 'Home'); await after('Home'); }
       else for (let k = 0; k < pos - t; k++) { await press(page, 'ArrowUp'); await after('ArrowUp'); }
-      await waitFor(page, `s.order[${t}] === ${target[t]}`).catch(async (e) => { const st = await state(page); throw new Error(`keyboard move to ${t}: order ${st.order} target ${target} grabbed from ${pos} active ${st.active} grabbed ${st.grabbed}; ${seen.join(' | ')}`); });
+      await waitFor(page, `s.order[${t}] === ${target[t]}`).catch(async (e) => { const st = await state(page); throw new Error(`keyboard move to ${t}: order ${st.order} target ${target} grabbed from ${pos} active ${st.active} grabbed ${st.grabbed}; ${seen.join(' | ')}\ninput log:\n${await page.evaluate(() => window.dtx.inputLog())}`); });
     }
     s = await submit(page);
     eq(s.verdict, 'correct', 'ordering after keyboard moves');

@@ -30,8 +30,9 @@ struct TouchState {
 
 struct InputRepairs {
   GLFWwindow* window = nullptr;
-  // Keys pressed since the last frame, releases held back for a frame, releases due now.
-  std::vector<int> pressed_since_frame, deferred_release, release_now;
+  // Keys pressed since the last frame, releases held back for a frame, releases due now, and
+  // keys released since the last frame (no frame has seen them up yet).
+  std::vector<int> pressed_since_frame, deferred_release, release_now, released_since_frame;
   TouchState touch;
   ImVec2 wheel_px{0, 0};  // wheel movement in physical pixels since the last frame
   std::string clipboard;  // the system clipboard's last paste, or what ImGui last copied
