@@ -1,4 +1,5 @@
 import { firstPaint, onMap } from './page.js';
+import { storedState } from '../stored-state.js';
 
 // The engine's files. On a first visit they are asked for at once, from here (the top of
 // the body: as early as links in the head would be), and run once the page is parsed. On a
@@ -9,16 +10,6 @@ import { firstPaint, onMap } from './page.js';
 // first contentful paint, or 400 ms, or a tab that is not shown (it paints nothing).
 // In this order: glue.js's capture listeners go in ahead of GLFW's (dtx.js).
 const ENGINE_SCRIPTS = ['glue.js', 'text-layer.js', 'code-runner.js', 'dtx.js'];
-// Anything of a returning student's stored (as glue.js's storedState).
-function storedState() {
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (k && k.startsWith('dtx.') && k !== 'dtx.version') return true;
-    }
-  } catch (e) { /* no storage: nothing stored */ }
-  return false;
-}
 export function startEngine() {
   let local = false;
   try { local = !!(navigator.serviceWorker && navigator.serviceWorker.controller); } catch (e) { /* no workers here */ }

@@ -6,18 +6,7 @@
 import { canvas, cssSize, loading, state } from './page.js';
 import { early, engineAsked, fetchEarly, files, FONT_FILES, MAX_EARLY_PACKS, showProgress } from './loading.js';
 import { compileLate, late, loadLateCode, setPrimary } from './late-code.js';
-
-// Something of a returning student is stored (progress, an assignment's log, a setting):
-// reading it runs the engine's second part, so the engine starts with both parts.
-function storedState() {
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (k && k.startsWith('dtx.') && k !== 'dtx.version') return true;
-    }
-  } catch (e) { /* no storage here: nothing stored */ }
-  return false;
-}
+import { storedState } from '../stored-state.js';
 
 // The engine comes first: nothing runs until it is compiled, and a browser opens only six
 // connections to an HTTP/1.1 host, so fifteen packs asked for ahead of it queued it
