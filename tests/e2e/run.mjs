@@ -486,15 +486,23 @@ test('keys the page uses do not scroll the browser; idle draws nothing', async (
   eq(await page.evaluate(() => window.__mutations), 0, 'text layer changes while idle');
   // A pointer moving where nothing reacts runs frames but draws none of them again; moving
   // onto a chapter (its row lights up) draws.
-  const d0 = await state(page);
-  assert(typeof d0.drawn === 'number', 'the state counts drawn frames');
-  for (const x of [6, 7, 8]) {
-    await page.mouse.move(x, 5);
-    await waitFor(page, `s.frame > ${(await state(page)).frame}`);
+  // A page event that lands during the moves (a late pack, the service worker) may draw once
+  // by itself: a second round of moves tells it from a move that draws, which draws in both.
+  let d1;
+  for (let round = 0; round < 2; round++) {
+    const d0 = await state(page);
+    assert(typeof d0.drawn === 'number', 'the state counts drawn frames');
+    for (const x of [6, 7, 8, 7, 6]) {
+      await page.mouse.move(x, 5);
+      await waitFor(page, `s.frame > ${(await state(page)).frame}`);
+    }
+    d1 = await state(page);
+    assert(d1.frame > d0.frame, 'the pointer moves ran frames');
+    if (d1.drawn === d0.drawn) break;
+    const log = await page.evaluate(() => window.dtx.inputLog());
+    if (round === 1) eq(d1.drawn, d0.drawn, `frames drawn for moves that change nothing, twice (of ${d1.frame - d0.frame} run); input log:\n${log}`);
+    console.log(`      round 1 of the pointer moves drew ${d1.drawn - d0.drawn} frame(s); input log:\n${log}`);
   }
-  const d1 = await state(page);
-  assert(d1.frame > d0.frame, 'the pointer moves ran frames');
-  eq(d1.drawn, d0.drawn, `frames drawn for moves that change nothing (of ${d1.frame - d0.frame} run)`);
   const row = d1.items.find((i) => i.id === 'chapter-0');
   const m0 = await page.evaluate(() => window.__mutations);
   await page.mouse.move(row.x + 20, row.y + row.h / 2);
