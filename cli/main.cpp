@@ -27,6 +27,7 @@
 #include "new.h"
 #include "preview.h"
 #include "outline_cmd.h"
+#include "package_cmd.h"
 #include "report_cmd.h"
 #include "sandbox_runner.h"
 #include "sim.h"
@@ -62,6 +63,8 @@ const char* kMainHelp =
     "                            roofline) and print its figures\n"
     "  report ASSIGNMENT SUBMISSION... [--csv FILE] [--items]\n"
     "                            grade an assignment from students' submission files\n"
+    "  package scorm ASSIGNMENT -o FILE.zip [--site DIST]\n"
+    "                            the assignment as a SCORM 2004 package for an LMS\n"
     "\n"
     "Run `dtx <command> --help` for the options of a command.\n";
 
@@ -760,6 +763,8 @@ int main(int argc, char** argv) {
   if (cmd == "new") return dtx::cli::cmd_new(std::vector<std::string>(argv + 2, argv + argc));
   // `report` reads assignment and submission files (cli/report_cmd.cpp).
   if (cmd == "report") return dtx::cli::cmd_report(std::vector<std::string>(argv + 2, argv + argc));
+  // `package` writes an assignment's LMS package (cli/package_cmd.cpp).
+  if (cmd == "package") return dtx::cli::cmd_package(std::vector<std::string>(argv + 2, argv + argc));
   // `outline` is also built alone for node (cli/outline_cmd.cpp), for `make dist`.
   if (cmd == "outline") return dtx::cli::cmd_outline(std::vector<std::string>(argv + 2, argv + argc));
   Args a = parse_args(argc, argv, 2);

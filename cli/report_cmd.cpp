@@ -67,6 +67,33 @@ void lint_assignment_files(const std::vector<PackSource>& files, const Library& 
   }
 }
 
+std::optional<Assignment> checked_assignment(const std::string& file, const Library& course, const std::string& refusal,
+                                             std::string* text_out) {
+  std::string text;
+  if (!read_file(file, &text)) {
+    std::cerr << file << ": error[E001]: cannot read this file\n";
+    return std::nullopt;
+  }
+  AssignmentLoad load = load_assignment(text, file);
+  std::vector<Diagnostic> adiag = load.diagnostics;
+  if (load.assignment) {
+    auto more = lint_assignment(*load.assignment, text, course);
+    adiag.insert(adiag.end(), more.begin(), more.end());
+  }
+  bool bad = false;
+  for (const auto& d : adiag)
+    if (d.severity == Severity::Error) {
+      std::cerr << format_diagnostic(d) << "\n";
+      bad = true;
+    }
+  if (!load.assignment || bad) {
+    std::cerr << refusal << "\n";
+    return std::nullopt;
+  }
+  if (text_out) *text_out = std::move(text);
+  return load.assignment;
+}
+
 namespace {
 
 // What the command line asks for; `exit` is set when it is already answered (help, a usage error).
@@ -134,33 +161,6 @@ ReportArgs parse_report_args(const std::vector<std::string>& args) {
   return r;
 }
 
-// The assignment, read and checked against the course: it must be clean, or no grade would
-// mean anything (its errors are printed).
-std::optional<Assignment> checked_assignment(const std::string& file, const Library& course) {
-  std::string text;
-  if (!read_file(file, &text)) {
-    std::cerr << file << ": error[E001]: cannot read this file\n";
-    return std::nullopt;
-  }
-  AssignmentLoad load = load_assignment(text, file);
-  std::vector<Diagnostic> adiag = load.diagnostics;
-  if (load.assignment) {
-    auto more = lint_assignment(*load.assignment, text, course);
-    adiag.insert(adiag.end(), more.begin(), more.end());
-  }
-  bool bad = false;
-  for (const auto& d : adiag)
-    if (d.severity == Severity::Error) {
-      std::cerr << format_diagnostic(d) << "\n";
-      bad = true;
-    }
-  if (!load.assignment || bad) {
-    std::cerr << "dtx report: the assignment has errors; nothing graded\n";
-    return std::nullopt;
-  }
-  return load.assignment;
-}
-
 // Submission files: given ones as they are, folders searched for *.json (an assignment file
 // found there, such as the one being reported on, is not a submission). Unreadable ones are
 // listed in `missing`.
@@ -203,7 +203,7 @@ int cmd_report(const std::vector<std::string>& args) {
   for (const auto& d : problems) std::cerr << format_diagnostic(d) << "\n";
   for (const auto& d : course.diagnostics)
     if (d.severity == Severity::Error) std::cerr << format_diagnostic(d) << "\n";
-  std::optional<Assignment> assignment = checked_assignment(a.positional[0], course);
+  std::optional<Assignment> assignment = checked_assignment(a.positional[0], course, "dtx report: the assignment has errors; nothing graded");
   if (!assignment) return kUsage;
 
   ReportOptions options;

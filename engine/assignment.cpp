@@ -336,7 +336,7 @@ void load_assignment_exercises(const Json& doc, LoadContext& ctx, Assignment& a)
 
 void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) {
   if (auto it = doc.find("policies"); it != doc.end() && ctx.expect_object(*it, "/policies", "the policies")) {
-    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts"}, {});
+    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts", "passing_score"}, {});
     if (auto b = ctx.bool_field(*it, "/policies", "per_student_numbers")) a.per_student_numbers = *b;
     if (auto e = ctx.string_field(*it, "/policies", "explanations", false)) {
       if (*e == "after-attempt") a.explanations = ExplanationPolicy::AfterAttempt;
@@ -349,6 +349,12 @@ void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) 
     }
     if (auto m = ctx.int_field(*it, "/policies", "max_attempts", false, 0, kMaxAttemptsPolicy))
       a.max_attempts = static_cast<int>(*m);
+    if (auto p = ctx.number_field(*it, "/policies", "passing_score", false)) {
+      if (*p >= 0 && *p <= 1) a.passing_score = *p;
+      else
+        ctx.error(DiagCode::ValueNotAllowed, "/policies/passing_score",
+                  "expected a share of the points from 0 to 1 (0.6: 60 %), got " + format_number(*p));
+    }
   }
 }
 

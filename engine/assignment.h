@@ -49,6 +49,8 @@ struct Assignment {
   bool per_student_numbers = true;
   ExplanationPolicy explanations = ExplanationPolicy::AfterSolve;
   int max_attempts = 0;  // 0: unlimited
+  // The share of the points that passes (0..1), for an LMS's pass/fail (engine/scorm.h).
+  std::optional<double> passing_score;
 
   const AssignmentItem* item(std::string_view exercise_id) const;
   double total_points() const;

@@ -3,11 +3,14 @@
 #
 #   scripts/deps.sh native|wasm|browser|all
 #
-#   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node
+#   native   engine + CLI with g++: cmake, GoogleTest, Google Benchmark, json, md4c, imgui, node;
+#            unzip and xmllint (libxml2-utils), which the SCORM package's tests open and check
+#            the zip with (tools dtx did not write)
 #   wasm     native + Debian's emscripten (3.1.6); googletest's source is rebuilt with em++
 #   browser  chromium, the fonts we subset, fonttools, rsvg-convert (librsvg2-bin, the app
 #            icons), and the npm packages in build/node/:
-#            playwright-core (browser tests) and axe-core (the accessibility audit)
+#            playwright-core (browser tests), axe-core (the accessibility audit) and
+#            scorm-again (a SCORM 2004 runtime: the LMS the package's test runs under)
 # Every group also gets the code sandbox's npm packages (build/node/): the QuickJS interpreter
 # compiled to WebAssembly (quickjs-emscripten-core + one wasm variant) and esbuild, which
 # bundles sandbox/ for the page's worker and the CLI's host (scripts/build-sandbox.mjs);
@@ -24,7 +27,7 @@ usage() { echo "usage: scripts/deps.sh native|wasm|browser|all" >&2; exit 2; }
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 native_pkgs=(cmake g++ make pkg-config nlohmann-json3-dev libgtest-dev googletest
-             libbenchmark-dev libmd4c-dev libimgui-dev nodejs)
+             libbenchmark-dev libmd4c-dev libimgui-dev nodejs unzip libxml2-utils)
 # googletest ships its source in /usr/src/googletest: the wasm build compiles gtest with em++.
 wasm_pkgs=("${native_pkgs[@]}" emscripten googletest)
 browser_pkgs=(chromium fonts-inter fonts-jetbrains-mono fonttools librsvg2-bin)
@@ -52,7 +55,7 @@ done
 
 # npm packages the tests use, installed into build/node/ (never globally). Pinned: an exact
 # version, or a major version where any release of it will do.
-npm_pkgs=(playwright-core@1 axe-core@4.11.0)
+npm_pkgs=(playwright-core@1 axe-core@4.11.0 scorm-again@3.4.3)
 sandbox_npm_pkgs=(quickjs-emscripten-core@0.32.0 @jitl/quickjs-wasmfile-release-sync@0.32.0 esbuild@0.28.2 ajv@8.20.0)
 node_dir="$repo_root/build/node"
 

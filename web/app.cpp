@@ -105,6 +105,7 @@ void open_exercise(App& app, const std::string& id, uint64_t seed) {
   st.inst = make_instance(*ex, seed, &err);
   st.instance_error = err;
   st.focus_first = true;
+  st.answering_since_ms = app.platform->now_ms();
   app.ex = std::move(st);
   if (app.ex.inst)
     if (const TypeView* v = find_view(ex->type)) app.ex.view = v->fresh(app, app.ex);

@@ -72,7 +72,20 @@ struct ExerciseState {
   int hints_shown = 0;
   int code_request = 0;   // non-zero while an answer runs (code: in the sandbox worker)
   double code_started_ms = 0;
+  double answering_since_ms = 0;  // opened, or the last attempt: an attempt's latency for an LMS
   bool focus_first = false;  // focus the first field on the next frame
+};
+
+// An assignment run inside an LMS as a SCORM package (web/course_lms.cpp): who the LMS says
+// the student is, what it kept from earlier sessions, and what of the log it has taken.
+struct LmsLink {
+  std::string learner_id;          // cmi.learner_id as the LMS gave it
+  std::string suspend;             // cmi.suspend_data at the start, used once the assignment is in
+  std::optional<double> passing;   // cmi.scaled_passing_score, when the LMS has one
+  bool resumed = false;
+  int reported = 0;                // attempts of the log the LMS has as interactions
+  std::string problem;             // why the LMS did not take the last report ("" when it did)
+  std::map<std::string, double> latency_s;  // this session's attempts (by key): seconds to answer
 };
 
 // An assignment opened with `?assign=URL` (web/screens/assignment.cpp): the student's
@@ -91,6 +104,7 @@ struct CourseAssignment {
   std::string save_error;
   std::map<std::string, std::string> pack_hash;  // pack file -> SHA-256 of its text
   double downloaded_ms = -1;            // "Download my submission" was pressed then
+  std::optional<LmsLink> lms;           // run in an LMS: the identifier is the LMS's
 };
 
 // The address (route.h) and the scroll: what the address bar shows, kept in step with the
@@ -293,6 +307,15 @@ int assignment_attempts_left(const App& app);
 bool assignment_allows_explanation(const App& app, bool solved_here);
 // The banner above an assignment exercise (attempts, due date, "not your numbers").
 void draw_assignment_banner(App& app);
+// The assignment in an LMS (web/course_lms.cpp): the LMS's learner and resume state, from
+// web/shell/glue/lms.js; the report after each attempt; what the LMS took.
+void assignment_set_student(App& app, const std::string& student);  // and read their stored log
+bool assignment_save_log(App& app);  // merged with what other tabs stored; false: storage full
+void lms_start(App& app, const std::string& learner_id, const std::string& suspend, double passing);
+void lms_resume(App& app);  // once the assignment and the learner are both known
+void lms_report_attempts(App& app);
+void lms_sent(App& app, int reported, const std::string& problem);
+bool in_lms(const App& app);
 
 // "https://x/y/03-pipe.json?v=1" -> "03-pipe.json": the file a URL names.
 std::string last_component(const std::string& url);

@@ -123,6 +123,16 @@ void assign_url(const std::string& url) {
   wake();
 }
 
+void lms_start(const std::string& learner_id, const std::string& suspend_data, double passing) {
+  dtx::web::lms_start(app(), learner_id, suspend_data, passing);
+  wake();
+}
+
+void lms_sent(int reported, const std::string& problem) {
+  dtx::web::lms_sent(app(), reported, problem);
+  wake();
+}
+
 void instructor_allowed(bool on) {
   app().instructor_allowed = on;
   wake();

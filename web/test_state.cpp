@@ -144,6 +144,9 @@ void course_state(const App& app, Json& j) {
   j["assignment"] = {{"id", c.a ? c.a->id : ""}, {"loading", c.request != 0}, {"error", c.fetch_error},
                      {"problems", c.problems}, {"student", c.student}, {"seeds", seeds},
                      {"attempts", c.log.attempts.size()}, {"attempts_left", assignment_attempts_left(app)}};
+  if (c.lms)
+    j["assignment"]["lms"] = {{"learner_id", c.lms->learner_id}, {"resumed", c.lms->resumed},
+                              {"reported", c.lms->reported}, {"problem", c.lms->problem}};
 }
 
 // The records of the course's exercises (looked up from the course: a record of 100,000

@@ -1970,6 +1970,7 @@ for (const { module } of await typeModules())
 
 // Course mode: an assignment solved by three students and graded by `dtx report`.
 (await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
+(await import(path.join(ROOT, 'tests/e2e/scorm.mjs'))).default({ test, newPage, assert, eq, dist });
 (await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/offline.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
 (await import(path.join(ROOT, 'tests/e2e/page.mjs'))).default({ test, newPage, assert, eq, server: () => server });

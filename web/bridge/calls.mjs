@@ -37,6 +37,9 @@ export const toEngine = [
   { name: 'pack_changed', args: ['string file'], why: 'make serve saw a pack change' },
   { name: 'assign_url', args: ['string url'], why: '?assign=URL' },
   { name: 'instructor_allowed', args: ['bool on'], why: '?instructor' },
+  // an assignment in an LMS (web/shell/glue/lms.js, web/course_lms.cpp)
+  { name: 'lms_start', args: ['string learner_id', 'string suspend_data', 'double passing'], why: "the LMS's learner, resume state and passing score (< 0: none)" },
+  { name: 'lms_sent', args: ['int reported', 'string problem'], why: 'what the LMS took: attempts sent so far, or why it did not ("" when it did)' },
   { name: 'first_view_answer', args: ['string json'], returns: 'bool', why: "what a linked exercise's HTML view held" },
   // the text layer (text-layer.js)
   { name: 'layer_scrolled', args: ['float css_y'], why: 'find in page scrolled the layer' },
@@ -89,5 +92,6 @@ export const toPage = [
   { name: 'text_focus', args: ['bool on'], why: 'the hidden textarea takes or leaves the focus' },
   { name: 'text_layer', args: ['string json', 'float scroll'] },
   { name: 'layer_scroll', args: ['float scroll'] },
+  { name: 'lms_report', args: ['string json'], why: 'score, status, new interactions and resume state for the LMS (engine/scorm.h)' },
   { name: 'publish_state', args: ['string json'], why: "the test hook's state and the live region's words" },
 ];

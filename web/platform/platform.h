@@ -66,6 +66,10 @@ class Platform {
   virtual bool late_code_ready() { return true; }
   virtual void want_late_code() {}
 
+  // An assignment run in an LMS (web/course_lms.cpp): the report to write through the LMS's
+  // SCORM API (JSON: engine/scorm.h's values), answered by from_page::lms_sent.
+  virtual void lms_report(const std::string& json) {}
+
   // The test hook: the state of the frame just drawn (JSON), for window.dtx.
   virtual void publish_state(const std::string& json) = 0;
 

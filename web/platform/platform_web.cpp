@@ -21,6 +21,7 @@ std::string WebPlatform::link_to(const std::string& fragment) { return to_page::
 void WebPlatform::publish_state(const std::string& json) { to_page::publish_state(json); }
 bool WebPlatform::late_code_ready() { return to_page::late_code_ready(); }
 void WebPlatform::want_late_code() { to_page::want_late_code(); }
+void WebPlatform::lms_report(const std::string& json) { to_page::lms_report(json); }
 std::string WebPlatform::resolve_url(const std::string& base, const std::string& source) {
   return to_page::resolve_url(base, source).value_or("");
 }

@@ -22,6 +22,7 @@ class WebPlatform : public Platform {
   void publish_state(const std::string& json) override;
   bool late_code_ready() override;
   void want_late_code() override;
+  void lms_report(const std::string& json) override;
   std::string resolve_url(const std::string& base, const std::string& source) override;
   void load_image(int request_id, const std::string& url) override;
   unsigned raster_image(int request_id, int w, int h) override;

@@ -12,6 +12,7 @@
 
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "scorm.h"
 #include "sha256.h"
 #include "text.h"
 
@@ -62,12 +63,18 @@ bool save_log(App& app) {
   return true;
 }
 
-void set_student(App& app, const std::string& student) {
+}  // namespace
+
+bool assignment_save_log(App& app) { return save_log(app); }
+
+void assignment_set_student(App& app, const std::string& student) {
   CourseAssignment& c = *app.course;
   c.student = student;
   c.log = Submission{};
   if (c.a && !student.empty()) c.log = stored_log(app);
 }
+
+namespace {
 
 const std::string& pack_hash(App& app, const Exercise& ex) {
   CourseAssignment& c = *app.course;
@@ -80,26 +87,16 @@ const std::string& pack_hash(App& app, const Exercise& ex) {
   return c.pack_hash[ex.file] = h;
 }
 
+void draw_lms_problem(const App& app) {
+  if (app.course->lms && !app.course->lms->problem.empty())
+    text_colored(color::wrong(), app.course->lms->problem.c_str());
+}
+
 bool active(const App& app) { return app.course && app.course->a && !app.course->student.empty(); }
 
-struct Standing {
-  int attempts = 0;  // that count: own numbers, by the due date
-  double best = 0;
-  bool solved = false;
-};
-
-Standing standing_of(const App& app, const AssignmentItem& item) {
+ItemStanding standing_of(const App& app, const AssignmentItem& item) {
   const CourseAssignment& c = *app.course;
-  Standing s;
-  uint64_t own = assignment_own_seed(app, item);
-  for (const auto& at : c.log.attempts) {
-    if (at.exercise != item.id || at.seed != own || at.at > c.a->due_unix) continue;
-    if (c.a->max_attempts && s.attempts >= c.a->max_attempts) break;
-    s.attempts++;
-    s.best = std::max(s.best, at.score);
-    s.solved |= at.verdict == "correct";
-  }
-  return s;
+  return item_standing(*c.a, item, c.log, c.student);
 }
 
 std::string remaining_text(int64_t seconds) {
@@ -136,7 +133,7 @@ void draw_identifier(App& app) {
       c.id_error.clear();
       c.editing_id = false;
       app.platform->storage_set(kStudentKey, *id);
-      set_student(app, *id);
+      assignment_set_student(app, *id);
     } else {
       c.id_error = why;
     }
@@ -173,7 +170,8 @@ bool assignment_on_fetched(App& app, int request_id, bool ok, int status, const 
   for (const auto& d : load.diagnostics) c.problems.push_back(format_diagnostic(d));
   if (load.assignment) {
     c.a = std::move(load.assignment);
-    if (!c.student.empty()) set_student(app, c.student);
+    if (!c.student.empty()) assignment_set_student(app, c.student);
+    if (c.lms) lms_resume(app);
   }
   return true;
 }
@@ -201,8 +199,12 @@ void assignment_record(App& app, const Answer& answer, const Feedback& fb) {
   at.at = app.platform->now_unix();
   at.pack = ex.file;
   at.pack_sha256 = pack_hash(app, ex);
+  const double now = app.platform->now_ms();
+  if (app.course->lms) app.course->lms->latency_s[at.key()] = (now - app.ex.answering_since_ms) / 1000.0;
+  app.ex.answering_since_ms = now;
   app.course->log.attempts.push_back(std::move(at));
   save_log(app);
+  if (app.course->lms) lms_report_attempts(app);
 }
 
 int assignment_attempts_left(const App& app) {
@@ -237,13 +239,14 @@ void draw_assignment_banner(App& app) {
     if (small_button(app.ui, "Open my numbers##own-numbers")) open_exercise(app, item->id, own);
     return;
   }
-  Standing s = standing_of(app, *item);
+  ItemStanding s = standing_of(app, *item);
   std::string line = "Assignment \"" + a.title + "\" · " + std::to_string(s.attempts) + " attempt" +
                      (s.attempts == 1 ? "" : "s") + (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
                      (s.solved ? " · solved" : "") + " · " + due_line(app);
   ImGui::TextWrapped("%s", line.c_str());
   if (small_button(app.ui, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
   if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
+  draw_lms_problem(app);
 }
 
 // ---------------------------------------------------------------- the screen
@@ -279,9 +282,15 @@ void draw_assignment(App& app) {
     draw_identifier(app);
     return;
   }
-  ImGui::TextDisabled("Working as %s", c.student.c_str());
-  same_line_if_fits("Change##student-change");
-  if (small_button(app.ui, "Change##student-change")) {
+  if (c.lms) {
+    // The LMS says who the student is; there is nothing to change here.
+    ImGui::TextDisabled("Working as %s (from %s)", c.student.c_str(), "your course's LMS");
+    draw_lms_problem(app);
+  } else {
+    ImGui::TextDisabled("Working as %s", c.student.c_str());
+    same_line_if_fits("Change##student-change");
+  }
+  if (!c.lms && small_button(app.ui, "Change##student-change")) {
     c.editing_id = true;
     c.id_input = c.student;
   }
@@ -299,7 +308,7 @@ void draw_assignment(App& app) {
       ImGui::PopID();
       continue;
     }
-    Standing s = standing_of(app, item);
+    ItemStanding s = standing_of(app, item);
     earned += s.best * item.points;
     std::string label = ex->title + "##open-" + item.id;
     if (ImGui::Button(label.c_str())) open_exercise(app, item.id, assignment_own_seed(app, item));
@@ -315,17 +324,22 @@ void draw_assignment(App& app) {
   }
   ImGui::Separator();
   ImGui::Spacing();
-  ImGui::Text("Your standing: %s of %s points (as graded in this browser; your instructor grades the file again).",
-              format_number(earned, 3).c_str(), format_number(a.total_points(), 3).c_str());
+  ImGui::TextWrapped("Your standing: %s of %s points (%s).", format_number(earned, 3).c_str(),
+                     format_number(a.total_points(), 3).c_str(),
+                     c.lms ? "sent to your course's LMS after each attempt"
+                           : "as graded in this browser; your instructor grades the file again");
   ImGui::Spacing();
   // The file to hand in, and what is in it.
   ImGui::PushFont(app.ui.fonts.bold);
-  heading_text("Hand in your work", 2);
+  heading_text(c.lms ? "A copy of your work" : "Hand in your work", 2);
   ImGui::PopFont();
+  if (c.lms)
+    ImGui::TextWrapped("Your LMS has your attempts already. The file below is a copy you can keep or give your "
+                       "instructor if the LMS was out of reach.");
   ImGui::TextWrapped("The file holds your identifier and every attempt you made on this assignment's exercises: the "
                      "exercise, its numbers, your answer as you gave it, the verdict you saw and the time, with a "
                      "fingerprint of each exercise pack. Your instructor grades every answer again from it.");
-  markdown(app, "**Where to hand it in:** " + a.hand_in);
+  if (!c.lms) markdown(app, "**Where to hand it in:** " + a.hand_in);
   int n = static_cast<int>(c.log.attempts.size());
   std::string dl = "Download my submission (" + std::to_string(n) + " attempt" + (n == 1 ? "" : "s") + ")##download-submission";
   if (button(dl.c_str(), true)) {

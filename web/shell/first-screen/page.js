@@ -3,7 +3,9 @@
 export const html = document.documentElement;
 export const get = (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } };
 export const query = new URLSearchParams(location.search);
-export const onMap = (hash) => !query.has('pack') && !query.has('assign') && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
+// An assignment (?assign=, or a package's <meta name="dtx-assign">, lms.js) lands on itself.
+const assigned = query.has('assign') || document.querySelector('meta[name="dtx-assign"]') !== null;
+export const onMap = (hash) => !query.has('pack') && !assigned && /^(#\/?)?(chapter\/\d+\/?)?$/.test(hash);
 
 // The text size chosen in Settings (dtx.text-scale).
 export function textScale(el) {

@@ -7,6 +7,7 @@ import { freeTexture, forgetImage, loadImage, rasterImage } from './images.js';
 import { resetTextarea, resize, watchDpr } from './input.js';
 import { listenForChanges } from './instructor.js';
 import { late, loadLateCode } from './late-code.js';
+import { lmsReport, packagedAssignment, startLms } from './lms.js';
 import { addFace, early, engineAsked, fetchCounted, PACK_LIMIT } from './loading.js';
 import { noteUpdate, startServiceWorker } from './offline.js';
 import { cssSize, engine, loading, state, t0, ta } from './page.js';
@@ -23,7 +24,7 @@ function openFromQuery() {
   // and lands on it when the address names no other screen; ?instructor allows the
   // instructor view outside a preview.
   if (query.has('instructor')) engine.instructorAllowed(true);
-  const assign = query.get('assign');
+  const assign = query.get('assign') || packagedAssignment;
   if (assign) {
     engine.assignUrl(assign);
     if (location.hash === '' || location.hash === '#' || location.hash === '#/')
@@ -74,6 +75,7 @@ function ready() {
   resize();
   watchDpr();
   openFromQuery();
+  startLms();
   followSystemPrefs();
   keepScroll();
   followAddress();
@@ -190,6 +192,7 @@ window.dtxGlue = {
   runCode(id, json) {
     window.dtxCodeRunner.run(JSON.parse(json)).then((result) => engine.onCodeResult(id, JSON.stringify(result)));
   },
+  lmsReport,
   lateCodeReady: () => !late.split || late.state === 'ready',
   wantLateCode: () => { loadLateCode('a pack arrived'); },
   setAddress(fragment, title, push) {

@@ -12,6 +12,7 @@
 //   images.js      pictures in pack texts, drawn into textures
 //   storage.js     localStorage and other tabs' writes
 //   test-hook.js   window.dtx, the read-only view tests and the bench use
+//   lms.js         an assignment in an LMS: the SCORM 2004 API (dtx package scorm)
 //   host.js        window.dtxGlue, what the engine calls
 import { canvas, loading } from './page.js';
 import './loading.js';

@@ -1,6 +1,7 @@
 // Offline and updates (web/shell/sw.js): the service worker keeps the whole site, one
 // version at a time; this page says so when it runs a version other than the last visit's.
 // Importing this module checks the version the worker pins the page to (checkPin).
+import { lmsMode } from './lms.js';
 import { state } from './page.js';
 
 const versionMeta = document.querySelector('meta[name="dtx-version"]');
@@ -40,7 +41,9 @@ function checkPin() {
 }
 checkPin();
 export function startServiceWorker() {
-  if (state.devServer || window.dtxNoServiceWorker || !('serviceWorker' in navigator)) return;
+  // In an LMS (lms.js) the package's files are the LMS's to serve, often at signed addresses
+  // that change per launch: an offline copy would only go stale.
+  if (state.devServer || window.dtxNoServiceWorker || lmsMode || !('serviceWorker' in navigator)) return;
   navigator.serviceWorker.register('sw.js').then(nudgeWaiting, () => { /* no offline copy: the site works as before */ });
 }
 // A new version's worker asks to activate as soon as it is installed (skipWaiting in sw.js).
