@@ -9,9 +9,11 @@
 
 #include "assignment.h"
 #include "files.h"
+#include "gradebook.h"
 #include "report.h"
 #include "sandbox_runner.h"
 #include "sha256.h"
+#include "text_escape.h"
 
 namespace dtx::cli {
 
@@ -21,7 +23,8 @@ constexpr int kUsage = 2;
 
 const char* kReportHelp =
     "usage: dtx report ASSIGNMENT SUBMISSION... [--packs PATH] [--csv FILE] [--items] [--now TIME]\n"
-    "                  [--time-limit MS]\n"
+    "                  [--time-limit MS] [--format plain|canvas|moodle --roster ROSTER.csv]\n"
+    "                  [--column NAME] [--missing zero|blank] [--flags FILE]\n"
     "\n"
     "Grades an assignment from the submission files students downloaded from the page\n"
     "(\"Download my submission\"). SUBMISSION may be files or folders (searched for *.json).\n"
@@ -46,6 +49,16 @@ const char* kReportHelp =
     "               points per exercise, the total and a flag (empty, or which files claim them)\n"
     "               (comma-separated, \".\" decimals, CRLF line ends; docs/AUTHORING.md says how\n"
     "               to import it into Moodle and Canvas)\n"
+    "  --format F   the gradebook's form: plain (above), canvas or moodle, which need --roster\n"
+    "  --roster R   the LMS's own export: Canvas's gradebook export, or Moodle's participants\n"
+    "               export. Every roster student gets a row with the assignment's total in one\n"
+    "               column (Canvas: its identifying columns copied; Moodle: the identifier);\n"
+    "               one with no file gets 0 (--missing blank: an empty cell), and files whose\n"
+    "               identifier is in no row are listed with the closest roster identifier\n"
+    "  --column N   the assignment's column (default: the roster's \"<title> (...)\" column,\n"
+    "               else \"<title> (<id>)\")\n"
+    "  --flags FILE the report's flags as \"student,flag\" rows (default with --csv: FILE's\n"
+    "               name with -flags.csv)\n"
     "  --now TIME   the report's time (\"2026-12-10T09:00:00Z\"; default: now): attempts dated\n"
     "               more than a day after it are flagged (a computer's clock set wrong)\n"
     "  --items      per exercise: attempts, share solved, median attempts to solve, and the\n"
@@ -99,7 +112,8 @@ namespace {
 // What the command line asks for; `exit` is set when it is already answered (help, a usage error).
 struct ReportArgs {
   std::vector<std::string> positional, packs;
-  std::string csv_path;
+  std::string csv_path, roster_path, flags_path;
+  GradebookOptions gradebook;
   bool items = false;
   std::optional<double> time_limit;
   int64_t now = static_cast<int64_t>(std::time(nullptr));
@@ -110,6 +124,25 @@ struct ReportArgs {
 bool report_option(ReportArgs& r, const std::string& s, const std::string& v) {
   if (s == "--csv") {
     r.csv_path = v;
+  } else if (s == "--roster") {
+    r.roster_path = v;
+  } else if (s == "--flags") {
+    r.flags_path = v;
+  } else if (s == "--column") {
+    r.gradebook.column = v;
+  } else if (s == "--missing") {
+    if (v != "zero" && v != "blank") {
+      std::cerr << "dtx report: --missing expects zero or blank, got '" << terminal_safe(v) << "'\n";
+      return false;
+    }
+    r.gradebook.blank_for_missing = v == "blank";
+  } else if (s == "--format") {
+    auto f = gradebook_format(v);
+    if (!f) {
+      std::cerr << "dtx report: --format expects plain, canvas or moodle, got '" << terminal_safe(v) << "'\n";
+      return false;
+    }
+    r.gradebook.format = *f;
   } else if (s == "--now") {
     int off = 0;
     if (!parse_datetime(v, &r.now, &off)) {
@@ -139,7 +172,8 @@ ReportArgs parse_report_args(const std::vector<std::string>& args) {
       r.exit = 0;
     } else if (s == "--items") {
       r.items = true;
-    } else if (s == "--csv" || s == "--packs" || s == "--time-limit" || s == "--now") {
+    } else if (s == "--csv" || s == "--packs" || s == "--time-limit" || s == "--now" || s == "--roster" ||
+               s == "--flags" || s == "--column" || s == "--missing" || s == "--format") {
       if (i + 1 >= args.size()) {
         std::cerr << "dtx report: " << s << " needs a value\n";
         r.exit = kUsage;
@@ -156,6 +190,15 @@ ReportArgs parse_report_args(const std::vector<std::string>& args) {
   if (!r.exit && r.positional.size() < 2) {
     std::cerr << "dtx report: give the assignment file and at least one submission file or folder\n" << kReportHelp;
     r.exit = kUsage;
+  }
+  if (!r.exit && r.gradebook.format != GradebookFormat::Plain && (r.roster_path.empty() || r.csv_path.empty())) {
+    std::cerr << "dtx report: --format canvas and moodle fill the LMS's own roster: give --roster ROSTER.csv and --csv FILE\n";
+    r.exit = kUsage;
+  }
+  if (r.flags_path.empty() && !r.csv_path.empty()) {
+    const std::string stem = r.csv_path.size() > 4 && r.csv_path.substr(r.csv_path.size() - 4) == ".csv"
+                                 ? r.csv_path.substr(0, r.csv_path.size() - 4) : r.csv_path;
+    r.flags_path = stem + "-flags.csv";
   }
   if (r.packs.empty()) r.packs.push_back(std::getenv("DTX_EXERCISES") ? std::getenv("DTX_EXERCISES") : "exercises");
   return r;
@@ -191,6 +234,38 @@ std::vector<ReportInput> collect_submissions(const std::vector<std::string>& pat
   return inputs;
 }
 
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (out) return true;
+  std::cerr << "dtx report: cannot write " << terminal_safe(path) << "\n";
+  return false;
+}
+
+// The gradebook (in the LMS's form when a roster is given) and the flags beside it.
+int write_gradebooks(ReportArgs& a, const Report& r) {
+  std::optional<Roster> roster;
+  if (!a.roster_path.empty()) {
+    std::string text;
+    if (!read_file(a.roster_path, &text)) {
+      std::cerr << terminal_safe(a.roster_path) << ": error[E001]: cannot read this file\n";
+      return kUsage;
+    }
+    RosterRead rr = read_roster(text, a.roster_path, a.gradebook.format);
+    for (const auto& d : rr.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    if (!rr.roster) return kUsage;
+    roster = std::move(rr.roster);
+    a.gradebook.roster = &*roster;
+  }
+  Gradebook g = make_gradebook(r, a.gradebook);
+  std::cout << roster_summary(g);
+  if (!write_text(a.csv_path, g.csv) || !write_text(a.flags_path, g.flags_csv)) return kUsage;
+  const size_t rows = roster ? roster->students.size() : r.students.size();
+  std::cerr << "dtx report: wrote " << terminal_safe(a.csv_path) << " (" << rows << " students) and "
+            << terminal_safe(a.flags_path) << "\n";
+  return r.unreadable.empty() && g.unmatched.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int cmd_report(const std::vector<std::string>& args) {
@@ -219,15 +294,7 @@ int cmd_report(const std::vector<std::string>& args) {
   for (const auto& m : missing) r.unreadable.push_back({"", {m}});
   std::cout << report_table(r);
   if (a.items) std::cout << "\n" << report_items(r);
-  if (!a.csv_path.empty()) {
-    std::ofstream out(a.csv_path, std::ios::binary);
-    out << report_csv(r);
-    if (!out) {
-      std::cerr << "dtx report: cannot write " << a.csv_path << "\n";
-      return kUsage;
-    }
-    std::cerr << "dtx report: wrote " << a.csv_path << " (" << r.students.size() << " students)\n";
-  }
+  if (!a.csv_path.empty()) return write_gradebooks(a, r);
   return r.unreadable.empty() ? 0 : 1;
 }
 

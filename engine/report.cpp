@@ -10,9 +10,6 @@
 
 namespace dtx {
 
-namespace {
-
-// "0.5", "1", "0.33": points as a gradebook shows them (two decimals at most).
 std::string points_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", std::round(v * 100) / 100);
@@ -24,6 +21,9 @@ std::string points_text(double v) {
   }
   return s == "-0" ? "0" : s;
 }
+
+namespace {
+
 
 std::string last_component(const std::string& path) {
   size_t slash = path.find_last_of("/\\");
@@ -379,17 +379,6 @@ std::string pad(const std::string& s, size_t width) {
 // shown as escapes, so it cannot redraw or reorder the report around it.
 std::string shown(const std::string& s) { return terminal_safe(s, false); }
 
-// RFC 4180 quoting, and a cell a spreadsheet would run as a formula (=, +, -, @, a tab or a
-// carriage return first) starts with an apostrophe. Separators of other locales (';', a tab)
-// are quoted too, so a spreadsheet that splits on them keeps the cell whole.
-std::string csv_field(const std::string& raw) {
-  std::string s = raw;
-  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) s = "'" + s;
-  if (s.find_first_of(",;\"\r\n\t") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 // The gradebook's last column: empty, or why this row's grade needs a look.
 std::string csv_flag(const StudentReport& s) {
@@ -400,6 +389,15 @@ std::string csv_flag(const StudentReport& s) {
 }
 
 }  // namespace
+
+std::string csv_field(const std::string& raw) {
+  std::string s = raw;
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) s = "'" + s;
+  if (s.find_first_of(",;\"\r\n\t") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
 
 std::string report_table(const Report& r) {
   const Assignment& a = *r.assignment;

@@ -103,4 +103,11 @@ std::string report_csv(const Report& r);
 // `top` most common wrong answers with the engine's diagnosis of each.
 std::string report_items(const Report& r, size_t top = 3);
 
+// "0.5", "1", "0.33": points as a gradebook shows them (two decimals at most).
+std::string points_text(double v);
+// One CSV cell (RFC 4180 quoting). A cell a spreadsheet would run as a formula (=, +, -, @, a
+// tab or a carriage return first) starts with an apostrophe; separators of other locales (';',
+// a tab) are quoted too, so a spreadsheet that splits on them keeps the cell whole.
+std::string csv_field(const std::string& raw);
+
 }  // namespace dtx
