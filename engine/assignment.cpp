@@ -334,9 +334,70 @@ void load_assignment_exercises(const Json& doc, LoadContext& ctx, Assignment& a)
       a.exercises.push_back(std::move(*item));
 }
 
+std::optional<int64_t> datetime_field(const Json& obj, const std::string& ptr, const char* key, LoadContext& ctx) {
+  auto text = ctx.string_field(obj, ptr, key, true);
+  if (!text) return std::nullopt;
+  int64_t t = 0;
+  int offset = 0;
+  if (parse_datetime(*text, &t, &offset)) return t;
+  ctx.error(DiagCode::BadDateTime, ptr + "/" + key,
+            "expected a date and time with its time zone offset, like \"2026-12-05T17:00:00+01:00\", got \"" +
+                excerpt(*text, 60) + "\"");
+  return std::nullopt;
+}
+
+// "late": {"until": DATE, "penalty_per_day": 0.1} or {"until": DATE, "factor": 0.5}.
+void load_late_policy(const Json& policies, LoadContext& ctx, Assignment& a) {
+  auto it = policies.find("late");
+  if (it == policies.end() || !ctx.expect_object(*it, "/policies/late", "the late policy")) return;
+  const std::string p = "/policies/late";
+  ctx.check_fields(*it, p, {"until", "penalty_per_day", "factor"}, {"until"});
+  LatePolicy late;
+  auto until = datetime_field(*it, p, "until", ctx);
+  if (!until) return;
+  late.until_unix = *until;
+  late.until_text = (*it)["until"].get<std::string>();
+  if (late.until_unix <= a.due_unix)
+    ctx.error(DiagCode::ValueNotAllowed, p + "/until", "the late window must end after the due date (" + a.due_text + ")");
+  auto per_day = ctx.number_field(*it, p, "penalty_per_day", false);
+  auto factor = ctx.number_field(*it, p, "factor", false);
+  if (per_day.has_value() == factor.has_value()) {
+    ctx.error(DiagCode::MissingField, p, "expected one of \"penalty_per_day\" (0.1: 10 % less per day begun late) or "
+                                         "\"factor\" (0.5: half the score)");
+    return;
+  }
+  if (per_day && !(*per_day >= 0 && *per_day <= 1))
+    ctx.error(DiagCode::ValueNotAllowed, p + "/penalty_per_day", "expected a share from 0 to 1, got " + format_number(*per_day));
+  if (factor && !(*factor >= 0 && *factor <= 1))
+    ctx.error(DiagCode::ValueNotAllowed, p + "/factor", "expected a share from 0 to 1, got " + format_number(*factor));
+  late.penalty_per_day = per_day.value_or(0);
+  late.factor = factor;
+  a.late = late;
+}
+
+// "extensions": {"IDENTIFIER": DATE, ...}: a later due date for some students.
+void load_extensions(const Json& doc, LoadContext& ctx, Assignment& a) {
+  auto it = doc.find("extensions");
+  if (it == doc.end() || !ctx.expect_object(*it, "/extensions", "the extensions (identifier: due date)")) return;
+  for (auto e = it->begin(); e != it->end(); ++e) {
+    const std::string ptr = "/extensions/" + json_pointer_escape(e.key());
+    std::string why;
+    auto id = normalize_student_id(e.key(), &why);
+    if (!id) {
+      ctx.error(DiagCode::BadName, ptr, "\"" + excerpt(e.key(), 40) + "\" is not a student identifier: " + why);
+      continue;
+    }
+    auto due = datetime_field(*it, "/extensions", e.key().c_str(), ctx);
+    if (!due) continue;
+    if (*due <= a.due_unix)
+      ctx.error(DiagCode::ValueNotAllowed, ptr, "an extension must be later than the due date (" + a.due_text + ")");
+    a.extensions[*id] = *due;
+  }
+}
+
 void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) {
   if (auto it = doc.find("policies"); it != doc.end() && ctx.expect_object(*it, "/policies", "the policies")) {
-    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts", "passing_score"}, {});
+    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts", "passing_score", "late"}, {});
     if (auto b = ctx.bool_field(*it, "/policies", "per_student_numbers")) a.per_student_numbers = *b;
     if (auto e = ctx.string_field(*it, "/policies", "explanations", false)) {
       if (*e == "after-attempt") a.explanations = ExplanationPolicy::AfterAttempt;
@@ -349,6 +410,7 @@ void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) 
     }
     if (auto m = ctx.int_field(*it, "/policies", "max_attempts", false, 0, kMaxAttemptsPolicy))
       a.max_attempts = static_cast<int>(*m);
+    load_late_policy(*it, ctx, a);
     if (auto p = ctx.number_field(*it, "/policies", "passing_score", false)) {
       if (*p >= 0 && *p <= 1) a.passing_score = *p;
       else
@@ -360,6 +422,20 @@ void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) 
 
 }  // namespace
 
+int64_t Assignment::due_for(const std::string& student) const {
+  auto it = extensions.find(student);
+  return it == extensions.end() ? due_unix : it->second;
+}
+
+std::optional<double> Assignment::late_factor(const std::string& student, int64_t at) const {
+  const int64_t due = due_for(student);
+  if (at <= due) return 1.0;
+  if (!late || at > std::max(late->until_unix, due)) return std::nullopt;
+  if (late->factor) return *late->factor;
+  const int64_t days = (at - due + 86399) / 86400;  // each day begun
+  return std::max(0.0, 1.0 - late->penalty_per_day * static_cast<double>(days));
+}
+
 AssignmentLoad load_assignment(const std::string& text, const std::string& file) {
   AssignmentLoad res;
   auto parsed = read_json_document(text, file, kMaxAssignmentBytes, "the most an assignment may be", res.diagnostics);
@@ -369,11 +445,12 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
   if (!check_json_document(*parsed, ctx) || !ctx.expect_object(doc, "", "an assignment")) return res;
   Assignment a;
   a.file = file;
-  ctx.check_fields(doc, "", {"$schema", "format", "id", "title", "intro", "due", "hand_in", "exercises", "policies"},
+  ctx.check_fields(doc, "", {"$schema", "format", "id", "title", "intro", "due", "hand_in", "exercises", "policies", "extensions"},
                    {"format", "id", "title", "due", "hand_in", "exercises"});
   load_assignment_header(doc, ctx, a);
   load_assignment_exercises(doc, ctx, a);
   load_assignment_policies(doc, ctx, a);
+  load_extensions(doc, ctx, a);
   if (!ctx.failed()) res.assignment = std::move(a);
   return res;
 }

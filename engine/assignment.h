@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,16 @@ struct AssignmentItem {
   std::string id_pointer;  // where its id is written ("/exercises/2/id" in an object)
 };
 
+// Attempts after the due date that still count, for less (docs/AUTHORING.md, "Extensions
+// and late work"): until `until_unix`, the score times 1 − penalty_per_day × each day begun
+// late (never below 0), or times `factor`.
+struct LatePolicy {
+  int64_t until_unix = 0;
+  std::string until_text;
+  double penalty_per_day = 0;
+  std::optional<double> factor;
+};
+
 struct Assignment {
   std::string file, id, title, intro, hand_in;
   std::string due_text;         // as written ("2026-12-05T17:00:00+01:00")
@@ -51,6 +62,14 @@ struct Assignment {
   int max_attempts = 0;  // 0: unlimited
   // The share of the points that passes (0..1), for an LMS's pass/fail (engine/scorm.h).
   std::optional<double> passing_score;
+  std::map<std::string, int64_t> extensions;  // normalised identifier -> their own due date
+  std::optional<LatePolicy> late;
+
+  // The student's due date: theirs when they have an extension.
+  int64_t due_for(const std::string& student) const;
+  // What share of an attempt's score at `at` counts for `student`: 1 by their due date, less
+  // within the late policy's window, nullopt (not counted) after it or without one.
+  std::optional<double> late_factor(const std::string& student, int64_t at) const;
 
   const AssignmentItem* item(std::string_view exercise_id) const;
   double total_points() const;

@@ -122,6 +122,7 @@ struct Flags {
   FlagList copied{"attempts on another student's numbers (copied; not counted, not run)"};
   FlagList practice{"attempts on numbers the assignment did not give this student (not counted, not run)"};
   FlagList late{"attempts after the due date (not counted, not run)"};
+  FlagList penalised{"attempts counted late, at a penalty"};
   FlagList over;
   FlagList future{"attempts dated after the report was made (the computer's clock?)"};
   FlagList disagree{"verdicts in the file that the engine does not confirm (the engine's count)"};
@@ -131,7 +132,7 @@ struct Flags {
   std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
 
   void tell(std::vector<std::string>& out) const {
-    for (const FlagList* f : {&copied, &practice, &late, &over, &future, &disagree, &unreadable_answers, &other, &missing})
+    for (const FlagList* f : {&copied, &practice, &late, &penalised, &over, &future, &disagree, &unreadable_answers, &other, &missing})
       if (f->count) out.push_back(f->sentence());
     for (const auto& [pack, n] : changed_packs)
       out.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
@@ -180,16 +181,22 @@ struct Grader {
   // The same answer on the same instance (a file handed in twice) is graded once.
   std::map<std::string, Feedback> graded;
 
-  // Why `at` cannot count for `id` (its flag said), or false when it may.
+  // Why `at` cannot count for `id` (its flag said), or false when it may; `factor`: the share
+  // of its score that counts (less than 1 when it is late within the late policy).
   bool cannot_count(const SubmittedAttempt& at, const AssignmentItem& item, const std::string& id, int counted,
-                    Flags& f) const;
+                    Flags& f, double* factor) const;
   const Feedback& grade_once(const Exercise& ex, const Instance& inst, const SubmittedAttempt& at, const Answer& answer);
   void record_wrong(size_t idx, const Feedback& fb, const SubmittedAttempt& at, const std::string& id);
   std::vector<ExerciseResult> grade_file(const std::string& id, const Submission& s, Flags& f);
 };
 
+std::string lateness(int64_t at, int64_t due) {
+  double hours = static_cast<double>(at - due) / 3600.0;
+  return hours < 48 ? format_number(hours, 2) + " h" : format_number(hours / 24, 2) + " days";
+}
+
 bool Grader::cannot_count(const SubmittedAttempt& at, const AssignmentItem& item, const std::string& id, int counted,
-                          Flags& f) const {
+                          Flags& f, double* factor) const {
   uint64_t own = assignment_seed(a, item, id);
   if (at.seed != own) {
     auto o = owner.find({at.exercise, at.seed});
@@ -199,16 +206,20 @@ bool Grader::cannot_count(const SubmittedAttempt& at, const AssignmentItem& item
       f.practice.add(at.exercise + " seed " + std::to_string(at.seed) + " (theirs is " + std::to_string(own) + ")");
     return true;
   }
-  if (at.at > a.due_unix) {
-    double hours = static_cast<double>(at.at - a.due_unix) / 3600.0;
-    f.late.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" +
-               (hours < 48 ? format_number(hours, 2) + " h" : format_number(hours / 24, 2) + " days") + " late)");
+  const int64_t due = a.due_for(id);
+  const std::optional<double> share = a.late_factor(id, at.at);
+  if (!share) {
+    f.late.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" + lateness(at.at, due) + " late)");
     return true;
   }
   if (a.max_attempts && counted >= a.max_attempts) {
     f.over.add(at.exercise);
     return true;
   }
+  if (*share < 1)
+    f.penalised.add(at.exercise + " at " + format_datetime(at.at, a.due_offset_minutes) + " (" + lateness(at.at, due) +
+                    " late: its score times " + format_number(*share, 3) + ")");
+  *factor = *share;
   return false;
 }
 
@@ -266,7 +277,8 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
     if (options.now && at.at > options.now + 86400) f.future.add(at.exercise + " at " + format_utc(at.at));
     ExerciseResult& res = results[idx];
     // Decided before grading: an attempt that cannot count is never run.
-    if (cannot_count(at, *it, id, res.attempts, f)) continue;
+    double factor = 1;
+    if (cannot_count(at, *it, id, res.attempts, f, &factor)) continue;
     const Feedback& fb = grade_once(*ex, *inst, at, *answer);
     if (!fb.counts_as_attempt()) {
       f.unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
@@ -276,7 +288,7 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
       f.disagree.add(at.exercise + " at " + format_utc(at.at) + ": the file says " + excerpt(at.verdict, 20) +
                      ", the engine " + verdict_name(fb.verdict));
     res.attempts++;
-    res.best = std::max(res.best, fb.score);
+    res.best = std::max(res.best, fb.score * factor);
     if (fb.verdict == Verdict::Correct && !res.attempts_to_solve) res.attempts_to_solve = res.attempts;
     r.items[idx].attempts++;
     if (fb.verdict != Verdict::Correct) record_wrong(idx, fb, at, id);
@@ -404,6 +416,15 @@ std::string report_table(const Report& r) {
   std::string out = "Assignment " + shown(a.id) + " (" + shown(a.title) + "): " + std::to_string(a.exercises.size()) +
                     " exercises, " + points_text(a.total_points()) + " points, due " +
                     format_datetime(a.due_unix, a.due_offset_minutes) + "\n";
+  if (a.late)
+    out += "Late work counts until " + format_datetime(a.late->until_unix, a.due_offset_minutes) + ", its score times " +
+           (a.late->factor ? format_number(*a.late->factor, 3)
+                           : "1 - " + format_number(a.late->penalty_per_day, 3) + " per day begun late") + "\n";
+  if (!a.extensions.empty()) {
+    out += "Extensions:";
+    for (const auto& [student, due] : a.extensions) out += " " + shown(student) + " until " + format_datetime(due, a.due_offset_minutes) + ";";
+    out.back() = '\n';
+  }
   out += count_of(static_cast<int>(r.students.size()), "student");
   if (!r.unreadable.empty())
     out += ", " + count_of(static_cast<int>(r.unreadable.size()), "file") + " that could not be read";

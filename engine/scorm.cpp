@@ -108,10 +108,12 @@ ItemStanding item_standing(const Assignment& a, const AssignmentItem& item, cons
   ItemStanding s;
   const uint64_t own = assignment_seed(a, item, student);
   for (const auto& at : log.attempts) {
-    if (at.exercise != item.id || at.seed != own || at.at > a.due_unix) continue;
+    if (at.exercise != item.id || at.seed != own) continue;
+    const std::optional<double> factor = a.late_factor(student, at.at);
+    if (!factor) continue;
     if (a.max_attempts && s.attempts >= a.max_attempts) break;
     s.attempts++;
-    s.best = std::max(s.best, at.score);
+    s.best = std::max(s.best, at.score * *factor);
     s.solved |= at.verdict == "correct";
   }
   return s;

@@ -22,8 +22,9 @@ constexpr size_t kScormSuspendChars = 64000;
 constexpr size_t kScormResponseChars = 4000;
 
 // Where a student stands on one assignment item: the attempts that count (on their own
-// numbers, by the due date, within the attempt limit, in the order they were made), the best
-// score of those and whether one was right. The page's assignment screen and the LMS report
+// numbers, by their due date or within the late policy's window, within the attempt limit, in
+// the order they were made), the best score of those (a late one's after its penalty) and
+// whether one was right. The page's assignment screen and the LMS report
 // both use it; `dtx report` grades the same rules anew from the answers.
 struct ItemStanding {
   int attempts = 0;

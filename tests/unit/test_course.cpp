@@ -9,6 +9,7 @@
 #include "code_runner.h"
 #include "helpers.h"
 #include "report.h"
+#include "scorm.h"
 #include "sha256.h"
 #include "submission.h"
 #include "text.h"
@@ -584,4 +585,55 @@ TEST(TextEscape, ControlsAndBidiBecomeVisibleEscapes) {
   EXPECT_EQ(terminal_safe("\xE2\x80"), "\\xe2\\x80") << "a cut sequence";
   EXPECT_EQ(terminal_safe("\xC0\x9B"), "\\xc0\\x9b") << "an overlong form";
   EXPECT_EQ(terminal_safe("\xED\xA0\x80"), "\\xed\\xa0\\x80") << "a surrogate";
+}
+
+// Extensions and late work (docs/AUTHORING.md, "Extensions and late work"): bo has until a
+// day later; everyone else's attempts count until the late window closes, at 10 % less per
+// day begun late; after it, nothing counts. The page (item_standing) and the report agree.
+TEST(Assignment, ExtensionsAndTheLatePolicy) {
+  const std::string text = R"({"format": "dtx-assignment/1", "id": "hw1", "title": "Homework 1", "due": "2026-12-05T17:00:00+01:00",
+    "hand_in": "Upload it.", "exercises": ["t.sum", {"id": "t.pick", "points": 2}],
+    "extensions": {"Bo": "2026-12-06T17:00:00+01:00"},
+    "policies": {"late": {"until": "2026-12-08T17:00:00+01:00", "penalty_per_day": 0.1}}})";
+  Assignment a = must_assignment(text);
+  const int64_t due = a.due_unix, day = 86400;
+  EXPECT_EQ(a.due_for("bo"), due + day);
+  EXPECT_EQ(a.due_for("ana"), due);
+  EXPECT_EQ(a.late_factor("ana", due), 1.0);
+  EXPECT_NEAR(*a.late_factor("ana", due + 3600), 0.9, 1e-12);     // one day begun
+  EXPECT_NEAR(*a.late_factor("ana", due + day + 1), 0.8, 1e-12);  // two
+  EXPECT_FALSE(a.late_factor("ana", due + 3 * day + 1));          // the window has closed
+  EXPECT_EQ(a.late_factor("bo", due + day), 1.0);                 // his own due date
+  EXPECT_NEAR(*a.late_factor("bo", due + day + 60), 0.9, 1e-12);
+  // The report: ana's late right answer to t.sum counts at 0.9, with a flag.
+  Library lib = course();
+  const Exercise& sum = *lib.find("t.sum");
+  uint64_t seed = assignment_seed(a, a.exercises[0], "ana");
+  Submission s;
+  s.assignment = "hw1";
+  s.student = "ana";
+  s.attempts = {attempt("t.sum", seed, {"s=" + sum_answer(sum, seed)}, due + 3600, "correct")};
+  Report r = make_report(a, lib, {{"ana.json", write_submission(s)}}, {});
+  ASSERT_EQ(r.students.size(), 1u);
+  EXPECT_NEAR(r.students[0].points, 0.9, 1e-12);
+  std::string flags;
+  for (const auto& f : r.students[0].flags) flags += f + "\n";
+  EXPECT_NE(flags.find("1 attempt counted late, at a penalty: t.sum at 2026-12-05 18:00 +01:00 (1 h late: its score times 0.9)"),
+            std::string::npos) << flags;
+  EXPECT_NE(report_table(r).find("Late work counts until 2026-12-08 17:00 +01:00, its score times 1 - 0.1 per day begun late"),
+            std::string::npos);
+  s.attempts[0].score = 1;
+  EXPECT_NEAR(item_standing(a, a.exercises[0], s, "ana").best, 0.9, 1e-12);
+  // What is wrong is named where it is.
+  auto problem = [](const std::string& policies, const std::string& extensions = "{}") {
+    AssignmentLoad l = load_assignment(R"({"format": "dtx-assignment/1", "id": "x", "title": "X", "due": "2026-12-05T17:00:00Z",
+      "hand_in": "h", "exercises": ["t.sum"], "extensions": )" + extensions + R"(, "policies": )" + policies + "}", "x.json");
+    return l.diagnostics.empty() ? std::string("none") : format_diagnostic(l.diagnostics[0]);
+  };
+  EXPECT_NE(problem(R"({"late": {"until": "2026-12-04T17:00:00Z", "factor": 0.5}})").find("/policies/late/until: the late window must end after"), std::string::npos);
+  EXPECT_NE(problem(R"({"late": {"until": "2026-12-07T17:00:00Z"}})").find("expected one of \"penalty_per_day\""), std::string::npos);
+  EXPECT_NE(problem(R"({"late": {"until": "2026-12-07T17:00:00Z", "factor": 2}})").find("/policies/late/factor: expected a share from 0 to 1"), std::string::npos);
+  EXPECT_NE(problem("{}", R"({"ana;x": "2026-12-07T17:00:00Z"})").find("/extensions/ana;x: \"ana;x\" is not a student identifier"), std::string::npos);
+  EXPECT_NE(problem("{}", R"({"ana": "2026-12-04T17:00:00Z"})").find("an extension must be later than the due date"), std::string::npos);
+  EXPECT_EQ(problem(R"({"late": {"until": "2026-12-07T17:00:00Z", "factor": 0.5}})", R"({"ana": "2026-12-06T17:00:00Z"})"), "none");
 }

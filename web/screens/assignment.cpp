@@ -109,11 +109,21 @@ std::string remaining_text(int64_t seconds) {
   return buf;
 }
 
+// The student's due date (their extension's when they have one) and the late policy.
 std::string due_line(const App& app) {
   const Assignment& a = *app.course->a;
-  int64_t now = app.platform->now_unix();
-  return "Due " + format_datetime(a.due_unix, a.due_offset_minutes) +
-         (now > a.due_unix ? " (the due date has passed: new attempts are not counted)" : " (" + remaining_text(a.due_unix - now) + ")");
+  const int64_t now = app.platform->now_unix(), due = a.due_for(app.course->student);
+  std::string line = (due != a.due_unix ? "Due for you (an extension) " : "Due ") + format_datetime(due, a.due_offset_minutes);
+  const bool late_open = a.late && now <= a.late->until_unix && now > due;
+  if (now <= due) line += " (" + remaining_text(due - now) + ")";
+  else if (!late_open) line += " (the due date has passed: new attempts are not counted)";
+  if (a.late && a.late->until_unix > due) {
+    const std::string cost = a.late->factor ? "at " + format_number(*a.late->factor * 100, 3) + " % of their score"
+                                            : "losing " + format_number(a.late->penalty_per_day * 100, 3) + " % of their score per day begun late";
+    line += std::string(late_open ? ". Late now: attempts" : ". Late attempts") + " count until " +
+            format_datetime(a.late->until_unix, a.due_offset_minutes) + ", " + cost;
+  }
+  return line;
 }
 
 void draw_identifier(App& app) {
@@ -211,7 +221,7 @@ int assignment_attempts_left(const App& app) {
   const AssignmentItem* item = assignment_item(app, app.ex.id);
   if (!item || !app.ex.inst || app.ex.inst->seed != assignment_own_seed(app, *item)) return -1;
   const Assignment& a = *app.course->a;
-  if (!a.max_attempts || app.platform->now_unix() > a.due_unix) return -1;
+  if (!a.max_attempts || !a.late_factor(app.course->student, app.platform->now_unix())) return -1;
   return std::max(0, a.max_attempts - standing_of(app, *item).attempts);
 }
 
@@ -219,7 +229,7 @@ bool assignment_allows_explanation(const App& app, bool solved_here) {
   const AssignmentItem* item = assignment_item(app, app.ex.id);
   if (!item || instructor_view(app)) return true;
   const Assignment& a = *app.course->a;
-  if (app.platform->now_unix() > a.due_unix) return true;
+  if (!a.late_factor(app.course->student, app.platform->now_unix())) return true;  // past the student's last chance
   switch (a.explanations) {
     case ExplanationPolicy::AfterAttempt: return true;
     case ExplanationPolicy::AfterSolve: return solved_here || standing_of(app, *item).solved;
