@@ -34,6 +34,7 @@
 #include "term.h"
 #include "figures.h"
 #include "text.h"
+#include "text_escape.h"
 
 using namespace dtx;
 using Json = nlohmann::ordered_json;
@@ -127,7 +128,11 @@ const char* kShowHelp =
     "--json prints {id, type, seed, parameters, prompt, ...}; with --answer each part's\n"
     "value and unit. An exercise with a widget adds {widget: {kind, title, reveal, inputs}}:\n"
     "the inputs this instance gives it, and when the page shows it to a student (reveal:\n"
-    "always, after-attempt or after-solve; the instructor view always shows it).\n";
+    "always, after-attempt or after-solve; the instructor view always shows it).\n"
+    "\n"
+    "--assignment FILE --student ID shows the instance that assignment gives that student\n"
+    "(their own numbers, as the page derives them): what a TA needs to follow a student's work.\n"
+    "`dtx grade` takes the same two options.\n";
 
 // The answer formats come from the types (TypeEntry::answer_help).
 std::string grade_help() {
@@ -157,6 +162,7 @@ struct Args {
   int seeds = 0;  // lint --seeds N
   std::vector<std::string> packs;
   std::vector<std::string> course;  // lint --course DIR
+  std::string assignment, student;  // show/grade --assignment FILE --student ID: that student's numbers
   std::string error;
 };
 
@@ -170,7 +176,8 @@ Args parse_args(int argc, char** argv, int start) {
     else if (s == "--no-run") a.no_run = true;
     else if (s == "--warn") a.warn = true;
     else if (s == "--help" || s == "-h") a.help = true;
-    else if (s == "--seed" || s == "--seeds" || s == "--packs" || s == "--course" || s == "--time-limit") {
+    else if (s == "--seed" || s == "--seeds" || s == "--packs" || s == "--course" || s == "--time-limit" ||
+             s == "--assignment" || s == "--student") {
       if (i + 1 >= argc) {
         a.error = s + " needs a value";
         return a;
@@ -184,6 +191,10 @@ Args parse_args(int argc, char** argv, int start) {
           return a;
         }
         a.time_limit_ms = ms;
+      } else if (s == "--assignment") {
+        a.assignment = v;
+      } else if (s == "--student") {
+        a.student = v;
       } else if (s == "--packs") {
         a.packs.push_back(v);
       } else if (s == "--course") {
@@ -493,6 +504,34 @@ struct Loaded {
   std::optional<Instance> inst;
 };
 
+// --assignment FILE --student ID: the seed that assignment gives that student for `ex` (what
+// the student sees), for a TA; the reason printed and nullopt when it cannot be had.
+std::optional<uint64_t> student_seed(const Args& a, const char* cmd, const Exercise& ex) {
+  if (a.assignment.empty() || a.student.empty() || a.seed) {
+    std::cerr << "dtx " << cmd << ": --assignment FILE and --student ID go together, without --seed\n";
+    return std::nullopt;
+  }
+  std::string text, why;
+  if (!read_file(a.assignment, &text)) {
+    std::cerr << terminal_safe(a.assignment) << ": error[E001]: cannot read this file\n";
+    return std::nullopt;
+  }
+  AssignmentLoad load = load_assignment(text, a.assignment);
+  for (const auto& d : load.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+  if (!load.assignment) return std::nullopt;
+  const AssignmentItem* item = load.assignment->item(ex.id);
+  if (!item) {
+    std::cerr << "dtx " << cmd << ": " << ex.id << " is not an exercise of " << terminal_safe(a.assignment) << "\n";
+    return std::nullopt;
+  }
+  auto student = normalize_student_id(a.student, &why);
+  if (!student) {
+    std::cerr << "dtx " << cmd << ": --student: " << why << "\n";
+    return std::nullopt;
+  }
+  return assignment_seed(*load.assignment, *item, *student);
+}
+
 int load_instance(const Args& a, const char* cmd, Loaded& L) {
   if (a.positional.empty()) {
     std::cerr << "dtx " << cmd << ": give an exercise id (see `dtx list`)\n";
@@ -505,8 +544,14 @@ int load_instance(const Args& a, const char* cmd, Loaded& L) {
     std::cerr << "dtx " << cmd << ": no exercise with id '" << a.positional[0] << "' (see `dtx list`)\n";
     return kUsage;
   }
+  uint64_t seed = a.seed.value_or(0);
+  if (!a.assignment.empty() || !a.student.empty()) {
+    auto s = student_seed(a, cmd, *L.ex);
+    if (!s) return kUsage;
+    seed = *s;
+  }
   std::string err;
-  L.inst = make_instance(*L.ex, a.seed.value_or(0), &err);
+  L.inst = make_instance(*L.ex, seed, &err);
   if (!L.inst) {
     std::cerr << "dtx " << cmd << ": cannot make this instance: " << err << "\n";
     return 1;

@@ -264,6 +264,26 @@ contains "first view: an option as inline HTML" "$tmp/fv/one.json" '"html":"<str
 contains "first view: the title as written (escaped by the page's script)" "$tmp/fv/one.json" '"title":"A <b>title</b>"'
 if grep -q '"correct"' "$tmp/fv/one.json"; then echo "FAIL: first view: it tells which option is right"; fails=$((fails + 1)); fi
 
+# ---- a TA's view: dtx show/grade --assignment FILE --student ID gives that student's numbers
+hw=tests/course/assignment.json
+check "show a student's instance" 0 "$DTX" show ring.volume --assignment "$hw" --student Ana@Uni.example --answer --json
+cp "$tmp/out" "$tmp/ana.json"
+ana_seed=$(json 'd.seed' <"$tmp/ana.json")
+check "the same student, another case" 0 "$DTX" show ring.volume --assignment "$hw" --student ana@uni.example --json
+[[ $(json 'd.seed' <"$tmp/out") == "$ana_seed" ]] || { echo "FAIL: an identifier's case changes the seed"; fails=$((fails + 1)); }
+check "another student" 0 "$DTX" show ring.volume --assignment "$hw" --student bo@uni.example --json
+[[ $(json 'd.seed' <"$tmp/out") != "$ana_seed" ]] || { echo "FAIL: two students have one seed"; fails=$((fails + 1)); }
+check "show --seed of that seed is the same instance" 0 "$DTX" show ring.volume --seed "$ana_seed" --answer --json
+cmp -s "$tmp/out" "$tmp/ana.json" || { echo "FAIL: --student's instance differs from --seed $ana_seed's"; fails=$((fails + 1)); }
+mapfile -t words < <(json 'd.grade_words.join("\n")' <"$tmp/ana.json"; echo)
+check "grade a student's answer on their numbers" 0 "$DTX" grade ring.volume --assignment "$hw" --student ana@uni.example "${words[@]}"
+contains "it is right on theirs" "$tmp/out" "correct"
+check "a student not an identifier" 2 "$DTX" show ring.volume --assignment "$hw" --student "ana;x"
+contains "names the character" "$tmp/err" "--student: character 4 is ';'"
+check "an exercise not in the assignment" 2 "$DTX" show pipe.bubble-basic --assignment "$hw" --student ana
+contains "says so" "$tmp/err" "pipe.bubble-basic is not an exercise of tests/course/assignment.json"
+check "--student alone" 2 "$DTX" show ring.volume --student ana
+
 if [[ $fails -gt 0 ]]; then
   echo "$fails CLI check(s) failed"
   exit 1
