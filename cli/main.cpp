@@ -529,6 +529,12 @@ std::optional<uint64_t> student_seed(const Args& a, const char* cmd, const Exerc
     std::cerr << "dtx " << cmd << ": --student: " << why << "\n";
     return std::nullopt;
   }
+  if (!load.assignment->given(*item, *student)) {
+    std::cerr << "dtx " << cmd << ": " << ex.id << " is in the pool \""
+              << terminal_safe(load.assignment->pools[static_cast<size_t>(item->pool)].name) << "\" and not among "
+              << *student << "'s picks\n";
+    return std::nullopt;
+  }
   return assignment_seed(*load.assignment, *item, *student);
 }
 

@@ -19,8 +19,23 @@ const AssignmentItem* Assignment::item(std::string_view exercise_id) const {
 
 double Assignment::total_points() const {
   double t = 0;
-  for (const auto& it : exercises) t += it.points;
+  for (const auto& it : exercises)
+    if (it.pool < 0) t += it.points;
+  for (const auto& p : pools) t += p.pick * p.points;
   return t;
+}
+
+bool Assignment::given(const AssignmentItem& item, const std::string& student) const {
+  if (item.pool < 0) return true;
+  const AssignmentPool& pool = pools[static_cast<size_t>(item.pool)];
+  // The pool's members ranked by a hash of (assignment, student, pool, member): the `pick`
+  // lowest are this student's. Adding a member changes a student's set only where it ranks in.
+  auto rank = [&](const AssignmentItem& m) { return derive_seed(id, student, "pool/" + pool.name + "/" + m.id); };
+  const uint64_t mine = rank(item);
+  int below = 0;
+  for (const auto& m : exercises)
+    if (m.pool == item.pool && &m != &item && (rank(m) < mine || (rank(m) == mine && m.id < item.id))) ++below;
+  return below < pool.pick;
 }
 
 // ---------------------------------------------------------------- times
@@ -313,6 +328,40 @@ std::optional<AssignmentItem> load_assignment_item(const Json& e, const std::str
   return item;
 }
 
+// {"pool": NAME, "pick": K, "from": [...], "points": P}: K of the listed exercises per student.
+void load_pool(const Json& e, const std::string& p, LoadContext& ctx, std::set<std::string>& seen, Assignment& a) {
+  ctx.check_fields(e, p, {"pool", "pick", "from", "points"}, {"pool", "pick", "from"});
+  AssignmentPool pool;
+  pool.pointer = p;
+  if (auto n = ctx.string_field(e, p, "pool", true)) pool.name = *n;
+  for (const auto& other : a.pools)
+    if (other.name == pool.name) ctx.error(DiagCode::Duplicate, p + "/pool", "a second pool named \"" + excerpt(pool.name, 40) + "\"");
+  if (auto pts = ctx.number_field(e, p, "points", false)) {
+    if (!(*pts >= 0 && *pts <= 1000)) ctx.error(DiagCode::ValueNotAllowed, p + "/points", "expected points from 0 to 1000, got " + format_number(*pts, 6));
+    pool.points = *pts;
+  }
+  auto from = e.find("from");
+  if (from == e.end() || !from->is_array() || from->empty()) {
+    ctx.error(DiagCode::WrongKind, p + "/from", "expected a non-empty array of exercise ids to pick from");
+    return;
+  }
+  auto pick = ctx.int_field(e, p, "pick", true, 1, static_cast<long long>(from->size()));
+  if (!pick) return;
+  pool.pick = static_cast<int>(*pick);
+  const int index = static_cast<int>(a.pools.size());
+  a.pools.push_back(pool);
+  for (size_t j = 0; j < from->size(); ++j) {
+    const std::string mp = p + "/from/" + std::to_string(j);
+    if ((*from)[j].is_object() && (*from)[j].contains("points"))
+      ctx.error(DiagCode::UnknownField, mp + "/points", "a pool's exercises share the pool's \"points\"");
+    auto item = load_assignment_item((*from)[j], mp, ctx, seen);
+    if (!item) continue;
+    item->pool = index;
+    item->points = pool.points;
+    a.exercises.push_back(std::move(*item));
+  }
+}
+
 void load_assignment_exercises(const Json& doc, LoadContext& ctx, Assignment& a) {
   auto it = doc.find("exercises");
   if (it == doc.end()) return;
@@ -329,9 +378,11 @@ void load_assignment_exercises(const Json& doc, LoadContext& ctx, Assignment& a)
     return;
   }
   std::set<std::string> seen;
-  for (size_t i = 0; i < it->size(); ++i)
-    if (auto item = load_assignment_item((*it)[i], "/exercises/" + std::to_string(i), ctx, seen))
-      a.exercises.push_back(std::move(*item));
+  for (size_t i = 0; i < it->size(); ++i) {
+    const std::string p = "/exercises/" + std::to_string(i);
+    if ((*it)[i].is_object() && (*it)[i].contains("pool")) load_pool((*it)[i], p, ctx, seen, a);
+    else if (auto item = load_assignment_item((*it)[i], p, ctx, seen)) a.exercises.push_back(std::move(*item));
+  }
 }
 
 std::optional<int64_t> datetime_field(const Json& obj, const std::string& ptr, const char* key, LoadContext& ctx) {

@@ -39,6 +39,17 @@ struct AssignmentItem {
   double points = 1;
   std::string pointer;     // "/exercises/2"
   std::string id_pointer;  // where its id is written ("/exercises/2/id" in an object)
+  int pool = -1;           // the pool it is one of (Assignment::pools), -1: everyone has it
+};
+
+// {"pool": NAME, "pick": K, "from": [ids...], "points": P} in "exercises": each student gets K
+// of the pool's exercises, chosen from the assignment id, the pool's name and their identifier
+// (the same in the page and the report), each worth P.
+struct AssignmentPool {
+  std::string name;
+  int pick = 1;
+  double points = 1;
+  std::string pointer;
 };
 
 // Attempts after the due date that still count, for less (docs/AUTHORING.md, "Extensions
@@ -56,7 +67,8 @@ struct Assignment {
   std::string due_text;         // as written ("2026-12-05T17:00:00+01:00")
   int64_t due_unix = 0;         // seconds since 1970 UTC
   int due_offset_minutes = 0;   // the time zone it was written in (shown back in it)
-  std::vector<AssignmentItem> exercises;
+  std::vector<AssignmentItem> exercises;  // every exercise, a pool's members included
+  std::vector<AssignmentPool> pools;
   bool per_student_numbers = true;
   ExplanationPolicy explanations = ExplanationPolicy::AfterSolve;
   int max_attempts = 0;  // 0: unlimited
@@ -72,7 +84,9 @@ struct Assignment {
   std::optional<double> late_factor(const std::string& student, int64_t at) const;
 
   const AssignmentItem* item(std::string_view exercise_id) const;
-  double total_points() const;
+  double total_points() const;  // one student's: a pool counts its picks
+  // Whether `student` has this item: always, unless it is a pool member not chosen for them.
+  bool given(const AssignmentItem& item, const std::string& student) const;
 };
 
 struct AssignmentLoad {

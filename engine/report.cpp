@@ -128,11 +128,13 @@ struct Flags {
   FlagList disagree{"verdicts in the file that the engine does not confirm (the engine's count)"};
   FlagList unreadable_answers{"answers the engine cannot read (not attempts)"};
   FlagList other{"attempts on exercises that are not in this assignment (ignored)"};
+  FlagList not_given{"attempts on pool exercises this student was not given (not counted, not run)"};
   FlagList missing{"attempts on exercises the course no longer has (not graded)"};
   std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
 
   void tell(std::vector<std::string>& out) const {
-    for (const FlagList* f : {&copied, &practice, &late, &penalised, &over, &future, &disagree, &unreadable_answers, &other, &missing})
+    for (const FlagList* f : {&copied, &practice, &late, &penalised, &over, &future, &disagree, &unreadable_answers, &other,
+                              &not_given, &missing})
       if (f->count) out.push_back(f->sentence());
     for (const auto& [pack, n] : changed_packs)
       out.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
@@ -254,6 +256,10 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
       continue;
     }
     size_t idx = static_cast<size_t>(it - a.exercises.begin());
+    if (!a.given(*it, id)) {
+      f.not_given.add(at.exercise);
+      continue;
+    }
     const Exercise* ex = course.find(at.exercise);
     if (!ex) {
       f.missing.add(at.exercise);
@@ -450,14 +456,14 @@ std::string report_table(const Report& r) {
     std::string row = pad(shown(s.student), w + 2);
     for (size_t i = 0; i < s.results.size(); ++i) {
       const ExerciseResult& e = s.results[i];
-      std::string cell = e.attempts ? points_text(e.best * a.exercises[i].points) : "-";
+      std::string cell = !a.given(a.exercises[i], s.student) ? "." : e.attempts ? points_text(e.best * a.exercises[i].points) : "-";
       row += pad(cell, cw[i]);
     }
     row += points_text(s.points) + " / " + points_text(a.total_points());
     if (s.claimed_by_several_files) row += "  ! " + std::to_string(s.files.size()) + " files";
     out += row + "\n";
   }
-  out += "\n(- no attempt that counts)\n";
+  out += a.pools.empty() ? "\n(- no attempt that counts)\n" : "\n(- no attempt that counts; . not in this student's pool picks)\n";
   bool any = false;
   for (const auto& s : r.students)
     if (!s.flags.empty()) {
@@ -487,7 +493,7 @@ std::string report_csv(const Report& r) {
     out += csv_field(s.student);
     for (size_t i = 0; i < s.results.size(); ++i) {
       out += ',';
-      out += points_text(s.results[i].best * a.exercises[i].points);
+      if (a.given(a.exercises[i], s.student)) out += points_text(s.results[i].best * a.exercises[i].points);
     }
     out += ',';
     out += points_text(s.points);

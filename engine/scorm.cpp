@@ -123,15 +123,18 @@ ScormStatus scorm_status(const Assignment& a, const Submission& log, const std::
                          std::optional<double> passing) {
   ScormStatus st;
   int attempted = 0;
+  int items = 0;
   for (const auto& item : a.exercises) {
+    if (!a.given(item, student)) continue;
+    ++items;
     ItemStanding s = item_standing(a, item, log, student);
     st.raw += s.best * item.points;
     st.max += item.points;
     attempted += s.attempts > 0;
   }
   st.scaled = st.max > 0 ? std::clamp(st.raw / st.max, 0.0, 1.0) : 0;
-  st.progress = a.exercises.empty() ? 1 : static_cast<double>(attempted) / a.exercises.size();
-  st.completed = attempted == static_cast<int>(a.exercises.size());
+  st.progress = items == 0 ? 1 : static_cast<double>(attempted) / items;
+  st.completed = attempted == items;
   if (!passing) passing = a.passing_score;
   // Before any attempt counts there is nothing to pass or fail.
   st.success = !passing || attempted == 0 ? "unknown" : st.scaled + 1e-9 >= *passing ? "passed" : "failed";

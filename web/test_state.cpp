@@ -140,7 +140,8 @@ void course_state(const App& app, Json& j) {
   const CourseAssignment& c = *app.course;
   Json seeds = Json::object();
   if (c.a && !c.student.empty())
-    for (const auto& item : c.a->exercises) seeds[item.id] = assignment_seed(*c.a, item, c.student);
+    for (const auto& item : c.a->exercises)
+      if (c.a->given(item, c.student)) seeds[item.id] = assignment_seed(*c.a, item, c.student);
   j["assignment"] = {{"id", c.a ? c.a->id : ""}, {"loading", c.request != 0}, {"error", c.fetch_error},
                      {"problems", c.problems}, {"student", c.student}, {"seeds", seeds},
                      {"attempts", c.log.attempts.size()}, {"attempts_left", assignment_attempts_left(app)}};

@@ -3,7 +3,8 @@
 // frame under a page whose window.API_1484_11 is scorm-again's runtime (tests/e2e/lms/), served
 // by a plain file server as an LMS serves a package (no dtx headers). Two learners of the LMS,
 // each with their own numbers: a wrong answer then a right one, the LMS out of reach for an
-// attempt (the page says so and sends it later), a new session on another computer (no local
+// attempt (the page says so and sends it later), a pool that gives each learner their own
+// exercise, a new session on another computer (no local
 // storage) that resumes from cmi.suspend_data alone, and every cmi value the page reports.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -138,6 +139,8 @@ export default function register({ test, newPage, assert, eq, dist }) {
       eq(s.assignment.student, 'ana-01', "the LMS's learner id is the student (lower-cased)");
       assert(!s.items.some((i) => i.id === 'student-id'), 'no identifier to type');
       const seeds = s.assignment.seeds;
+      eq(Object.keys(seeds).sort().join(' '), 'ring.volume ring.why-ring', "ana's exercises: one of the pool's two");
+      assert(!s.items.some((i) => i.id === 'open-ring.buggy-double-count'), "the pool's other exercise is not on her list");
       await shot(sco, 'scorm-assignment');
       s = await answerIn(sco, 'ring.volume', seeds['ring.volume'], true);
       eq(s.verdict, 'incorrect', 'twice the answer is wrong');
@@ -198,6 +201,8 @@ export default function register({ test, newPage, assert, eq, dist }) {
       s = await waitFor(sco, 'true');
       eq(s.assignment.student, 'bo-02', 'the second learner');
       assert(s.assignment.seeds['ring.volume'] !== seeds['ring.volume'], 'other numbers for another learner');
+      eq(Object.keys(s.assignment.seeds).sort().join(' '), 'ring.buggy-double-count ring.volume', "bo's pool pick is the other one");
+      assert(s.items.some((i) => i.id === 'open-ring.buggy-double-count') && !s.items.some((i) => i.id === 'open-ring.why-ring'), 'his list shows his pick');
       s = await answerIn(sco, 'ring.volume', s.assignment.seeds['ring.volume'], false);
       eq(s.verdict, 'correct', 'bo: his own numbers');
       cmi = await page.evaluate(() => window.lms.kept());

@@ -637,3 +637,50 @@ TEST(Assignment, ExtensionsAndTheLatePolicy) {
   EXPECT_NE(problem("{}", R"({"ana": "2026-12-04T17:00:00Z"})").find("an extension must be later than the due date"), std::string::npos);
   EXPECT_EQ(problem(R"({"late": {"until": "2026-12-07T17:00:00Z", "factor": 0.5}})", R"({"ana": "2026-12-06T17:00:00Z"})"), "none");
 }
+
+// Question pools: each student gets `pick` of a pool's exercises, the same set in the page
+// (given), the SCORM status and the report; sets differ between students; totals do not.
+TEST(Assignment, PoolsGiveEachStudentTheirOwnPicks) {
+  Assignment a = must_assignment(R"({"format": "dtx-assignment/1", "id": "hw-pool", "title": "Pools", "due": "2026-12-05T17:00:00Z",
+    "hand_in": "h", "exercises": ["t.sum", {"pool": "choose", "pick": 1, "from": ["t.pick", "t.other"], "points": 2}]})");
+  ASSERT_EQ(a.exercises.size(), 3u);
+  ASSERT_EQ(a.pools.size(), 1u);
+  EXPECT_DOUBLE_EQ(a.total_points(), 3.0);
+  std::set<std::string> sets;
+  for (int i = 0; i < 40; ++i) {
+    const std::string student = "s" + std::to_string(i);
+    int given = 0;
+    std::string set;
+    for (const auto& item : a.exercises)
+      if (a.given(item, student)) ++given, set += item.id + " ";
+    EXPECT_EQ(given, 2) << student;
+    EXPECT_TRUE(a.given(a.exercises[0], student));
+    EXPECT_EQ(a.given(a.exercises[1], student), a.given(a.exercises[1], student)) << "deterministic";
+    sets.insert(set);
+  }
+  EXPECT_EQ(sets.size(), 2u) << "over 40 students both members are picked";
+  // The report: an attempt on the member a student was not given is flagged and not counted.
+  Library lib = course();
+  const AssignmentItem* pick = a.item("t.pick");
+  std::string student;
+  for (int i = 0; student.empty(); ++i)
+    if (!a.given(*pick, "s" + std::to_string(i))) student = "s" + std::to_string(i);
+  Submission s;
+  s.assignment = "hw-pool";
+  s.student = student;
+  uint64_t seed = assignment_seed(a, *pick, student);
+  s.attempts = {attempt("t.pick", seed, {pick_answer(*lib.find("t.pick"), seed)}, a.due_unix - 60, "correct")};
+  Report r = make_report(a, lib, {{"s.json", write_submission(s)}}, {});
+  ASSERT_EQ(r.students.size(), 1u);
+  EXPECT_EQ(r.students[0].points, 0);
+  std::string flags;
+  for (const auto& f : r.students[0].flags) flags += f;
+  EXPECT_NE(flags.find("1 attempt on pool exercises this student was not given (not counted, not run): t.pick"), std::string::npos) << flags;
+  EXPECT_NE(report_table(r).find(". not in this student's pool picks"), std::string::npos);
+  EXPECT_DOUBLE_EQ(scorm_status(a, s, student, std::nullopt).max, 3.0);
+  // Lint names a pool that picks more than it has.
+  AssignmentLoad bad = load_assignment(R"({"format": "dtx-assignment/1", "id": "x", "title": "X", "due": "2026-12-05T17:00:00Z",
+    "hand_in": "h", "exercises": [{"pool": "p", "pick": 3, "from": ["t.sum", "t.pick"]}]})", "x.json");
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_NE(format_diagnostic(bad.diagnostics[0]).find("/exercises/0/pick"), std::string::npos) << format_diagnostic(bad.diagnostics[0]);
+}

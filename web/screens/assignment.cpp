@@ -186,9 +186,11 @@ bool assignment_on_fetched(App& app, int request_id, bool ok, int status, const 
   return true;
 }
 
+// The item, when this student has it (a pool's member not chosen for them is practice).
 const AssignmentItem* assignment_item(const App& app, const std::string& exercise_id) {
   if (!active(app)) return nullptr;
-  return app.course->a->item(exercise_id);
+  const AssignmentItem* item = app.course->a->item(exercise_id);
+  return item && app.course->a->given(*item, app.course->student) ? item : nullptr;
 }
 
 uint64_t assignment_own_seed(const App& app, const AssignmentItem& item) {
@@ -308,6 +310,7 @@ void draw_assignment(App& app) {
   // The exercises, each with the student's own numbers and where they stand.
   double earned = 0;
   for (const auto& item : a.exercises) {
+    if (!a.given(item, c.student)) continue;  // a pool's member chosen for others
     const Exercise* ex = find_exercise(app, item.id);
     ImGui::PushID(item.id.c_str());
     ImGui::Separator();
