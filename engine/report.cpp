@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "maths.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -396,6 +398,8 @@ std::string pad(const std::string& s, size_t width) {
 // A value from a file, on one line of the terminal: controls, newlines and bidi overrides
 // shown as escapes, so it cannot redraw or reorder the report around it.
 std::string shown(const std::string& s) { return terminal_safe(s, false); }
+// A pack's Markdown as the terminal shows it: maths as Unicode ("10⁹"), no markup.
+std::string plain(const std::string& markdown) { return shown(markdown_math_to_plain(markdown)); }
 
 
 // The gradebook's last column: empty, or why this row's grade needs a look.
@@ -509,7 +513,7 @@ std::string report_items(const Report& r, size_t top) {
   size_t n = r.students.size();
   std::string out = "Exercises of " + shown(a.id) + " (" + std::to_string(n) + " student" + (n == 1 ? "" : "s") + ")\n";
   for (const auto& it : r.items) {
-    out += "\n" + shown(it.id) + (it.title.empty() ? "" : " (" + shown(it.title) + ")") + "\n";
+    out += "\n" + shown(it.id) + (it.title.empty() ? "" : " (" + plain(it.title) + ")") + "\n";
     int pct = n ? static_cast<int>(std::lround(100.0 * it.solved / static_cast<double>(n))) : 0;
     out += "  " + count_of(it.attempts, "attempt") + " by " + count_of(it.students, "student") + "; solved by " +
            std::to_string(it.solved) + " (" + std::to_string(pct) + " %)";
@@ -524,7 +528,7 @@ std::string report_items(const Report& r, size_t top) {
       const auto& g = it.wrong[i];
       out += "    " + count_of(g.attempts, "attempt") + " by " + count_of(static_cast<int>(g.students.size()), "student") +
              ", e.g. \"" +
-             shown(g.example) + "\"\n      the engine: " + shown(g.diagnosis) + "\n";
+             shown(g.example) + "\"\n      the engine: " + plain(g.diagnosis) + "\n";
     }
   }
   return out;

@@ -305,6 +305,14 @@ void assignment_record(App& app, const Answer& answer, const Feedback& fb);
 int assignment_attempts_left(const App& app);
 // Whether the worked solution may be shown on the open exercise (the assignment's policy).
 bool assignment_allows_explanation(const App& app, bool solved_here);
+// Where an exercise is in the student's assignment (their own numbers on it): "3 of 10" and its
+// neighbours among the exercises they have; nullopt outside the assignment.
+struct AssignmentPlace {
+  int index = 0, count = 0;  // 1-based
+  const AssignmentItem* prev = nullptr;
+  const AssignmentItem* next = nullptr;
+};
+std::optional<AssignmentPlace> assignment_place(const App& app, const std::string& exercise_id);
 // The banner above an assignment exercise (attempts, due date, "not your numbers").
 void draw_assignment_banner(App& app);
 // The assignment in an LMS (web/course_lms.cpp): the LMS's learner and resume state, from

@@ -56,6 +56,16 @@ try {
     check(flags.startsWith('student,flag\r\n') && /ana@uni\.example,"2 FILES CLAIM THIS STUDENT/.test(flags) && /bo@uni\.example,"1 attempt after the due date/.test(flags),
       `${format}: the flags CSV has the two files claiming ana and bo's late attempt`, flags);
   }
+  // --items: the engine's diagnoses as plain text (maths as Unicode, no Markdown or LaTeX):
+  // ring.time-bandwidth's known mistake 2M/BW (80 ms at seed 0) is explained with a fraction.
+  const items = path.join(tmp, 'items');
+  fs.mkdirSync(items);
+  fs.writeFileSync(path.join(tmp, 'hw-items.json'), JSON.stringify({ format: 'dtx-assignment/1', id: 'hw-items', title: 'Items',
+    due: '2030-01-01T12:00:00Z', hand_in: 'h', exercises: ['ring.time-bandwidth'], policies: { per_student_numbers: false } }));
+  fs.writeFileSync(path.join(items, 'eve.json'), JSON.stringify({ format: 'dtx-submission/1', assignment: 'hw-items', student: 'eve@uni.example',
+    attempts: [{ ...attempt('ring.time-bandwidth', '2029-12-01T10:00:00Z', ['80 ms', '140 ms']), verdict: 'partial', score: 0.5 }] }));
+  const section = run(['report', path.join(tmp, 'hw-items.json'), items, '--now', '2030-01-03T00:00:00Z', '--items']).stdout.toString();
+  check(/the engine: .*dropped the \(N-1\)\/N factor/.test(section) && !/\$|\\[a-z]+\{|\*\*|`/.test(section), '--items prints plain text', section);
   const blank = report('canvas', ['--missing', 'blank', '--column', 'HW (99)']);
   const csv = fs.readFileSync(path.join(tmp, 'canvas.csv'), 'utf8');
   check(/^Student,ID,SIS User ID,SIS Login ID,Section,HW \(99\)\r\n/.test(csv) && /"Chan, Cy",103,S1003,cy@uni\.example,Section B,\r\n/.test(csv),

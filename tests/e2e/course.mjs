@@ -70,7 +70,7 @@ async function download(page, student) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-export default function register({ test, newPage, assert, eq, server }) {
+export default function register({ test, newPage, assert, eq, server, checkPhoneScreen }) {
   // A phone from 320 to 430 px: the identifier field and its Start button are on the screen
   // (beside each other where they fit, one above the other where not), and Start starts.
   test('course: on a phone, the assignment\'s Start button is on the screen and starts', async () => {
@@ -87,6 +87,49 @@ export default function register({ test, newPage, assert, eq, server }) {
       if (width === 320) await shot(page, 'phone-assignment-320');
       await page.context().close();
     }
+  }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
+
+  // Inside the assignment, Previous and Next go through its exercises at the student's own
+  // numbers ("exercise 2 of 4"), and the last one leads back to the assignment; every screen of
+  // it fits a phone from 320 to 430 px, each control inside the screen and 44 CSS px or more.
+  test('course: Next and Previous go through the assignment at the student\'s numbers and back; its screens fit 320-430 px phones', async () => {
+    const body = fs.readFileSync(ASSIGNMENT, 'utf8');
+    const ids = JSON.parse(body).exercises.map((e) => (typeof e === 'string' ? e : e.id));
+    const problems = [];
+    for (const width of [320, 360, 390, 430]) {
+      const page = await newPage({ viewport: { width, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+      await page.route('**/e2e-assignment.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
+      await page.goto(server().url + '?assign=e2e-assignment.json');
+      await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+      problems.push(...await checkPhoneScreen(page, `${width} px, the identifier`, false));
+      const seeds = await signIn(page, `phone${width}@uni.example`, eq);
+      problems.push(...await checkPhoneScreen(page, `${width} px, the assignment`, true));
+      await page.mouse.wheel(0, -5000);
+      await openFromAssignment(page, ids[0], seeds[ids[0]]);
+      const layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+      // (the layer's words run on where the canvas wraps a line)
+      assert(/exercise 1\s*of\s*4/.test(layer), `${width} px: "exercise 1 of 4" on the first: ` + layer.slice(0, 300));
+      problems.push(...await checkPhoneScreen(page, `${width} px, ${ids[0]}`, true));
+      const walk = width === 360 ? ids.length - 1 : 0;  // the whole walk once
+      for (let i = 1; i <= walk; i++) {
+        await click(page, 'next');
+        await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(ids[i])} && s.seed === ${seeds[ids[i]]}`);
+      }
+      if (walk) {
+        problems.push(...await checkPhoneScreen(page, `${width} px, the last exercise`, true));
+        await click(page, 'prev');
+        await waitFor(page, `s.exercise === ${JSON.stringify(ids[ids.length - 2])} && s.seed === ${seeds[ids[ids.length - 2]]}`);
+        await click(page, 'next');
+        await waitFor(page, `s.exercise === ${JSON.stringify(ids[ids.length - 1])}`);
+        const s = await waitFor(page, 'true');
+        assert(!s.items.some((x) => x.id === 'next'), 'no Next after the assignment\'s last exercise');
+        await click(page, 'assignment-end');
+        await waitFor(page, "s.screen === 'assignment'");
+        await shot(page, 'phone-assignment-walk-360');
+      }
+      await page.context().close();
+    }
+    eq(problems.join('\n'), '', 'controls cut or under 44 CSS px');
   }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
 
   test('course: three students, an assignment, dtx report', async () => {

@@ -1969,7 +1969,7 @@ for (const { module } of await typeModules())
   if (module.default) module.default({ test, newPage, keyboardOnlyPage, tabUntil, assert, eq, near, server: () => server });
 
 // Course mode: an assignment solved by three students and graded by `dtx report`.
-(await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server });
+(await import(path.join(ROOT, 'tests/e2e/course.mjs'))).default({ test, newPage, assert, eq, server: () => server, checkPhoneScreen });
 (await import(path.join(ROOT, 'tests/e2e/scorm.mjs'))).default({ test, newPage, assert, eq, dist });
 (await import(path.join(ROOT, 'tests/e2e/sources.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/offline.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });

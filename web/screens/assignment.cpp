@@ -240,6 +240,24 @@ bool assignment_allows_explanation(const App& app, bool solved_here) {
   return true;
 }
 
+std::optional<AssignmentPlace> assignment_place(const App& app, const std::string& exercise_id) {
+  const AssignmentItem* here = assignment_item(app, exercise_id);
+  if (!here || !app.ex.inst || app.ex.inst->seed != assignment_own_seed(app, *here)) return std::nullopt;
+  const Assignment& a = *app.course->a;
+  std::vector<const AssignmentItem*> mine;
+  for (const auto& item : a.exercises)
+    if (a.given(item, app.course->student)) mine.push_back(&item);
+  AssignmentPlace p;
+  p.count = static_cast<int>(mine.size());
+  for (size_t i = 0; i < mine.size(); ++i)
+    if (mine[i] == here) {
+      p.index = static_cast<int>(i) + 1;
+      if (i > 0) p.prev = mine[i - 1];
+      if (i + 1 < mine.size()) p.next = mine[i + 1];
+    }
+  return p;
+}
+
 void draw_assignment_banner(App& app) {
   const AssignmentItem* item = assignment_item(app, app.ex.id);
   if (!item || !app.ex.inst) return;
@@ -252,11 +270,13 @@ void draw_assignment_banner(App& app) {
     return;
   }
   ItemStanding s = standing_of(app, *item);
-  std::string line = "Assignment \"" + a.title + "\" · " + std::to_string(s.attempts) + " attempt" +
+  const auto place = assignment_place(app, item->id);
+  std::string line = "Assignment \"" + a.title + "\" · exercise " + std::to_string(place ? place->index : 0) + " of " +
+                     std::to_string(place ? place->count : 0) + " · " + std::to_string(s.attempts) + " attempt" +
                      (s.attempts == 1 ? "" : "s") + (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
                      (s.solved ? " · solved" : "") + " · " + due_line(app);
   ImGui::TextWrapped("%s", line.c_str());
-  if (small_button(app.ui, "← Assignment##to-assignment")) app.screen = Screen::Assignment;
+  if (small_button(app.ui, "← Back to the assignment##to-assignment")) app.screen = Screen::Assignment;
   if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
   draw_lms_problem(app);
 }

@@ -347,28 +347,59 @@ void worked_solution(App& app, ExerciseState& st, const Exercise& ex, const Inst
   }
 }
 
-// "Previous" and "Next" in course order, each also a link for the accessibility tree.
+// A neighbour to open: the exercise and the seed it opens at.
+struct Neighbour {
+  const Exercise* ex = nullptr;
+  uint64_t seed = 0;
+};
+
+// In the student's assignment, its exercises in its order at their own numbers; elsewhere the
+// course's order at the default numbers.
+Neighbour neighbour_of(App& app, const std::string& id, int dir) {
+  if (auto place = assignment_place(app, id)) {
+    const AssignmentItem* item = dir < 0 ? place->prev : place->next;
+    if (!item) return {};
+    return {find_exercise(app, item->id), assignment_own_seed(app, *item)};
+  }
+  return {neighbour(app, id, dir), 0};
+}
+
+std::string address_of(const Neighbour& n) {
+  Route r;
+  r.kind = Route::Exercise;
+  r.id = n.ex->id;
+  r.seed = n.seed;
+  return format_route(r);
+}
+
+// "Previous" and "Next" (in an assignment, through its exercises), each also a link for the
+// accessibility tree.
 void previous_next(App& app, const Exercise& ex) {
   ImGui::Spacing();
   ImGui::Separator();
-  const Exercise* prev = neighbour(app, ex.id, -1);
-  if (prev && ImGui::Button("← Previous##prev")) {
-    open_exercise(app, prev->id, 0);
+  const Neighbour prev = neighbour_of(app, ex.id, -1);
+  if (prev.ex && ImGui::Button("← Previous##prev")) {
+    open_exercise(app, prev.ex->id, prev.seed);
     return;
   }
-  if (prev) link_item("Previous: " + prev->title, exercise_address(prev->id));
-  if (const Exercise* next = neighbour(app, ex.id, +1)) {
+  if (prev.ex) link_item("Previous: " + prev.ex->title, address_of(prev));
+  const Neighbour nb = neighbour_of(app, ex.id, +1);
+  if (const Exercise* next = nb.ex) {
     // "Next: <title> →" beside "Previous" when it fits, under it when not, and without the
     // title when even a line of its own is too narrow (a phone).
     std::string label = "Next: " + next->title + " →##next";
     const float pad = ImGui::GetStyle().FramePadding.x * 2;
     if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad > ImGui::GetContentRegionAvail().x) label = "Next exercise →##next";
-    if (prev) same_line_if_room(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad);
+    if (prev.ex) same_line_if_room(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + pad);
     if (ImGui::Button(label.c_str())) {
-      open_exercise(app, next->id, 0);
+      open_exercise(app, next->id, nb.seed);
       return;
     }
-    link_item("Next: " + next->title, exercise_address(next->id));
+    link_item("Next: " + next->title, address_of(nb));
+  } else if (assignment_place(app, ex.id)) {
+    // The assignment's last exercise: the way back, where Next would be.
+    if (prev.ex) same_line_if_room(ImGui::CalcTextSize("Back to the assignment").x + ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::Button("Back to the assignment##assignment-end")) app.screen = Screen::Assignment;
   }
 }
 
