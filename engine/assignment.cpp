@@ -448,7 +448,7 @@ void load_extensions(const Json& doc, LoadContext& ctx, Assignment& a) {
 
 void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) {
   if (auto it = doc.find("policies"); it != doc.end() && ctx.expect_object(*it, "/policies", "the policies")) {
-    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts", "passing_score", "late"}, {});
+    ctx.check_fields(*it, "/policies", {"per_student_numbers", "explanations", "max_attempts", "passing_score", "late", "feedback"}, {});
     if (auto b = ctx.bool_field(*it, "/policies", "per_student_numbers")) a.per_student_numbers = *b;
     if (auto e = ctx.string_field(*it, "/policies", "explanations", false)) {
       if (*e == "after-attempt") a.explanations = ExplanationPolicy::AfterAttempt;
@@ -462,6 +462,14 @@ void load_assignment_policies(const Json& doc, LoadContext& ctx, Assignment& a) 
     if (auto m = ctx.int_field(*it, "/policies", "max_attempts", false, 0, kMaxAttemptsPolicy))
       a.max_attempts = static_cast<int>(*m);
     load_late_policy(*it, ctx, a);
+    if (auto f = ctx.string_field(*it, "/policies", "feedback", false)) {
+      if (*f == "immediate") a.feedback = FeedbackPolicy::Immediate;
+      else if (*f == "after-due") a.feedback = FeedbackPolicy::AfterDue;
+      else
+        ctx.error(DiagCode::ValueNotAllowed, "/policies/feedback",
+                  "expected \"immediate\" or \"after-due\" (exam mode), got \"" + excerpt(*f, 40) + "\"" +
+                      did_you_mean(*f, {"immediate", "after-due"}));
+    }
     if (auto p = ctx.number_field(*it, "/policies", "passing_score", false)) {
       if (*p >= 0 && *p <= 1) a.passing_score = *p;
       else

@@ -33,6 +33,11 @@ enum class ExplanationPolicy {
   AfterDue,      // only after the due date, whatever the student did
 };
 
+enum class FeedbackPolicy {
+  Immediate,  // verdicts as in practice (default)
+  AfterDue,   // exam mode: "answer saved"; verdicts and solutions once no attempt can count
+};
+
 struct AssignmentItem {
   std::string id;
   std::optional<uint64_t> seed;  // the same numbers for everyone
@@ -71,6 +76,7 @@ struct Assignment {
   std::vector<AssignmentPool> pools;
   bool per_student_numbers = true;
   ExplanationPolicy explanations = ExplanationPolicy::AfterSolve;
+  FeedbackPolicy feedback = FeedbackPolicy::Immediate;
   int max_attempts = 0;  // 0: unlimited
   // The share of the points that passes (0..1), for an LMS's pass/fail (engine/scorm.h).
   std::optional<double> passing_score;

@@ -136,8 +136,19 @@ bool app_first_view_answer(App& app, const std::string& id, const std::vector<st
 
 static void record(App& app, const Answer& answer, const Feedback& fb) {
   ExerciseState& st = app.ex;
-  st.feedback = fb;
   st.graded++;
+  st.saved_note.clear();
+  if (fb.counts_as_attempt() && assignment_hides_verdicts(app)) {
+    // Exam mode: the attempt is kept with its verdict for the record; the student sees that it
+    // was saved, and nothing that tells right from wrong (no verdict, no solve, no progress mark).
+    assignment_record(app, answer, fb);
+    st.feedback.reset();
+    st.attempted = true;
+    st.saved_note = "Verdicts and worked solutions open after the due date; you can change your answer until then "
+                    "(each saved answer is an attempt).";
+    return;
+  }
+  st.feedback = fb;
   if (fb.counts_as_attempt()) {
     // In an assignment the attempt also goes into the student's submission log.
     assignment_record(app, answer, fb);

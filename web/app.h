@@ -64,6 +64,8 @@ struct ExerciseState {
   std::shared_ptr<ViewState> view;  // the answer being entered (web/type_view.h)
   // results
   std::optional<Feedback> feedback;
+  // Exam mode (an assignment's feedback "after-due"): what is shown instead of the verdict.
+  std::string saved_note;
   int graded = 0;  // submissions graded on this screen (the test hook waits on it)
   bool revealed = false;  // explanation open (after a submission)
   // The student's answers on this screen so far, for a widget held back until an attempt or
@@ -305,6 +307,9 @@ void assignment_record(App& app, const Answer& answer, const Feedback& fb);
 int assignment_attempts_left(const App& app);
 // Whether the worked solution may be shown on the open exercise (the assignment's policy).
 bool assignment_allows_explanation(const App& app, bool solved_here);
+// Exam mode: the open exercise is one of the student's assignment exercises whose verdicts wait
+// for the due date (its feedback policy "after-due" while an attempt can still count).
+bool assignment_hides_verdicts(const App& app);
 // Where an exercise is in the student's assignment (their own numbers on it): "3 of 10" and its
 // neighbours among the exercises they have; nullopt outside the assignment.
 struct AssignmentPlace {

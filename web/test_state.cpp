@@ -58,6 +58,7 @@ void exercise_state(const App& app, Json& j) {
   j["title"] = app.ex.exercise ? app.ex.exercise->title : "";
   j["running"] = app.ex.code_request != 0;
   if (app.ex.feedback) feedback_state(*app.ex.feedback, j);
+  else if (!app.ex.saved_note.empty()) j["saved"] = j["spoken"] = "Answer saved. " + app.ex.saved_note;  // exam mode
   j["graded"] = app.ex.graded;
   if (const TypeView* v = app.ex.exercise ? find_view(app.ex.exercise->type) : nullptr; v && app.ex.view)
     v->hook_state(app.ex, j);

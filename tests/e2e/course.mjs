@@ -132,6 +132,48 @@ export default function register({ test, newPage, assert, eq, server, checkPhone
     eq(problems.join('\n'), '', 'controls cut or under 44 CSS px');
   }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
 
+  // Exam mode (policies.feedback "after-due"): an attempt says "Answer saved" and nothing that
+  // tells right from wrong (no verdict, no worked solution, no standing), to the eye and the
+  // screen reader; once the page's clock passes the due date, the verdicts and standing show.
+  test('course: exam mode saves answers without verdicts until the due date, then shows them', async () => {
+    const exam = JSON.parse(fs.readFileSync(ASSIGNMENT, 'utf8'));
+    exam.id = 'e2e-exam';
+    exam.policies.feedback = 'after-due';
+    const body = JSON.stringify(exam);
+    const page = await newPage();
+    await page.addInitScript((t) => {
+      const real = Date.now.bind(Date), start = real();
+      window.__dtxClock = t;
+      Date.now = () => window.__dtxClock + (real() - start);
+    }, DUE_MS - 86400e3);
+    await page.route('**/e2e-exam.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
+    await page.goto(server().url + '?assign=e2e-exam.json');
+    await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+    const seeds = await signIn(page, 'exam@uni.example', eq);
+    await openFromAssignment(page, 'ring.volume', seeds['ring.volume']);
+    let s = await answer(page, 'ring.volume', seeds['ring.volume'], { wrong: true });
+    eq(s.verdict, undefined, 'no verdict in the state');
+    assert(/^Answer saved/.test(s.saved || ''), 'the page says the answer was saved: ' + s.saved);
+    eq(s.spoken, s.saved, 'the live region says the same, and nothing more');
+    assert(!s.items.some((x) => x.id === 'explain'), 'no worked solution');
+    let layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+    assert(!/incorrect|correct|wrong/i.test(layer.replace(/Answer saved[^]*?attempt\)/, '')), 'no verdict on the screen: ' + layer.slice(0, 600));
+    assert(/1\s*of\s*3\s*answers\s*saved/.test(layer), 'the banner counts answers saved: ' + layer.slice(0, 400));
+    await shot(page, 'course-exam-saved');
+    await backToAssignment(page);
+    layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+    assert(/1 answer saved/.test(layer) && !/best|solved|standing:/i.test(layer), 'the list says saved, not how it went: ' + layer.slice(0, 600));
+    // After the due date: the verdicts and the standing.
+    await page.evaluate((t) => { window.__dtxClock = t; }, DUE_MS + 3600e3);
+    await openFromAssignment(page, 'ring.volume', seeds['ring.volume']);
+    await backToAssignment(page);
+    layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+    assert(/best 0 %/.test(layer) && /Your standing: 0 of 5 points/.test(layer), 'after the due date the standing shows: ' + layer.slice(0, 600));
+    const file = await download(page, 'exam');
+    eq(file.attempts.map((a) => a.verdict).join(','), 'incorrect', 'the file keeps the verdict for the report');
+    await page.context().close();
+  }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
+
   test('course: three students, an assignment, dtx report', async () => {
     fs.rmSync(OUT, { recursive: true, force: true });
     fs.mkdirSync(OUT, { recursive: true });

@@ -684,3 +684,16 @@ TEST(Assignment, PoolsGiveEachStudentTheirOwnPicks) {
   ASSERT_FALSE(bad.diagnostics.empty());
   EXPECT_NE(format_diagnostic(bad.diagnostics[0]).find("/exercises/0/pick"), std::string::npos) << format_diagnostic(bad.diagnostics[0]);
 }
+
+TEST(Assignment, FeedbackPolicyIsReadAndChecked) {
+  auto load = [](const std::string& feedback) {
+    return load_assignment(R"({"format": "dtx-assignment/1", "id": "x", "title": "X", "due": "2026-12-05T17:00:00Z",
+      "hand_in": "h", "exercises": ["t.sum"], "policies": {"feedback": ")" + feedback + R"("}})", "x.json");
+  };
+  EXPECT_EQ(load("after-due").assignment->feedback, FeedbackPolicy::AfterDue);
+  EXPECT_EQ(load("immediate").assignment->feedback, FeedbackPolicy::Immediate);
+  AssignmentLoad bad = load("after_due");
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_NE(format_diagnostic(bad.diagnostics[0]).find("/policies/feedback: expected \"immediate\" or \"after-due\" (exam mode), got \"after_due\" (did you mean \"after-due\"?)"),
+            std::string::npos) << format_diagnostic(bad.diagnostics[0]);
+}

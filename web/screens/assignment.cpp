@@ -227,7 +227,22 @@ int assignment_attempts_left(const App& app) {
   return std::max(0, a.max_attempts - standing_of(app, *item).attempts);
 }
 
+bool assignment_hides_verdicts(const App& app) {
+  const AssignmentItem* item = assignment_item(app, app.ex.id);
+  if (!item || instructor_view(app) || !app.ex.inst || app.ex.inst->seed != assignment_own_seed(app, *item)) return false;
+  const Assignment& a = *app.course->a;
+  return a.feedback == FeedbackPolicy::AfterDue && a.late_factor(app.course->student, app.platform->now_unix()).has_value();
+}
+
+// Exam mode over the whole assignment, for the list and the standing.
+bool exam_running(const App& app) {
+  const Assignment& a = *app.course->a;
+  return a.feedback == FeedbackPolicy::AfterDue && !instructor_view(app) &&
+         a.late_factor(app.course->student, app.platform->now_unix()).has_value();
+}
+
 bool assignment_allows_explanation(const App& app, bool solved_here) {
+  if (assignment_hides_verdicts(app)) return false;
   const AssignmentItem* item = assignment_item(app, app.ex.id);
   if (!item || instructor_view(app)) return true;
   const Assignment& a = *app.course->a;
@@ -272,9 +287,11 @@ void draw_assignment_banner(App& app) {
   ItemStanding s = standing_of(app, *item);
   const auto place = assignment_place(app, item->id);
   std::string line = "Assignment \"" + a.title + "\" · exercise " + std::to_string(place ? place->index : 0) + " of " +
-                     std::to_string(place ? place->count : 0) + " · " + std::to_string(s.attempts) + " attempt" +
-                     (s.attempts == 1 ? "" : "s") + (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
-                     (s.solved ? " · solved" : "") + " · " + due_line(app);
+                     std::to_string(place ? place->count : 0) + " · " + std::to_string(s.attempts) +
+                     (exam_running(app) ? (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") + " answers saved"
+                                        : std::string(" attempt") + (s.attempts == 1 ? "" : "s") +
+                                              (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "")) +
+                     (s.solved && !exam_running(app) ? " · solved" : "") + " · " + due_line(app);
   ImGui::TextWrapped("%s", line.c_str());
   if (small_button(app.ui, "← Back to the assignment##to-assignment")) app.screen = Screen::Assignment;
   if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
@@ -348,6 +365,8 @@ void draw_assignment(App& app) {
     access_item(Role::Link, "Open " + ex->title);
     std::string status = ex->type + " · " + format_number(item.points, 3) + (item.points == 1 ? " point" : " points") + " · ";
     if (!s.attempts) status += "not attempted";
+    else if (exam_running(app))
+      status += std::to_string(s.attempts) + " answer" + (s.attempts == 1 ? "" : "s") + " saved";
     else
       status += std::to_string(s.attempts) + " attempt" + (s.attempts == 1 ? "" : "s") +
                 (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
@@ -357,6 +376,11 @@ void draw_assignment(App& app) {
   }
   ImGui::Separator();
   ImGui::Spacing();
+  if (exam_running(app))
+    ImGui::TextWrapped("Your answers are saved. Verdicts, your standing and the worked solutions open after %s.",
+                       format_datetime(a.late && a.late->until_unix > a.due_for(c.student) ? a.late->until_unix : a.due_for(c.student),
+                                       a.due_offset_minutes).c_str());
+  else
   ImGui::TextWrapped("Your standing: %s of %s points (%s).", format_number(earned, 3).c_str(),
                      format_number(a.total_points(), 3).c_str(),
                      c.lms ? "sent to your course's LMS after each attempt"

@@ -189,6 +189,15 @@ void feedback_box(App& app, const Feedback& fb) {
     for (const auto& d : fb.details) markdown(app, d);
 }
 
+// Exam mode: the attempt was saved; no verdict.
+void saved_box(App& app, const std::string& note) {
+  ImGui::Spacing();
+  ImGui::PushFont(app.ui.fonts.bold);
+  heading_text("Answer saved", 2);
+  ImGui::PopFont();
+  ImGui::TextWrapped("%s", note.c_str());
+}
+
 // Shortcuts (listed in Settings), except while a field is being typed in: Escape back to
 // the course (a row a view holds by the keys, in an ordering, is put down first), h the next hint, n the
 // next exercise. Enter and Ctrl+Enter submit (ui/keyboard sets submit_requested).
@@ -447,6 +456,7 @@ void draw_exercise_screen(App& app) {
   instance_link(app, ex, inst);
   shown_hints(app, st, ex, inst);
   if (st.feedback) feedback_box(app, *st.feedback);
+  else if (!st.saved_note.empty()) saved_box(app, st.saved_note);
   worked_solution(app, st, ex, inst);
   previous_next(app, ex);
 }
