@@ -6,10 +6,14 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <cstdio>
+#include <unistd.h>
+#include <sstream>
 
 #include "assignment.h"
 #include "files.h"
 #include "gradebook.h"
+#include "lint.h"
 #include "report.h"
 #include "sandbox_runner.h"
 #include "sha256.h"
@@ -25,6 +29,7 @@ const char* kReportHelp =
     "usage: dtx report ASSIGNMENT SUBMISSION... [--packs PATH] [--csv FILE] [--items] [--now TIME]\n"
     "                  [--time-limit MS] [--format plain|canvas|moodle --roster ROSTER.csv]\n"
     "                  [--column NAME] [--missing zero|blank] [--flags FILE]\n"
+    "                  [--packs-history DIR [--git]]\n"
     "\n"
     "Grades an assignment from the submission files students downloaded from the page\n"
     "(\"Download my submission\"). SUBMISSION may be files or folders (searched for *.json).\n"
@@ -59,6 +64,11 @@ const char* kReportHelp =
     "               else \"<title> (<id>)\")\n"
     "  --flags FILE the report's flags as \"student,flag\" rows (default with --csv: FILE's\n"
     "               name with -flags.csv)\n"
+    "  --packs-history DIR  earlier versions of the packs: a folder of pack files (any names),\n"
+    "               or with --git a git repository, every version of every .json file in its\n"
+    "               history. An attempt made on an earlier version (its pack_sha256) is graded\n"
+    "               on that version; the report says, once per pack, whose score the current\n"
+    "               version would change, or that the version is missing\n"
     "  --now TIME   the report's time (\"2026-12-10T09:00:00Z\"; default: now): attempts dated\n"
     "               more than a day after it are flagged (a computer's clock set wrong)\n"
     "  --items      per exercise: attempts, share solved, median attempts to solve, and the\n"
@@ -92,6 +102,13 @@ std::optional<Assignment> checked_assignment(const std::string& file, const Libr
   if (load.assignment) {
     auto more = lint_assignment(*load.assignment, text, course);
     adiag.insert(adiag.end(), more.begin(), more.end());
+    // The packs its exercises are in must pass `dtx lint` (code not run here): a grade on a
+    // pack lint rejects would mean nothing.
+    std::set<std::string> files;
+    for (const auto& item : load.assignment->exercises)
+      if (const Exercise* ex = course.find(item.id)) files.insert(ex->file);
+    for (const auto& d : lint_library(course, LintOptions{}))
+      if (files.count(d.file)) adiag.push_back(d);
   }
   bool bad = false;
   for (const auto& d : adiag)
@@ -112,7 +129,8 @@ namespace {
 // What the command line asks for; `exit` is set when it is already answered (help, a usage error).
 struct ReportArgs {
   std::vector<std::string> positional, packs;
-  std::string csv_path, roster_path, flags_path;
+  std::string csv_path, roster_path, flags_path, history_path;
+  bool git_history = false;
   GradebookOptions gradebook;
   bool items = false;
   std::optional<double> time_limit;
@@ -124,6 +142,8 @@ struct ReportArgs {
 bool report_option(ReportArgs& r, const std::string& s, const std::string& v) {
   if (s == "--csv") {
     r.csv_path = v;
+  } else if (s == "--packs-history") {
+    r.history_path = v;
   } else if (s == "--roster") {
     r.roster_path = v;
   } else if (s == "--flags") {
@@ -172,8 +192,10 @@ ReportArgs parse_report_args(const std::vector<std::string>& args) {
       r.exit = 0;
     } else if (s == "--items") {
       r.items = true;
+    } else if (s == "--git") {
+      r.git_history = true;
     } else if (s == "--csv" || s == "--packs" || s == "--time-limit" || s == "--now" || s == "--roster" ||
-               s == "--flags" || s == "--column" || s == "--missing" || s == "--format") {
+               s == "--flags" || s == "--column" || s == "--missing" || s == "--format" || s == "--packs-history") {
       if (i + 1 >= args.size()) {
         std::cerr << "dtx report: " << s << " needs a value\n";
         r.exit = kUsage;
@@ -193,6 +215,10 @@ ReportArgs parse_report_args(const std::vector<std::string>& args) {
   }
   if (!r.exit && r.gradebook.format != GradebookFormat::Plain && (r.roster_path.empty() || r.csv_path.empty())) {
     std::cerr << "dtx report: --format canvas and moodle fill the LMS's own roster: give --roster ROSTER.csv and --csv FILE\n";
+    r.exit = kUsage;
+  }
+  if (!r.exit && r.git_history && r.history_path.empty()) {
+    std::cerr << "dtx report: --git reads the history of --packs-history REPO; give the repository\n";
     r.exit = kUsage;
   }
   if (r.flags_path.empty() && !r.csv_path.empty()) {
@@ -232,6 +258,79 @@ std::vector<ReportInput> collect_submissions(const std::vector<std::string>& pat
     }
   }
   return inputs;
+}
+
+// Every version of every .json file a git repository's history holds (git log's blob ids,
+// then their texts from one `git cat-file --batch`). nullopt with the reason printed when git
+// cannot read it.
+std::optional<std::vector<PackSource>> git_versions(const std::string& repo) {
+  namespace fs = std::filesystem;
+  const std::string q = "'" + repo + "'";
+  if (repo.find('\'') != std::string::npos) {
+    std::cerr << "dtx report: --packs-history: a repository path with a quote is not supported\n";
+    return std::nullopt;
+  }
+  std::set<std::string> blobs;
+  {
+    FILE* log = popen(("git -C " + q + " log --all --format= --raw --no-abbrev --no-renames -- '*.json' 2>/dev/null").c_str(), "r");
+    if (!log) return std::nullopt;
+    char line[4096];
+    while (std::fgets(line, sizeof line, log)) {
+      std::string l = line;  // ":100644 100644 OLD NEW M\tpath"
+      if (l.size() < 100 || l[0] != ':') continue;
+      std::istringstream in(l.substr(1));
+      std::string mode_a, mode_b, old_blob, new_blob;
+      in >> mode_a >> mode_b >> old_blob >> new_blob;
+      for (const auto& b : {old_blob, new_blob})
+        if (b.size() == 40 && b != std::string(40, '0')) blobs.insert(b);
+    }
+    if (pclose(log) != 0) {
+      std::cerr << "dtx report: --packs-history " << terminal_safe(repo) << " --git: git cannot read its history\n";
+      return std::nullopt;
+    }
+  }
+  const fs::path list = fs::temp_directory_path() / ("dtx-blobs-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(list);
+    for (const auto& b : blobs) out << b << "\n";
+  }
+  std::vector<PackSource> out;
+  FILE* cat = popen(("git -C " + q + " cat-file --batch < '" + list.string() + "'").c_str(), "r");
+  if (!cat) return std::nullopt;
+  char head[256];
+  while (std::fgets(head, sizeof head, cat)) {  // "<blob> blob <size>"
+    std::istringstream in(head);
+    std::string id, type;
+    size_t size = 0;
+    if (!(in >> id >> type >> size)) break;
+    std::string text(size, '\0');
+    if (std::fread(text.data(), 1, size, cat) != size) break;
+    std::fgetc(cat);  // the newline after the contents
+    out.push_back({repo + "@" + id.substr(0, 12), std::move(text)});
+  }
+  pclose(cat);
+  fs::remove(list);
+  return out;
+}
+
+// The history's pack texts by their SHA-256.
+std::optional<std::map<std::string, PackSource>> read_history(const ReportArgs& a) {
+  std::vector<PackSource> versions;
+  if (a.git_history) {
+    auto v = git_versions(a.history_path);
+    if (!v) return std::nullopt;
+    versions = std::move(*v);
+  } else {
+    std::vector<Diagnostic> problems;
+    versions = collect_packs({a.history_path}, &problems);
+    for (const auto& d : problems) std::cerr << format_diagnostic(d) << "\n";
+    if (!problems.empty() && versions.empty()) return std::nullopt;
+  }
+  std::map<std::string, PackSource> out;
+  for (auto& v : versions) out.emplace(sha256_hex(v.text), std::move(v));
+  std::cerr << "dtx report: " << out.size() << " earlier pack text" << (out.size() == 1 ? "" : "s") << " in "
+            << terminal_safe(a.history_path) << "\n";
+  return out;
 }
 
 bool write_text(const std::string& path, const std::string& text) {
@@ -284,6 +383,11 @@ int cmd_report(const std::vector<std::string>& args) {
   ReportOptions options;
   for (const auto& s : sources) options.pack_sha256[base_name(s.file)] = sha256_hex(s.text);
   options.now = a.now;
+  if (!a.history_path.empty()) {
+    auto history = read_history(a);
+    if (!history) return kUsage;
+    options.history = std::move(*history);
+  }
   SandboxRunner runner;
   if (a.time_limit) runner.time_limit_ms = a.time_limit;
   if (runner.available()) options.services.runner = &runner;

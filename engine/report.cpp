@@ -132,15 +132,11 @@ struct Flags {
   FlagList other{"attempts on exercises that are not in this assignment (ignored)"};
   FlagList not_given{"attempts on pool exercises this student was not given (not counted, not run)"};
   FlagList missing{"attempts on exercises the course no longer has (not graded)"};
-  std::map<std::string, int> changed_packs;  // pack file -> attempts graded with another text
 
   void tell(std::vector<std::string>& out) const {
     for (const FlagList* f : {&copied, &practice, &late, &penalised, &over, &future, &disagree, &unreadable_answers, &other,
                               &not_given, &missing})
       if (f->count) out.push_back(f->sentence());
-    for (const auto& [pack, n] : changed_packs)
-      out.push_back(std::to_string(n) + " attempts were graded in the page with another version of " + pack +
-                    " than the one graded with now (the pack changed since)");
   }
 };
 
@@ -184,6 +180,22 @@ struct Grader {
   std::vector<std::map<std::string, size_t>> group_index;  // per item: diagnosis key -> r.items[i].wrong
   // The same answer on the same instance (a file handed in twice) is graded once.
   std::map<std::string, Feedback> graded;
+  // Earlier versions of packs, loaded from options.history as attempts ask for them.
+  std::map<std::string, Library> versions;
+  // Per pack file: attempts made on a version the history lacks (graded with the current one).
+  struct MissingVersion {
+    int attempts = 0, differ = 0;
+    std::set<std::string> students;
+    std::vector<std::string> examples;
+  };
+  std::map<std::string, MissingVersion> missing_versions;
+  std::map<std::string, std::set<std::string>> seen_versions;  // pack file -> students graded on an earlier version
+
+  // The exercise as the student saw it: from the pack version the attempt names, when that is
+  // not the current one and the history has it.
+  const Exercise* version_seen(const Exercise& now, const SubmittedAttempt& at, const std::string& id);
+  // An attempt's score under the current pack (0 when it cannot be read there).
+  double score_now(const Exercise& ex, const SubmittedAttempt& at);
 
   // Why `at` cannot count for `id` (its flag said), or false when it may; `factor`: the share
   // of its score that counts (less than 1 when it is late within the late policy).
@@ -191,7 +203,8 @@ struct Grader {
                     Flags& f, double* factor) const;
   const Feedback& grade_once(const Exercise& ex, const Instance& inst, const SubmittedAttempt& at, const Answer& answer);
   void record_wrong(size_t idx, const Feedback& fb, const SubmittedAttempt& at, const std::string& id);
-  std::vector<ExerciseResult> grade_file(const std::string& id, const Submission& s, Flags& f);
+  std::vector<ExerciseResult> grade_file(const std::string& id, const Submission& s, Flags& f,
+                                         std::vector<ExerciseResult>& now);
 };
 
 std::string lateness(int64_t at, int64_t due) {
@@ -227,9 +240,45 @@ bool Grader::cannot_count(const SubmittedAttempt& at, const AssignmentItem& item
   return false;
 }
 
+const Exercise* Grader::version_seen(const Exercise& now, const SubmittedAttempt& at, const std::string& id) {
+  const std::string pack = last_component(now.file);
+  auto h = options.pack_sha256.find(pack);
+  if (at.pack_sha256.empty() || h == options.pack_sha256.end() || h->second == at.pack_sha256) return &now;
+  auto old = options.history.find(at.pack_sha256);
+  if (old != options.history.end()) {
+    auto v = versions.find(at.pack_sha256);
+    if (v == versions.end()) v = versions.emplace(at.pack_sha256, load_library({old->second})).first;
+    if (const Exercise* ex = v->second.find(now.id)) {
+      seen_versions[pack].insert(id);
+      return ex;
+    }
+  }
+  MissingVersion& m = missing_versions[pack];
+  m.attempts++;
+  m.students.insert(id);
+  const double now_score = score_now(now, at);
+  if (std::fabs(now_score - at.score) > 1e-9) {
+    m.differ++;
+    if (m.examples.size() < 5)
+      m.examples.push_back(id + " on " + at.exercise + ": " + points_text(at.score) + " in the page, " + points_text(now_score) + " now");
+  }
+  return &now;
+}
+
+double Grader::score_now(const Exercise& ex, const SubmittedAttempt& at) {
+  std::string why;
+  auto inst = make_instance(ex, at.seed, &why);
+  if (!inst) return 0;
+  auto answer = ex.spec->parse_answer(ex, *inst, at.answer, &why);
+  if (!answer) return 0;
+  const Feedback& fb = grade_once(ex, *inst, at, *answer);
+  return fb.counts_as_attempt() ? fb.score : 0;
+}
+
 const Feedback& Grader::grade_once(const Exercise& ex, const Instance& inst, const SubmittedAttempt& at,
                                    const Answer& answer) {
-  std::string key = ex.id + '\x1f' + std::to_string(at.seed);
+  // (an earlier version of a pack has its own exercise object: its grades are its own)
+  std::string key = ex.id + '\x1f' + std::to_string(reinterpret_cast<uintptr_t>(&ex)) + '\x1f' + std::to_string(at.seed);
   for (const auto& w : at.answer) key += '\x1e' + w;
   auto it = graded.find(key);
   if (it == graded.end()) it = graded.emplace(key, grade(inst, answer, options.services)).first;
@@ -249,8 +298,10 @@ void Grader::record_wrong(size_t idx, const Feedback& fb, const SubmittedAttempt
   is.wrong[g->second].students.insert(id);
 }
 
-std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Submission& s, Flags& f) {
+std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Submission& s, Flags& f,
+                                               std::vector<ExerciseResult>& now) {
   std::vector<ExerciseResult> results(a.exercises.size());
+  now.assign(a.exercises.size(), {});
   for (const auto& at : s.attempts) {
     auto it = std::find_if(a.exercises.begin(), a.exercises.end(), [&](const AssignmentItem& x) { return x.id == at.exercise; });
     if (it == a.exercises.end()) {
@@ -262,11 +313,13 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
       f.not_given.add(at.exercise);
       continue;
     }
-    const Exercise* ex = course.find(at.exercise);
-    if (!ex) {
+    const Exercise* current = course.find(at.exercise);
+    if (!current) {
       f.missing.add(at.exercise);
       continue;
     }
+    // Graded on the version the student saw when the history has it (options.history).
+    const Exercise* ex = version_seen(*current, at, id);
     std::string why;
     auto inst = make_instance(*ex, at.seed, &why);
     if (!inst) {
@@ -277,10 +330,6 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
     if (!answer) {
       f.unreadable_answers.add(at.exercise + " \"" + answer_text(at.answer) + "\"");
       continue;
-    }
-    if (!at.pack.empty() && !at.pack_sha256.empty()) {
-      auto h = options.pack_sha256.find(last_component(ex->file));
-      if (h != options.pack_sha256.end() && h->second != at.pack_sha256) f.changed_packs[last_component(ex->file)]++;
     }
     if (options.now && at.at > options.now + 86400) f.future.add(at.exercise + " at " + format_utc(at.at));
     ExerciseResult& res = results[idx];
@@ -297,6 +346,8 @@ std::vector<ExerciseResult> Grader::grade_file(const std::string& id, const Subm
                      ", the engine " + verdict_name(fb.verdict));
     res.attempts++;
     res.best = std::max(res.best, fb.score * factor);
+    now[idx].attempts++;
+    now[idx].best = std::max(now[idx].best, (ex == current ? fb.score : score_now(*current, at)) * factor);
     if (fb.verdict == Verdict::Correct && !res.attempts_to_solve) res.attempts_to_solve = res.attempts;
     r.items[idx].attempts++;
     if (fb.verdict != Verdict::Correct) record_wrong(idx, fb, at, id);
@@ -326,12 +377,15 @@ StudentReport report_identity(Grader& g, const std::string& id, const std::vecto
   sr.student = id;
   sr.results.resize(a.exercises.size());
   Flags flags(a);
+  std::vector<double> best_now(a.exercises.size(), 0.0);
   std::vector<std::string> notes;
   for (const auto& e : entries) {
     sr.files.push_back(e.file);
     notes.insert(notes.end(), e.notes.begin(), e.notes.end());
-    std::vector<ExerciseResult> mine = g.grade_file(id, e.submission, flags);
+    std::vector<ExerciseResult> now;
+    std::vector<ExerciseResult> mine = g.grade_file(id, e.submission, flags, now);
     for (size_t i = 0; i < mine.size(); ++i) sr.results[i] = better(sr.results[i], mine[i]);
+    for (size_t i = 0; i < now.size(); ++i) best_now[i] = std::max(best_now[i], now[i].best);
   }
   sr.claimed_by_several_files = entries.size() > 1;
   if (sr.claimed_by_several_files) sr.flags.push_back(claimed_by_files_flag(sr.files));
@@ -341,11 +395,47 @@ StudentReport report_identity(Grader& g, const std::string& id, const std::vecto
     sr.flags.push_back(left.sentence());
   }
   flags.tell(sr.flags);
-  for (size_t i = 0; i < a.exercises.size(); ++i) sr.points += sr.results[i].best * a.exercises[i].points;
+  for (size_t i = 0; i < a.exercises.size(); ++i) {
+    sr.points += sr.results[i].best * a.exercises[i].points;
+    sr.points_now += best_now[i] * a.exercises[i].points;
+  }
   return sr;
 }
 
 }  // namespace
+
+// Once per pack that changed since attempts were made (not once per student): graded on the
+// version each student saw, and whose score the current version would change; or that
+// version missing, and whether the current one gives those attempts the page's scores.
+static std::vector<std::string> pack_notes(const Grader& g, const Report& r) {
+  std::vector<std::string> out;
+  for (const auto& [pack, students] : g.seen_versions) {
+    std::string changes;
+    int n = 0;
+    for (const auto& s : r.students)
+      if (students.count(s.student) && std::fabs(s.points - s.points_now) > 1e-9) {
+        changes += std::string(n++ ? "; " : ": ") + s.student + " " + points_text(s.points) + " -> " + points_text(s.points_now);
+      }
+    out.push_back(pack + " changed since " + count_of(static_cast<int>(students.size()), "student") +
+                  " answered: graded on the version each saw (--packs-history). " +
+                  (n ? "Re-graded under the current version, " + count_of(n, "student") + "'s scores would change" + changes
+                     : "The current version gives every one of them the same score"));
+  }
+  for (const auto& [pack, m] : g.missing_versions) {
+    std::string note = pack + " changed since " + count_of(m.attempts, "attempt") + " by " +
+                       count_of(static_cast<int>(m.students.size()), "student") + (m.attempts == 1 ? " was" : " were") +
+                       " made, and the version " + (m.students.size() == 1 ? "it was made on" : "they saw") +
+                       " is not in the history: graded with the current version, ";
+    if (!m.differ) note += "which gives every one of those attempts the score the page showed";
+    else {
+      note += "which scores " + std::to_string(m.differ) + " of them differently from the page";
+      for (size_t i = 0; i < m.examples.size(); ++i) note += (i ? "; " : ": ") + m.examples[i];
+      if (static_cast<size_t>(m.differ) > m.examples.size()) note += "; ...";
+    }
+    out.push_back(note);
+  }
+  return out;
+}
 
 Report make_report(const Assignment& a, const Library& course, const std::vector<ReportInput>& files,
                    const ReportOptions& options) {
@@ -374,6 +464,7 @@ Report make_report(const Assignment& a, const Library& course, const std::vector
     }
     r.students.push_back(std::move(sr));
   }
+  r.pack_notes = pack_notes(g, r);
   for (size_t i = 0; i < r.items.size(); ++i) {
     auto& v = to_solve[i];
     if (!v.empty()) {
@@ -435,6 +526,7 @@ std::string report_table(const Report& r) {
     for (const auto& [student, due] : a.extensions) out += " " + shown(student) + " until " + format_datetime(due, a.due_offset_minutes) + ";";
     out.back() = '\n';
   }
+  for (const auto& n : r.pack_notes) out += "PACK CHANGED: " + shown(n) + "\n";
   out += count_of(static_cast<int>(r.students.size()), "student");
   if (!r.unreadable.empty())
     out += ", " + count_of(static_cast<int>(r.unreadable.size()), "file") + " that could not be read";

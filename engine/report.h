@@ -42,6 +42,9 @@ struct ReportOptions {
   GradeServices services;                     // runs code answers (the CLI's sandbox)
   std::map<std::string, std::string> pack_sha256;  // pack file (as in the course) -> hash of its text now
   int64_t now = 0;                            // for attempts dated in the future; 0: not checked
+  // Earlier pack texts by their SHA-256 (`--packs-history`): an attempt made on an earlier
+  // version is graded on that version, the one the student saw.
+  std::map<std::string, PackSource> history;
 };
 
 struct ExerciseResult {
@@ -56,6 +59,7 @@ struct StudentReport {
   bool claimed_by_several_files = false;
   std::vector<ExerciseResult> results;  // one per assignment exercise, in its order
   double points = 0;
+  double points_now = 0;                // under the current packs, where an attempt was graded on an earlier one
   std::vector<std::string> flags;       // sentences, for the instructor
 };
 
@@ -82,6 +86,10 @@ struct ItemStats {
 
 struct Report {
   const Assignment* assignment = nullptr;
+  // Packs that changed since attempts were made, once per pack: graded on the version seen
+  // (and what the current one would change), or that version missing and whether the current
+  // one gives the same scores.
+  std::vector<std::string> pack_notes;
   std::vector<StudentReport> students;  // by identifier
   std::vector<UnreadableFile> unreadable;
   std::vector<ItemStats> items;         // one per assignment exercise
