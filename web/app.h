@@ -107,6 +107,8 @@ struct CourseAssignment {
   std::map<std::string, std::string> pack_hash;  // pack file -> SHA-256 of its text
   double downloaded_ms = -1;            // "Download my submission" was pressed then
   std::optional<LmsLink> lms;           // run in an LMS: the identifier is the LMS's
+  bool packs_checked = false;           // its packs linted, once every pack is in
+  std::vector<std::string> pack_errors; // what `dtx lint` rejects in them: the assignment is refused
 };
 
 // The address (route.h) and the scroll: what the address bar shows, kept in step with the

@@ -174,6 +174,25 @@ export default function register({ test, newPage, assert, eq, server, checkPhone
     await page.context().close();
   }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
 
+  // A course pack that `dtx lint` rejects (a known mistake equal to the answer: loadable, but
+  // no grade on it means anything) stops the assignment with the error, as dtx report refuses it.
+  test('course: an assignment whose pack dtx lint rejects is refused with the error', async () => {
+    const body = fs.readFileSync(ASSIGNMENT, 'utf8');
+    const pack = JSON.parse(fs.readFileSync(path.join(ROOT, 'exercises/00-ring-allreduce.json'), 'utf8'));
+    const volume = pack.exercises.find((e) => e.id === 'ring.volume');
+    volume.parts[0].mistakes = [{ answer: volume.parts[0].answer, message: 'the same as the answer' }];
+    const page = await newPage();
+    await page.route('**/e2e-assignment.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body }));
+    await page.route('**/exercises/00-ring-allreduce.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(pack, null, 2) }));
+    await page.goto(server().url + '?assign=e2e-assignment.json');
+    const s = await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+    const layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
+    assert(/could not be opened/.test(layer) && /error\[E050\]: \/exercises\/0\/parts\/0\/mistakes\/0\/answer: this known mistake equals the answer/.test(layer),
+      'the refusal names the lint error: ' + layer.slice(0, 800));
+    assert(!s.items.some((i) => i.id === 'student-id' || i.id.startsWith('open-')), 'nothing to start');
+    await page.context().close();
+  }, { worker: 'the files are served by page.route, which never sees what the service worker fetches' });
+
   test('course: three students, an assignment, dtx report', async () => {
     fs.rmSync(OUT, { recursive: true, force: true });
     fs.mkdirSync(OUT, { recursive: true });

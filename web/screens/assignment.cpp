@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <set>
 
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
+#include "lint.h"
 #include "scorm.h"
 #include "sha256.h"
 #include "text.h"
@@ -92,7 +94,9 @@ void draw_lms_problem(const App& app) {
     text_colored(color::wrong(), app.course->lms->problem.c_str());
 }
 
-bool active(const App& app) { return app.course && app.course->a && !app.course->student.empty(); }
+bool active(const App& app) {
+  return app.course && app.course->a && !app.course->student.empty() && app.course->pack_errors.empty();
+}
 
 ItemStanding standing_of(const App& app, const AssignmentItem& item) {
   const CourseAssignment& c = *app.course;
@@ -298,6 +302,25 @@ void draw_assignment_banner(App& app) {
   draw_lms_problem(app);
 }
 
+// The packs the assignment's exercises are in, checked as `dtx lint` checks them (code not
+// run): an assignment on a pack lint rejects is refused with the errors, as `dtx report`
+// refuses to grade it. Once, when every pack is in; only those packs (a few ms each).
+void check_packs(App& app) {
+  CourseAssignment& c = *app.course;
+  if (c.packs_checked || !c.a || !app.load.library_ready) return;
+  c.packs_checked = true;
+  std::set<std::string> files;
+  for (const auto& item : c.a->exercises)
+    if (const Exercise* ex = find_exercise(app, item.id)) files.insert(ex->file);
+  Library sub;
+  for (const auto& p : app.lib.packs)
+    if (files.count(p.file)) sub.packs.push_back(p);
+  LintOptions options;
+  options.exercise_exists = [&app](const std::string& id) { return find_exercise(app, id) != nullptr; };  // links across packs
+  for (const auto& d : lint_library(sub, options))
+    if (d.severity == Severity::Error) c.pack_errors.push_back(format_diagnostic(d));
+}
+
 // ---------------------------------------------------------------- the screen
 
 void draw_assignment(App& app) {
@@ -311,12 +334,16 @@ void draw_assignment(App& app) {
     ImGui::TextUnformatted(("Loading the assignment " + c.url + "…").c_str());
     return;
   }
-  if (!c.fetch_error.empty() || !c.a) {
+  check_packs(app);
+  if (!c.fetch_error.empty() || !c.a || !c.pack_errors.empty()) {
     ImGui::PushFont(app.ui.fonts.heading);
     heading_text("The assignment could not be opened", 1, app.content_width);
     ImGui::PopFont();
     if (!c.fetch_error.empty()) text_colored(color::wrong(), c.fetch_error.c_str());
     for (const auto& p : c.problems) text_colored(color::wrong(), p.c_str());
+    if (!c.pack_errors.empty())
+      ImGui::TextWrapped("Its exercises are in a pack that `dtx lint` rejects, so no grade on it would mean anything:");
+    for (const auto& p : c.pack_errors) text_colored(color::wrong(), p.c_str());
     ImGui::TextWrapped("Tell your instructor: the link's ?assign= address names a file the page cannot use. The rest of "
                        "the course works as usual.");
     return;
