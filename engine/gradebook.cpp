@@ -1,6 +1,7 @@
 #include "gradebook.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "expr.h"

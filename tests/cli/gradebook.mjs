@@ -1,4 +1,5 @@
-// Gradebooks for the LMS (dtx report --format canvas|moodle --roster): a class of files made
+// Gradebooks for the LMS (dtx report --format canvas|moodle --roster), and the course policies
+// (a pool, an extension, late work, exam mode) in the report: a class of files made
 // from the engine's own answers (ana right, bo late on one exercise, a file whose identifier
 // is misspelt, a second file claiming ana) graded against a Canvas gradebook export and a
 // Moodle participants export (tests/course/*-roster.csv). The gradebooks must equal
@@ -66,6 +67,45 @@ try {
     attempts: [{ ...attempt('ring.time-bandwidth', '2029-12-01T10:00:00Z', ['80 ms', '140 ms']), verdict: 'partial', score: 0.5 }] }));
   const section = run(['report', path.join(tmp, 'hw-items.json'), items, '--now', '2030-01-03T00:00:00Z', '--items']).stdout.toString();
   check(/the engine: .*dropped the \(N-1\)\/N factor/.test(section) && !/\$|\\[a-z]+\{|\*\*|`/.test(section), '--items prints plain text', section);
+  // Course policies in one class: a pool, an extension, late work at 25 % less per day begun,
+  // exam mode (the report grades as usual). ana: ring.volume 25 h late (two days begun: half),
+  // her pool pick on time; bo: ring.volume 36 h late inside his extension (full), and the pool
+  // member he was not given; cy: ring.volume after the late window (not counted).
+  const due = Date.parse('2030-01-01T12:00:00Z');
+  const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const pol = path.join(tmp, 'policies');
+  fs.mkdirSync(pol);
+  const polHw = path.join(tmp, 'hw-policies.json');
+  fs.writeFileSync(polHw, JSON.stringify({ format: 'dtx-assignment/1', id: 'hw-pol', title: 'Policies', due: iso(due), hand_in: 'h',
+    exercises: ['ring.volume', { pool: 'p', pick: 1, from: ['ring.why-ring', 'ring.buggy-double-count'], points: 2 }],
+    extensions: { 'bo@uni.example': iso(due + 2 * 86400e3) },
+    policies: { per_student_numbers: false, feedback: 'after-due', late: { until: iso(due + 3 * 86400e3), penalty_per_day: 0.25 } } }));
+  const pickOf = (student) => ['ring.why-ring', 'ring.buggy-double-count'].find((id) =>
+    run(['show', id, '--assignment', polHw, '--student', student]).status === 0);
+  const polSub = (student, attempts) => fs.writeFileSync(path.join(pol, student + '.json'),
+    JSON.stringify({ format: 'dtx-submission/1', assignment: 'hw-pol', student, attempts }));
+  const anaPick = pickOf('ana@uni.example'), boPick = pickOf('bo@uni.example');
+  const boOther = ['ring.why-ring', 'ring.buggy-double-count'].find((id) => id !== boPick);
+  polSub('ana@uni.example', [attempt('ring.volume', iso(due + 25 * 3600e3)), attempt(anaPick, iso(due - 60e3))]);
+  polSub('bo@uni.example', [attempt('ring.volume', iso(due + 36 * 3600e3)), attempt(boOther, iso(due - 60e3))]);
+  polSub('cy@uni.example', [attempt('ring.volume', iso(due + 4 * 86400e3))]);
+  const polCsv = path.join(tmp, 'policies.csv');
+  const pr = run(['report', polHw, pol, '--now', iso(due + 5 * 86400e3), '--csv', polCsv]);
+  const rows = fs.readFileSync(polCsv, 'utf8').split('\r\n');
+  const cells = (who) => (rows.find((r) => r.startsWith(who)) || '').split(',').slice(1, 5).join(',');
+  // the pool's two columns (why-ring first): the student's pick holds `v`, the other is empty
+  const picked = (p, v) => (p === 'ring.why-ring' ? `${v},` : `,${v}`);
+  check(rows[0] === 'student,ring.volume,ring.why-ring,ring.buggy-double-count,total,flag', 'policies: the columns', rows[0]);
+  check(cells('ana@uni.example') === `0.5,${picked(anaPick, 2)},2.5`, 'policies: ana 25 h late at half, her pick in full',
+    rows.join('\n') + pr.stdout);
+  check(cells('bo@uni.example') === `1,${picked(boPick, 0)},1`, "policies: bo's extension counts in full; the member not his counts nothing", rows.join('\n'));
+  check(cells('cy@uni.example') === `0,${picked(pickOf('cy@uni.example'), 0)},0`, 'policies: cy after the window: nothing', rows.join('\n'));
+  const polOut = pr.stdout.toString();
+  check(/1 attempt counted late, at a penalty: ring\.volume .*\(25 h late: its score times 0\.5\)/.test(polOut) &&
+    new RegExp(`1 attempt on pool exercises this student was not given \\(not counted, not run\\): ${boOther.replace('.', '\\.')}`).test(polOut) &&
+    /1 attempt after the due date \(not counted, not run\): ring\.volume/.test(polOut) &&
+    /Extensions: bo@uni\.example until 2030-01-03 12:00 \+00:00/.test(polOut),
+    'policies: the penalty, the pool member not given, the attempt after the window, the extension, in the report', polOut);
   const blank = report('canvas', ['--missing', 'blank', '--column', 'HW (99)']);
   const csv = fs.readFileSync(path.join(tmp, 'canvas.csv'), 'utf8');
   check(/^Student,ID,SIS User ID,SIS Login ID,Section,HW \(99\)\r\n/.test(csv) && /"Chan, Cy",103,S1003,cy@uni\.example,Section B,\r\n/.test(csv),
