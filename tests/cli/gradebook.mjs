@@ -11,15 +11,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, check, dtx, failed } from './lib.mjs';
 
-const dtx = path.resolve(process.argv[2] || 'build/native/dtx');
-const ROOT = path.resolve(process.argv[3] || path.join(path.dirname(fileURLToPath(import.meta.url)), '../..'));
-let failures = 0;
-const check = (ok, what, detail = '') => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${ok || !detail ? '' : '\n' + detail}`);
-  if (!ok) failures++;
-};
 const run = (args) => spawnSync(dtx, args, { cwd: ROOT, env: { ...process.env, DTX_EXERCISES: path.join(ROOT, 'exercises') } });
 const course = (f) => path.join(ROOT, 'tests/course', f);
 
@@ -123,5 +116,5 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} failure(s)` : 'gradebook: all passed');
-process.exit(failures ? 1 : 0);
+console.log(failed() ? `${failed()} failure(s)` : 'gradebook: all passed');
+process.exit(failed() ? 1 : 0);

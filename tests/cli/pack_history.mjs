@@ -11,15 +11,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, check, dtx, failed } from './lib.mjs';
 
-const dtx = path.resolve(process.argv[2] || 'build/native/dtx');
-const ROOT = path.resolve(process.argv[3] || path.join(path.dirname(fileURLToPath(import.meta.url)), '../..'));
-let failures = 0;
-const check = (ok, what, detail = '') => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${ok || !detail ? '' : '\n' + detail}`);
-  if (!ok) failures++;
-};
 const sha = (t) => crypto.createHash('sha256').update(t).digest('hex');
 const PACK = '00-ring-allreduce.json';
 
@@ -84,5 +77,5 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} failure(s)` : 'pack history: all passed');
-process.exit(failures ? 1 : 0);
+console.log(failed() ? `${failed()} failure(s)` : 'pack history: all passed');
+process.exit(failed() ? 1 : 0);

@@ -9,15 +9,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, check, dtx, failed } from './lib.mjs';
 
-const dtx = path.resolve(process.argv[2] || 'build/native/dtx');
-const ROOT = path.resolve(process.argv[3] || path.join(path.dirname(fileURLToPath(import.meta.url)), '../..'));
-let failures = 0;
-const check = (ok, what, detail = '') => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${ok || !detail ? '' : '\n' + detail}`);
-  if (!ok) failures++;
-};
 
 const EVIL = '\u001b[2K\rcorrect (score 100%)\u202e\u0085\u009b31m\u2066';
 // Bytes a terminal would act on: C0 controls but newline and tab, DEL, C1 (as UTF-8), bidi.
@@ -106,8 +99,8 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-if (failures) {
-  console.log(`${failures} check(s) failed`);
+if (failed()) {
+  console.log(`${failed()} check(s) failed`);
   process.exit(1);
 }
 console.log('hostile class: nothing a terminal obeys was printed; grades right');

@@ -5,7 +5,8 @@
 // each with their own numbers: a wrong answer then a right one, the LMS out of reach for an
 // attempt (the page says so and sends it later), a pool that gives each learner their own
 // exercise, a new session on another computer (no local
-// storage) that resumes from cmi.suspend_data alone, and every cmi value the page reports.
+// storage) that resumes from cmi.suspend_data alone, every cmi value the page reports, and an
+// exam-mode package whose page keeps verdicts back until its moved clock passes the due date.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,15 +20,25 @@ const dtx = path.join(ROOT, 'build/native/dtx');
 // The package, unzipped beside the stand-in LMS's page and scorm-again's runtime.
 function buildLms(dist) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dtx-scorm-'));
-  const zip = path.join(dir, 'package.zip');
-  const out = execFileSync(dtx, ['package', 'scorm', ASSIGNMENT, '-o', zip, '--site', dist, '--packs', path.join(ROOT, 'exercises')], { cwd: ROOT }).toString();
-  execFileSync('unzip', ['-q', zip, '-d', path.join(dir, 'package')]);
+  const pack = (assignment, name) => {
+    const zip = path.join(dir, name + '.zip');
+    const said = execFileSync(dtx, ['package', 'scorm', assignment, '-o', zip, '--site', dist, '--packs', path.join(ROOT, 'exercises')], { cwd: ROOT }).toString();
+    execFileSync('unzip', ['-q', zip, '-d', path.join(dir, name)]);
+    return said;
+  };
+  const out = pack(ASSIGNMENT, 'package');
+  // The same assignment in exam mode (policies.feedback "after-due"), a package of its own.
+  const exam = JSON.parse(fs.readFileSync(ASSIGNMENT, 'utf8'));
+  exam.id = 'e2e-scorm-exam';
+  exam.policies.feedback = 'after-due';
+  fs.writeFileSync(path.join(dir, 'exam.json'), JSON.stringify(exam));
+  pack(path.join(dir, 'exam.json'), 'package-exam');
   for (const f of ['host.html', 'lms-host.js']) fs.copyFileSync(path.join(ROOT, 'tests/e2e/lms', f), path.join(dir, f));
   // the classic-script build, which defines window.Scorm2004API (the package's exports name
   // only its modules)
   const runtime = path.join(ROOT, 'build/node/node_modules/scorm-again/dist/scorm2004.js');
   fs.copyFileSync(runtime, path.join(dir, 'scorm2004.js'));
-  return { dir, zip, out };
+  return { dir, out };
 }
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -79,7 +90,7 @@ function checkManifest(dir, assert, eq) {
 // page (the frame fills the window, so the frame's coordinates are the page's).
 async function scoFrame(page) {
   for (let i = 0; i < 100; i++) {
-    const f = page.frames().find((x) => x.url().includes('/package/index.html'));
+    const f = page.frames().find((x) => /\/package(-exam)?\/index\.html/.test(x.url()));
     if (f) {
       const sco = { evaluate: (fn, arg) => f.evaluate(fn, arg), mouse: page.mouse, keyboard: page.keyboard,
         viewportSize: () => page.viewportSize(), waitForTimeout: (ms) => page.waitForTimeout(ms), screenshot: (o) => page.screenshot(o) };
@@ -91,8 +102,8 @@ async function scoFrame(page) {
   throw new Error('the package did not open in the frame');
 }
 
-async function launch(page, learner, saved, passing) {
-  await page.evaluate(([l, s, p]) => window.lms.launch(l, s, p), [learner, saved, passing]);
+async function launch(page, learner, saved, passing, src) {
+  await page.evaluate(([l, s, p, f]) => window.lms.launch(l, s, p, f), [learner, saved, passing, src]);
   return scoFrame(page);
 }
 
@@ -124,7 +135,7 @@ function checkInteraction(it, { id, seed, result, answer }, assert, eq) {
 }
 
 export default function register({ test, newPage, assert, eq, dist }) {
-  test('SCORM: a packaged assignment under scorm-again: two learners, wrong then right, the LMS out of reach, a resume from suspend_data, every cmi value', async () => {
+  test('SCORM: a packaged assignment under scorm-again: two learners and a pool, wrong then right, the LMS out of reach, a resume from suspend_data, exam mode, every cmi value', async () => {
     const { dir, out } = buildLms(dist);
     assert(/SCORM 2004 4th edition, \d+ files/.test(out), 'dtx package says what it wrote: ' + out);
     const passing = checkManifest(dir, assert, eq);
@@ -132,6 +143,13 @@ export default function register({ test, newPage, assert, eq, dist }) {
     const lms = await serveLms(dir);
     try {
       const page = await newPage();
+      // Every frame's clock can be moved (window.__dtxClock); it runs as the real one until then.
+      await page.addInitScript(() => {
+        const real = Date.now.bind(Date);
+        let offset = 0;
+        Object.defineProperty(window, '__dtxClock', { set: (t) => { offset = t - real(); }, get: () => real() + offset });
+        Date.now = () => real() + offset;
+      });
       await page.goto(lms.url + 'host.html');
       // ana's first session: ring.volume wrong, then right.
       let sco = await launch(page, 'Ana-01', null, passing);
@@ -208,6 +226,26 @@ export default function register({ test, newPage, assert, eq, dist }) {
       cmi = await page.evaluate(() => window.lms.kept());
       eq([cmi.score.raw, cmi.score.scaled, cmi.success_status, cmi.completion_status].join(' '), '1 0.3333 failed incomplete', "bo's score");
       eq(list(cmi).length, 1, "bo's one interaction");
+      // cy, in the exam-mode package, a day before the due date (the frames' clock is moved):
+      // "Answer saved" in the page, the verdict in the LMS's interaction for the instructor;
+      // after the due date the page shows the standing.
+      await page.evaluate(() => localStorage.clear());
+      sco = await launch(page, 'cy-03', null, passing, 'package-exam/index.html');
+      await sco.evaluate((t) => { window.__dtxClock = t; }, Date.parse('2030-01-01T12:00:00+01:00') - 86400e3);
+      s = await waitFor(sco, 'true');
+      s = await answerIn(sco, 'ring.volume', s.assignment.seeds['ring.volume'], true);
+      eq(s.verdict, undefined, 'exam mode: no verdict in the page');
+      assert(/^Answer saved/.test(s.saved || ''), 'exam mode: the answer is saved: ' + s.saved);
+      cmi = await page.evaluate(() => window.lms.kept());
+      eq(list(cmi).length, 1, 'exam mode: the attempt is reported');
+      eq(list(cmi)[0].result, 'incorrect', "exam mode: the LMS has the verdict, for the instructor");
+      let screen = await sco.evaluate(() => document.getElementById('dtx-layer').textContent);
+      assert(/1 answer saved/.test(screen) && !/best|solved/.test(screen), 'exam mode: the list says saved: ' + screen.slice(0, 400));
+      await sco.evaluate((t) => { window.__dtxClock = t; }, Date.parse('2030-01-01T12:00:00+01:00') + 3600e3);
+      await click(sco, 'open-ring.volume');
+      await click(sco, 'to-assignment');
+      screen = await sco.evaluate(() => document.getElementById('dtx-layer').textContent);
+      assert(/best 0 %/.test(screen), 'exam mode: after the due date the standing shows: ' + screen.slice(0, 400));
       const failures = page.errors.filter((e) => !/Failed to load resource/.test(e));
       eq(failures.length, 0, 'page errors: ' + failures.join('; '));
       await page.context().close();

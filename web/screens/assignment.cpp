@@ -130,6 +130,13 @@ std::string due_line(const App& app) {
   return line;
 }
 
+// Exam mode over the whole assignment, for the list and the standing.
+bool exam_running(const App& app) {
+  const Assignment& a = *app.course->a;
+  return a.feedback == FeedbackPolicy::AfterDue && !instructor_view(app) &&
+         a.late_factor(app.course->student, app.platform->now_unix()).has_value();
+}
+
 void draw_identifier(App& app) {
   CourseAssignment& c = *app.course;
   ImGui::Spacing();
@@ -238,12 +245,6 @@ bool assignment_hides_verdicts(const App& app) {
   return a.feedback == FeedbackPolicy::AfterDue && a.late_factor(app.course->student, app.platform->now_unix()).has_value();
 }
 
-// Exam mode over the whole assignment, for the list and the standing.
-bool exam_running(const App& app) {
-  const Assignment& a = *app.course->a;
-  return a.feedback == FeedbackPolicy::AfterDue && !instructor_view(app) &&
-         a.late_factor(app.course->student, app.platform->now_unix()).has_value();
-}
 
 bool assignment_allows_explanation(const App& app, bool solved_here) {
   if (assignment_hides_verdicts(app)) return false;
@@ -323,55 +324,53 @@ void check_packs(App& app) {
 
 // ---------------------------------------------------------------- the screen
 
-void draw_assignment(App& app) {
-  if (!app.course) {
-    app.screen = Screen::CourseMap;
-    return;
-  }
+namespace {
+
+
+void draw_refusal(App& app) {
   CourseAssignment& c = *app.course;
-  ImGui::Spacing();
-  if (c.request) {
-    ImGui::TextUnformatted(("Loading the assignment " + c.url + "…").c_str());
-    return;
-  }
-  check_packs(app);
-  if (!c.fetch_error.empty() || !c.a || !c.pack_errors.empty()) {
-    ImGui::PushFont(app.ui.fonts.heading);
-    heading_text("The assignment could not be opened", 1, app.content_width);
-    ImGui::PopFont();
-    if (!c.fetch_error.empty()) text_colored(color::wrong(), c.fetch_error.c_str());
-    for (const auto& p : c.problems) text_colored(color::wrong(), p.c_str());
-    if (!c.pack_errors.empty())
-      ImGui::TextWrapped("Its exercises are in a pack that `dtx lint` rejects, so no grade on it would mean anything:");
-    for (const auto& p : c.pack_errors) text_colored(color::wrong(), p.c_str());
-    ImGui::TextWrapped("Tell your instructor: the link's ?assign= address names a file the page cannot use. The rest of "
-                       "the course works as usual.");
-    return;
-  }
-  const Assignment& a = *c.a;
   ImGui::PushFont(app.ui.fonts.heading);
-  heading_text(a.title, 1, app.content_width);
+  heading_text("The assignment could not be opened", 1, app.content_width);
   ImGui::PopFont();
-  ImGui::TextWrapped("%s", due_line(app).c_str());
-  if (!a.intro.empty()) markdown(app, a.intro);
-  if (c.student.empty() || c.editing_id) {
-    draw_identifier(app);
-    return;
-  }
+  if (!c.fetch_error.empty()) text_colored(color::wrong(), c.fetch_error.c_str());
+  for (const auto& p : c.problems) text_colored(color::wrong(), p.c_str());
+  if (!c.pack_errors.empty())
+    ImGui::TextWrapped("Its exercises are in a pack that `dtx lint` rejects, so no grade on it would mean anything:");
+  for (const auto& p : c.pack_errors) text_colored(color::wrong(), p.c_str());
+  ImGui::TextWrapped("Tell your instructor: the link's ?assign= address names a file the page cannot use. The rest of "
+                     "the course works as usual.");
+}
+
+// Who the student is working as: the LMS's learner, or their identifier with "Change".
+void draw_working_as(App& app) {
+  CourseAssignment& c = *app.course;
   if (c.lms) {
-    // The LMS says who the student is; there is nothing to change here.
     ImGui::TextDisabled("Working as %s (from %s)", c.student.c_str(), "your course's LMS");
     draw_lms_problem(app);
-  } else {
-    ImGui::TextDisabled("Working as %s", c.student.c_str());
-    same_line_if_fits("Change##student-change");
+    return;
   }
-  if (!c.lms && small_button(app.ui, "Change##student-change")) {
+  ImGui::TextDisabled("Working as %s", c.student.c_str());
+  same_line_if_fits("Change##student-change");
+  if (small_button(app.ui, "Change##student-change")) {
     c.editing_id = true;
     c.id_input = c.student;
   }
-  ImGui::Spacing();
-  // The exercises, each with the student's own numbers and where they stand.
+}
+
+std::string item_status(const App& app, const Exercise& ex, const AssignmentItem& item, const ItemStanding& s) {
+  const Assignment& a = *app.course->a;
+  std::string status = ex.type + " · " + format_number(item.points, 3) + (item.points == 1 ? " point" : " points") + " · ";
+  if (!s.attempts) return status + "not attempted";
+  if (exam_running(app)) return status + std::to_string(s.attempts) + " answer" + (s.attempts == 1 ? "" : "s") + " saved";
+  return status + std::to_string(s.attempts) + " attempt" + (s.attempts == 1 ? "" : "s") +
+         (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
+         (s.solved ? " · solved" : " · best " + std::to_string(static_cast<int>(s.best * 100 + 0.5)) + " %");
+}
+
+// The student's exercises, each with their own numbers and where they stand; the points earned.
+double draw_items(App& app) {
+  const CourseAssignment& c = *app.course;
+  const Assignment& a = *c.a;
   double earned = 0;
   for (const auto& item : a.exercises) {
     if (!a.given(item, c.student)) continue;  // a pool's member chosen for others
@@ -390,30 +389,32 @@ void draw_assignment(App& app) {
     std::string label = ex->title + "##open-" + item.id;
     if (ImGui::Button(label.c_str())) open_exercise(app, item.id, assignment_own_seed(app, item));
     access_item(Role::Link, "Open " + ex->title);
-    std::string status = ex->type + " · " + format_number(item.points, 3) + (item.points == 1 ? " point" : " points") + " · ";
-    if (!s.attempts) status += "not attempted";
-    else if (exam_running(app))
-      status += std::to_string(s.attempts) + " answer" + (s.attempts == 1 ? "" : "s") + " saved";
-    else
-      status += std::to_string(s.attempts) + " attempt" + (s.attempts == 1 ? "" : "s") +
-                (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") +
-                (s.solved ? " · solved" : " · best " + std::to_string(static_cast<int>(s.best * 100 + 0.5)) + " %");
-    ImGui::TextDisabled("%s", status.c_str());
+    ImGui::TextDisabled("%s", item_status(app, *ex, item, s).c_str());
     ImGui::PopID();
   }
-  ImGui::Separator();
-  ImGui::Spacing();
-  if (exam_running(app))
+  return earned;
+}
+
+void draw_standing(App& app, double earned) {
+  const CourseAssignment& c = *app.course;
+  const Assignment& a = *c.a;
+  if (exam_running(app)) {
+    const int64_t due = a.due_for(c.student);
+    const int64_t opens = a.late && a.late->until_unix > due ? a.late->until_unix : due;
     ImGui::TextWrapped("Your answers are saved. Verdicts, your standing and the worked solutions open after %s.",
-                       format_datetime(a.late && a.late->until_unix > a.due_for(c.student) ? a.late->until_unix : a.due_for(c.student),
-                                       a.due_offset_minutes).c_str());
-  else
+                       format_datetime(opens, a.due_offset_minutes).c_str());
+    return;
+  }
   ImGui::TextWrapped("Your standing: %s of %s points (%s).", format_number(earned, 3).c_str(),
                      format_number(a.total_points(), 3).c_str(),
                      c.lms ? "sent to your course's LMS after each attempt"
                            : "as graded in this browser; your instructor grades the file again");
-  ImGui::Spacing();
-  // The file to hand in, and what is in it.
+}
+
+// The file to hand in (in an LMS, a copy), what is in it, and its download.
+void draw_hand_in(App& app) {
+  CourseAssignment& c = *app.course;
+  const Assignment& a = *c.a;
   ImGui::PushFont(app.ui.fonts.bold);
   heading_text(c.lms ? "A copy of your work" : "Hand in your work", 2);
   ImGui::PopFont();
@@ -439,6 +440,38 @@ void draw_assignment(App& app) {
   if (c.downloaded_ms >= 0 && app.platform->now_ms() - c.downloaded_ms < 6000)
     text_colored(color::correct(), "Saved to your downloads. Hand in that file; you can download it again at any time.");
   if (!c.save_error.empty()) text_colored(color::wrong(), c.save_error.c_str());
+}
+
+}  // namespace
+
+void draw_assignment(App& app) {
+  if (!app.course) {
+    app.screen = Screen::CourseMap;
+    return;
+  }
+  CourseAssignment& c = *app.course;
+  ImGui::Spacing();
+  if (c.request) {
+    ImGui::TextUnformatted(("Loading the assignment " + c.url + "…").c_str());
+    return;
+  }
+  check_packs(app);
+  if (!c.fetch_error.empty() || !c.a || !c.pack_errors.empty()) return draw_refusal(app);
+  const Assignment& a = *c.a;
+  ImGui::PushFont(app.ui.fonts.heading);
+  heading_text(a.title, 1, app.content_width);
+  ImGui::PopFont();
+  ImGui::TextWrapped("%s", due_line(app).c_str());
+  if (!a.intro.empty()) markdown(app, a.intro);
+  if (c.student.empty() || c.editing_id) return draw_identifier(app);
+  draw_working_as(app);
+  ImGui::Spacing();
+  const double earned = draw_items(app);
+  ImGui::Separator();
+  ImGui::Spacing();
+  draw_standing(app, earned);
+  ImGui::Spacing();
+  draw_hand_in(app);
 }
 
 }  // namespace dtx::web

@@ -1,5 +1,5 @@
 // The stand-in LMS's side (tests/e2e/scorm.mjs drives it). An attempt of the SCO starts with
-// launch(learner, saved, passing): a fresh scorm-again runtime, loaded with what the LMS kept from the
+// launch(learner, saved, passing, src): a fresh scorm-again runtime, loaded with what the LMS kept from the
 // learner's earlier session (their cmi, with entry "resume" when they left suspended), then the
 // package's index.html in a frame. window.lms.kept() is what the LMS stored (at each commit);
 // window.lms.down makes the runtime refuse to commit, as an LMS out of reach does.
@@ -8,7 +8,7 @@ window.lms = {
   api: null,
   down: false,
   stored: null,
-  launch(learner, saved, passing) {
+  launch(learner, saved, passing, src = 'package/index.html') {
     const api = new Scorm2004API({ autocommit: false, logLevel: 5 });
     const cmi = saved ? JSON.parse(JSON.stringify(saved)) : {};
     cmi.learner_id = learner;
@@ -38,7 +38,7 @@ window.lms = {
     document.querySelectorAll('iframe').forEach((f) => f.remove());
     const frame = document.createElement('iframe');
     frame.title = 'the assignment';
-    frame.src = 'package/index.html';
+    frame.src = src;
     document.body.appendChild(frame);
   },
   // The learner's cmi as the LMS stored it.
