@@ -30,11 +30,11 @@ async function studentPage(newPage, server, clockMs) {
   return page;
 }
 
-async function signIn(page, id, eq) {
+async function signIn(page, id, eq, exercises = 4) {
   await typeInto(page, 'student-id', id);
   await click(page, 'student-start');
   const s = await waitFor(page, `s.assignment.student === ${JSON.stringify(id.toLowerCase())}`);
-  eq(Object.keys(s.assignment.seeds).length, 4, 'a seed for each exercise');
+  eq(Object.keys(s.assignment.seeds).length, exercises, 'a seed for each exercise');
   return s.assignment.seeds;
 }
 
@@ -89,12 +89,16 @@ export default function register({ test, newPage, assert, eq, server, checkPhone
     }
   }, { worker: 'the assignment file is served by page.route, which never sees what the service worker fetches' });
 
-  // Inside the assignment, Previous and Next go through its exercises at the student's own
-  // numbers ("exercise 2 of 4"), and the last one leads back to the assignment; every screen of
-  // it fits a phone from 320 to 430 px, each control inside the screen and 44 CSS px or more.
-  test('course: Next and Previous go through the assignment at the student\'s numbers and back; its screens fit 320-430 px phones', async () => {
-    const body = fs.readFileSync(ASSIGNMENT, 'utf8');
-    const ids = JSON.parse(body).exercises.map((e) => (typeof e === 'string' ? e : e.id));
+  // Inside the assignment (here with a pool, 2 of 3, and in exam mode), Previous and Next go
+  // through the student's exercises at their own numbers ("exercise 2 of 3"), and the last one
+  // leads back to the assignment; every screen of it, "Answer saved" included, fits a phone from
+  // 320 to 430 px, each control inside the screen and 44 CSS px or more.
+  test('course: Next and Previous go through the assignment (a pool, exam mode) at the student\'s numbers and back; its screens fit 320-430 px phones', async () => {
+    const assignment = JSON.parse(fs.readFileSync(ASSIGNMENT, 'utf8'));
+    assignment.exercises = ['ring.volume', { pool: 'p', pick: 2, from: ['ring.why-ring', 'ring.buggy-double-count', 'ring.code-time'] }];
+    assignment.policies.feedback = 'after-due';
+    const body = JSON.stringify(assignment);
+    const order = ['ring.volume', 'ring.why-ring', 'ring.buggy-double-count', 'ring.code-time'];
     const problems = [];
     for (const width of [320, 360, 390, 430]) {
       const page = await newPage({ viewport: { width, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
@@ -102,14 +106,18 @@ export default function register({ test, newPage, assert, eq, server, checkPhone
       await page.goto(server().url + '?assign=e2e-assignment.json');
       await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
       problems.push(...await checkPhoneScreen(page, `${width} px, the identifier`, false));
-      const seeds = await signIn(page, `phone${width}@uni.example`, eq);
+      const seeds = await signIn(page, `phone${width}@uni.example`, eq, 3);
+      const ids = order.filter((id) => id in seeds);  // the student's picks, in the assignment's order
       problems.push(...await checkPhoneScreen(page, `${width} px, the assignment`, true));
       await page.mouse.wheel(0, -5000);
       await openFromAssignment(page, ids[0], seeds[ids[0]]);
       const layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
       // (the layer's words run on where the canvas wraps a line)
-      assert(/exercise 1\s*of\s*4/.test(layer), `${width} px: "exercise 1 of 4" on the first: ` + layer.slice(0, 300));
+      assert(/exercise 1\s*of\s*3/.test(layer), `${width} px: "exercise 1 of 3" on the first: ` + layer.slice(0, 300));
       problems.push(...await checkPhoneScreen(page, `${width} px, ${ids[0]}`, true));
+      const saved = await answer(page, ids[0], seeds[ids[0]], { wrong: true });
+      assert(/^Answer saved/.test(saved.saved || ''), `${width} px: exam mode saves the answer`);
+      problems.push(...await checkPhoneScreen(page, `${width} px, ${ids[0]} saved`, true));
       const walk = width === 360 ? ids.length - 1 : 0;  // the whole walk once
       for (let i = 1; i <= walk; i++) {
         await click(page, 'next');

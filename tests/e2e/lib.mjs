@@ -80,6 +80,7 @@ export async function state(page) { return page.evaluate(() => window.dtx.state)
 // Waits for a drawn frame whose state satisfies `pred` (a JS expression over `s`).
 export async function waitFor(page, pred, timeoutMs = 10000) {
   return page.evaluate(async ([p, t]) => {
+    // (a failure names the predicate it waited for, below)
     // (made before any await: the page's policy allows no eval, and only the evaluation's own
     // synchronous part may compile a string)
     const pred = new Function('s', 'return (' + p + ');');
@@ -91,7 +92,9 @@ export async function waitFor(page, pred, timeoutMs = 10000) {
       await new Promise((r) => setTimeout(r, 20));
     }
     return window.dtx.waitFor(pred, t);
-  }, [pred, timeoutMs]);
+  }, [pred, timeoutMs]).catch((e) => {
+    throw new Error(`waiting for ${pred}: ${e.message}`);
+  });
 }
 
 export async function ready(page) {
