@@ -422,8 +422,8 @@ void draw_hand_in(App& app) {
     ImGui::TextWrapped("Your LMS has your attempts already. The file below is a copy you can keep or give your "
                        "instructor if the LMS was out of reach.");
   ImGui::TextWrapped("The file holds your identifier and every attempt you made on this assignment's exercises: the "
-                     "exercise, its numbers, your answer as you gave it, the verdict you saw and the time, with a "
-                     "fingerprint of each exercise pack. Your instructor grades every answer again from it.");
+                     "exercise, its numbers, your answer as you gave it, the verdict the page gave it and the time, with "
+                     "a fingerprint of each exercise pack. Your instructor grades every answer again from it.");
   if (!c.lms) markdown(app, "**Where to hand it in:** " + a.hand_in);
   int n = static_cast<int>(c.log.attempts.size());
   std::string dl = "Download my submission (" + std::to_string(n) + " attempt" + (n == 1 ? "" : "s") + ")##download-submission";
