@@ -13,7 +13,6 @@
 #include "assignment.h"
 #include "files.h"
 #include "gradebook.h"
-#include "lint.h"
 #include "report.h"
 #include "sandbox_runner.h"
 #include "sha256.h"
@@ -102,13 +101,8 @@ std::optional<Assignment> checked_assignment(const std::string& file, const Libr
   if (load.assignment) {
     auto more = lint_assignment(*load.assignment, text, course);
     adiag.insert(adiag.end(), more.begin(), more.end());
-    // The packs its exercises are in must pass `dtx lint` (code not run here): a grade on a
-    // pack lint rejects would mean nothing.
-    std::set<std::string> files;
-    for (const auto& item : load.assignment->exercises)
-      if (const Exercise* ex = course.find(item.id)) files.insert(ex->file);
-    for (const auto& d : lint_library(course, LintOptions{}))
-      if (files.count(d.file)) adiag.push_back(d);
+    auto packs = lint_assignment_packs(*load.assignment, course);
+    adiag.insert(adiag.end(), packs.begin(), packs.end());
   }
   bool bad = false;
   for (const auto& d : adiag)

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "json_fields.h"
+#include "lint.h"
 #include "progress.h"
 #include "text.h"
 #include "text_escape.h"
@@ -541,6 +542,18 @@ std::vector<Diagnostic> lint_assignment(const Assignment& a, const std::string& 
     }
   }
   return out;
+}
+
+std::vector<Diagnostic> lint_assignment_packs(const Assignment& a, const Library& course) {
+  std::set<std::string> files;
+  for (const auto& item : a.exercises)
+    if (const Exercise* ex = course.find(item.id)) files.insert(ex->file);
+  Library packs;
+  for (const auto& p : course.packs)
+    if (files.count(p.file)) packs.packs.push_back(p);
+  LintOptions options;
+  options.exercise_exists = [&course](const std::string& id) { return course.find(id) != nullptr; };
+  return lint_library(packs, options);
 }
 
 }  // namespace dtx

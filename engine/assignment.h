@@ -107,6 +107,11 @@ AssignmentLoad load_assignment(const std::string& text, const std::string& file)
 bool looks_like_assignment(const std::string& text);
 // Every exercise the assignment names exists in `course`, and fixed seeds make an instance.
 std::vector<Diagnostic> lint_assignment(const Assignment& a, const std::string& text, const Library& course);
+// The packs holding the assignment's exercises, checked as `dtx lint` checks them (code not
+// run; a link to an exercise of another pack is looked up in the whole course). `dtx report`,
+// `dtx package` and the page refuse an assignment on a pack it rejects: no grade on it means
+// anything.
+std::vector<Diagnostic> lint_assignment_packs(const Assignment& a, const Library& course);
 
 // ---------------------------------------------------------------- students and their numbers
 

@@ -9,11 +9,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <set>
 
 #include "imgui.h"
 #include "misc/cpp/imgui_stdlib.h"
-#include "lint.h"
 #include "scorm.h"
 #include "sha256.h"
 #include "text.h"
@@ -303,22 +301,13 @@ void draw_assignment_banner(App& app) {
   draw_lms_problem(app);
 }
 
-// The packs the assignment's exercises are in, checked as `dtx lint` checks them (code not
-// run): an assignment on a pack lint rejects is refused with the errors, as `dtx report`
-// refuses to grade it. Once, when every pack is in; only those packs (a few ms each).
+// The assignment's packs, linted once every pack is in (engine/assignment.h,
+// lint_assignment_packs); only those packs, a few ms each.
 void check_packs(App& app) {
   CourseAssignment& c = *app.course;
   if (c.packs_checked || !c.a || !app.load.library_ready) return;
   c.packs_checked = true;
-  std::set<std::string> files;
-  for (const auto& item : c.a->exercises)
-    if (const Exercise* ex = find_exercise(app, item.id)) files.insert(ex->file);
-  Library sub;
-  for (const auto& p : app.lib.packs)
-    if (files.count(p.file)) sub.packs.push_back(p);
-  LintOptions options;
-  options.exercise_exists = [&app](const std::string& id) { return find_exercise(app, id) != nullptr; };  // links across packs
-  for (const auto& d : lint_library(sub, options))
+  for (const auto& d : lint_assignment_packs(*c.a, app.lib))
     if (d.severity == Severity::Error) c.pack_errors.push_back(format_diagnostic(d));
 }
 
