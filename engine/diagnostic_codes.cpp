@@ -101,6 +101,23 @@ const std::vector<DiagCodeInfo> kCommonCodes = {
      "A widget input computed from the parameters falls outside what the widget accepts for some "
      "parameter values; the widget would clamp it, and show a different figure from the one "
      "graded."},
+    {C::SimulationRefuses, "E066", "simulation-refuses",
+     "With `dtx lint --seeds N`: for some instance the simulator refuses "
+     "the configuration an exercise's \"widget\" or \"simulations\" describe with the instance's "
+     "numbers, as `dtx sim` would (an interleaved pipeline with fewer microbatches than stages, a "
+     "plan whose degrees do not divide the GPUs). No real run has that configuration: constrain the "
+     "parameters (\"constraints\": [\"m >= p\"])."},
+    {C::OverLimit, "E067", "over-limit",
+     "For some instance a value an exercise binds to one of its pack's \"limits\" (memory per GPU, "
+     "a utilisation, a device's bandwidth) lies outside it: the instance describes a machine or run "
+     "that cannot exist. Constrain the parameters so every instance respects the limit."},
+    {C::UnknownLimit, "E068", "unknown-limit",
+     "An exercise's \"limits\" names a limit its pack's \"limits\" does not declare, or binds a "
+     "name that is neither a parameter, a derived value nor an answer (answer.PART)."},
+    {C::ArticleMismatch, "E069", "article",
+     "For some instance a text reads \"a 8 GB\" or \"an 16-way\": the article before a number "
+     "agrees with how the number is read aloud (\"an 8\", \"an 11\", \"an 18\", \"an 80\", \"a 16\", "
+     "\"a 100\"). Write the sentence so it holds for every value (\"with {N} GPUs\")."},
     {C::ZeroAnswer, "E039", "zero-answer",
      "An answer is 0 for some parameter values, and a relative tolerance cannot grade 0 (every "
      "other number is infinitely far from it). Add \"abs\" to the tolerance or change the range."},

@@ -48,6 +48,10 @@ enum class DiagCode : uint8_t {
   CannotMakeInstance,
   UnknownUnit,
   WidgetInputOutOfRange,
+  SimulationRefuses,
+  OverLimit,
+  UnknownLimit,
+  ArticleMismatch,
   ZeroAnswer,
   // Texts.
   Maths,

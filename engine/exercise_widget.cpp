@@ -62,47 +62,11 @@ bool widget_revealed(WidgetReveal r, bool attempted, bool solved) {
   return true;
 }
 
-// Called by the loader (model.cpp) for an exercise's "widget" member.
-void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
-  if (!ctx.expect_object(j, ptr, "an object such as {\"kind\": \"pipeline\", \"p\": \"{p}\"}")) return;
-  std::string kinds;
-  for (const sim::WidgetKind* k : sim::widget_kinds()) kinds += std::string(kinds.empty() ? "" : ", ") + k->kind;
-  if (!j.contains("kind")) {
-    ctx.error(DiagCode::MissingField, ptr, "missing required field \"kind\" (the widget: one of " + kinds + ")");
-    return;
-  }
-  auto kind_name = ctx.string_field(j, ptr, "kind", true);
-  if (!kind_name) return;
-  const sim::WidgetKind* kind = sim::find_widget_kind(*kind_name);
-  if (!kind) {
-    std::vector<std::string> names;
-    for (const sim::WidgetKind* k : sim::widget_kinds()) names.push_back(k->kind);
-    ctx.error(DiagCode::UnknownWidget, ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"" + did_you_mean(*kind_name, names) +
-                                 "; expected one of: " + kinds);
-    return;
-  }
-  std::vector<std::string> allowed = {"kind", "reveal", "$comment"};
-  for (const auto& in : kind->inputs) allowed.push_back(in.name);
-  ctx.check_fields(j, ptr, allowed, {"kind"});
-  ExerciseWidget w;
-  w.kind = kind;
-  w.pointer = ptr;
-  if (j.contains("reveal")) {
-    const Json& v = j["reveal"];
-    const std::string rptr = ptr + "/reveal";
-    const std::string names = "\"" + join_names(widget_reveal_names(), "\", \"") + "\"";
-    if (!v.is_string()) {
-      ctx.error(DiagCode::WrongKind, rptr, "expected one of the strings " + names + ", got " + describe_json(v));
-    } else if (auto r = find_widget_reveal(v.get<std::string>())) {
-      w.reveal = *r;
-    } else {
-      const std::string got = v.get<std::string>();
-      ctx.error(DiagCode::ValueNotAllowed, rptr,
-                "unknown reveal setting \"" + excerpt(got, 40) + "\"" + did_you_mean(got, widget_reveal_names()) +
-                    "; expected one of: " + names + " (when the page shows the widget: from the start, after the "
-                    "student's first attempt, once the student has solved the exercise)");
-    }
-  }
+namespace {
+
+// Each input the kind knows, into `w.args`; "kind", "reveal" and "$comment" are skipped.
+void load_widget_args(const Json& j, const std::string& ptr, LoadContext& ctx, ExerciseWidget& w) {
+  const sim::WidgetKind* kind = w.kind;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const sim::WidgetInput* in = kind->input(it.key());
     if (!in) continue;  // "kind", "$comment" or already reported
@@ -154,7 +118,71 @@ void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ct
     }
     w.args.push_back(std::move(a));
   }
-  ex.widget = std::move(w);
+}
+
+// A widget object: "kind", each input (a number, an option name or "{expression}") and, for
+// the shown widget only, "reveal". nullopt when it is not usable (errors are in `ctx`).
+std::optional<ExerciseWidget> load_widget_object(const Json& j, const std::string& ptr, LoadContext& ctx, bool with_reveal) {
+  if (!ctx.expect_object(j, ptr, "an object such as {\"kind\": \"pipeline\", \"p\": \"{p}\"}")) return std::nullopt;
+  std::string kinds;
+  for (const sim::WidgetKind* k : sim::widget_kinds()) kinds += std::string(kinds.empty() ? "" : ", ") + k->kind;
+  if (!j.contains("kind")) {
+    ctx.error(DiagCode::MissingField, ptr, "missing required field \"kind\" (the widget: one of " + kinds + ")");
+    return std::nullopt;
+  }
+  auto kind_name = ctx.string_field(j, ptr, "kind", true);
+  if (!kind_name) return std::nullopt;
+  const sim::WidgetKind* kind = sim::find_widget_kind(*kind_name);
+  if (!kind) {
+    std::vector<std::string> names;
+    for (const sim::WidgetKind* k : sim::widget_kinds()) names.push_back(k->kind);
+    ctx.error(DiagCode::UnknownWidget, ptr + "/kind", "unknown widget kind \"" + *kind_name + "\"" + did_you_mean(*kind_name, names) +
+                                 "; expected one of: " + kinds);
+    return std::nullopt;
+  }
+  std::vector<std::string> allowed = {"kind", "$comment"};
+  if (with_reveal) allowed.push_back("reveal");
+  for (const auto& in : kind->inputs) allowed.push_back(in.name);
+  ctx.check_fields(j, ptr, allowed, {"kind"});
+  ExerciseWidget w;
+  w.kind = kind;
+  w.pointer = ptr;
+  if (with_reveal && j.contains("reveal")) {
+    const Json& v = j["reveal"];
+    const std::string rptr = ptr + "/reveal";
+    const std::string names = "\"" + join_names(widget_reveal_names(), "\", \"") + "\"";
+    if (!v.is_string()) {
+      ctx.error(DiagCode::WrongKind, rptr, "expected one of the strings " + names + ", got " + describe_json(v));
+    } else if (auto r = find_widget_reveal(v.get<std::string>())) {
+      w.reveal = *r;
+    } else {
+      const std::string got = v.get<std::string>();
+      ctx.error(DiagCode::ValueNotAllowed, rptr,
+                "unknown reveal setting \"" + excerpt(got, 40) + "\"" + did_you_mean(got, widget_reveal_names()) +
+                    "; expected one of: " + names + " (when the page shows the widget: from the start, after the "
+                    "student's first attempt, once the student has solved the exercise)");
+    }
+  }
+  load_widget_args(j, ptr, ctx, w);
+  return w;
+}
+
+}  // namespace
+
+// Called by the loader (model.cpp) for an exercise's "widget" member.
+void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  if (auto w = load_widget_object(j, ptr, ctx, true)) ex.widget = std::move(*w);
+}
+
+// Called by the loader for "simulations": an array of widget objects without "reveal".
+void load_exercise_simulations(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex) {
+  if (!j.is_array()) {
+    ctx.error(DiagCode::WrongKind, ptr, "expected an array of simulator configurations such as "
+                                        "[{\"kind\": \"pipeline\", \"p\": \"{p}\", \"m\": \"{m}\"}], got " + describe_json(j));
+    return;
+  }
+  for (size_t i = 0; i < j.size(); ++i)
+    if (auto w = load_widget_object(j[i], ptr + "/" + std::to_string(i), ctx, false)) ex.simulations.push_back(std::move(*w));
 }
 
 std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string* error) {
@@ -178,11 +206,13 @@ std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string
   return v;
 }
 
-void lint_exercise_widget(const Exercise& ex, LintContext& ctx) {
-  if (!ex.widget) return;
-  for (const auto& a : ex.widget->args) {
+namespace {
+
+// Every input expression of one widget object, at the defaults and every corner.
+void lint_widget_object(const ExerciseWidget& w, LintContext& ctx) {
+  for (const auto& a : w.args) {
     if (!a.expr) continue;
-    const sim::WidgetInput* in = ex.widget->kind->input(a.name);
+    const sim::WidgetInput* in = w.kind->input(a.name);
     auto values = ctx.eval_everywhere(*a.expr, a.pointer, std::string("widget input \"") + a.name + "\"");
     for (size_t i = 0; i < values.size(); ++i) {
       if (!values[i]) break;  // eval_everywhere reported it
@@ -198,6 +228,58 @@ void lint_exercise_widget(const Exercise& ex, LintContext& ctx) {
       }
     }
   }
+}
+
+// "pipeline (schedule=interleaved, p=16, m=4, v=2)": the inputs the exercise sets, for messages.
+std::string describe_config(const ExerciseWidget& w, const sim::WidgetValues& v) {
+  std::string s;
+  for (const auto& a : w.args) {
+    const sim::WidgetInput* in = w.kind->input(a.name);
+    std::string value = in->options.empty() ? format_number(v.get(a.name), 6) : std::string(v.option(a.name));
+    s += (s.empty() ? "" : ", ") + a.name + "=" + value;
+  }
+  return std::string(w.kind->kind) + " (" + s + ")";
+}
+
+// One widget object at one instance: its values unclamped in range, then the simulator's word.
+void lint_object_instance(const ExerciseWidget& w, const Instance& inst, const char* what, InstanceProblems& out) {
+  sim::WidgetValues v = sim::WidgetValues::defaults(*w.kind);
+  auto scope = inst.scope();
+  for (const auto& a : w.args) {
+    double x = a.value;
+    if (a.expr) {
+      ExprError err;
+      auto r = a.expr->eval(scope, &err);
+      if (!r) return;  // lint_exercise_widget reports expressions that fail
+      x = *r;
+    }
+    const sim::WidgetInput* in = w.kind->input(a.name);
+    if (x < in->min || x > in->max || (in->integer && x != std::floor(x))) {
+      out.problem(DiagCode::WidgetInputOutOfRange, a.pointer,
+                  std::string(what) + " input \"" + a.name + "\" is " + format_number(x, 6) + "; expected " +
+                      (in->integer ? "a whole number" : "a number") + " in " + range_text(*in) +
+                      " (the simulator cannot take it)");
+      return;
+    }
+    v.set(a.name, x);
+  }
+  if (!w.kind->refuses) return;
+  std::string why = w.kind->refuses(v);
+  if (!why.empty())
+    out.problem(DiagCode::SimulationRefuses, w.pointer,
+                std::string("`dtx sim ") + w.kind->kind + "` refuses this instance's " + describe_config(w, v) + ": " + why);
+}
+
+}  // namespace
+
+void lint_exercise_widget(const Exercise& ex, LintContext& ctx) {
+  if (ex.widget) lint_widget_object(*ex.widget, ctx);
+  for (const auto& w : ex.simulations) lint_widget_object(w, ctx);
+}
+
+void lint_simulations_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out) {
+  if (ex.widget) lint_object_instance(*ex.widget, inst, "the widget's", out);
+  for (const auto& w : ex.simulations) lint_object_instance(w, inst, "the simulation's", out);
 }
 
 }  // namespace dtx

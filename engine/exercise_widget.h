@@ -67,4 +67,14 @@ std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string
 // corner of the parameter ranges.
 void lint_exercise_widget(const Exercise& ex, LintContext& ctx);
 
+// "simulations": configurations of `dtx sim` that the exercise's numbers describe, written
+// like a widget without "reveal" and never shown:
+//   "simulations": [{"kind": "pipeline", "schedule": "interleaved", "p": "{p}", "m": "{m}", "v": "{v}"}]
+// They let lint hold every instance to the rules the simulator already knows.
+//
+// Lint, for one instance: the widget's and each simulation's inputs, unclamped, lie in their
+// ranges, and the simulator accepts them (WidgetKind::refuses). Problems go to `out`.
+struct InstanceProblems;
+void lint_simulations_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out);
+
 }  // namespace dtx

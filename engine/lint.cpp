@@ -1,6 +1,7 @@
 #include "lint.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -591,6 +592,33 @@ std::string instance_values(const Exercise& ex, const Instance& inst) {
   return s;
 }
 
+// Whether an article stands right before a placeholder ("a {N}", "an **{P}"): only there can
+// the instance's number change which article is right.
+bool article_before_placeholder(const std::string& text) {
+  for (size_t i = text.find('{'); i != std::string::npos; i = text.find('{', i + 1)) {
+    size_t j = i;
+    while (j > 0 && (text[j - 1] == '*' || text[j - 1] == '_')) --j;
+    if (j == 0 || text[j - 1] != ' ') continue;
+    size_t w = j - 1;
+    while (w > 0 && std::isalpha(static_cast<unsigned char>(text[w - 1]))) --w;
+    std::string word = to_lower(std::string_view(text).substr(w, j - 1 - w));
+    if (word == "a" || word == "an") return true;
+  }
+  return false;
+}
+
+// "a 8 GB" in a text as this instance fills it in. Seed 0 reads every text; the others only
+// those where an article meets a placeholder.
+void check_articles(const Exercise& ex, const Instance& inst, InstanceProblems& found) {
+  for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string&) {
+    if (found.seed != 0 && !article_before_placeholder(text)) return;
+    std::string bad = article_mismatch(inst.render(text));
+    if (!bad.empty())
+      found.problem(DiagCode::ArticleMismatch, pointer,
+                    "\"" + bad + "\": the article does not agree with how the number is read aloud (\"an 8\", \"a 16\")");
+  });
+}
+
 // A per-instance warning (W011) is shown when at least this share of the seeds has it: one
 // student in ten meeting the same ambiguous feedback is worth an author's look, while a value
 // a wide range hits now and then is not (N from five choices is 8 in a fifth of the seeds; one
@@ -600,7 +628,7 @@ constexpr int kNotableSharePercent = 10;
 // `--seeds N`: the instances students get, not only the defaults and corners. Each problem is
 // reported once, at its first seed, with how many of the N seeds have it; a warning only where
 // a notable share of the seeds has it.
-void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
+void lint_seeds(const Exercise& ex, const std::vector<PackLimit>& limits, int n, LintContext& ctx) {
   InstanceProblems found;
   long long draws = 0;
   int drawn = 0;  // seeds whose parameters are drawn (not 0, the defaults)
@@ -617,6 +645,9 @@ void lint_seeds(const Exercise& ex, int n, LintContext& ctx) {
     }
     found.values = instance_values(ex, *inst);
     if (ex.spec) ex.spec->lint_instance(ex, *inst, found);
+    lint_simulations_instance(ex, *inst, found);  // engine/exercise_widget.cpp
+    lint_limits_instance(ex, *inst, limits, found);  // engine/pack_limits.cpp
+    check_articles(ex, *inst, found);
   }
   for (const auto& p : found.found) {
     // A warning an instance shows matters where many students meet it; an error, in any one.
@@ -796,6 +827,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
       if (ex.spec)
         for (const auto& n : ex.spec->answer_names(ex)) known.push_back(n);
       lint_exercise_widget(ex, ctx);  // engine/exercise_widget.cpp
+      lint_limit_bindings(ex, pack.limits, ctx);  // engine/pack_limits.cpp
       // Every text the engine fills in: the prompt, hints, explanation and the type's own.
       for_each_markdown_text(ex, [&](const std::string& text, const std::string& pointer, const std::string& what) {
         check_placeholders(text, pointer, what, known, ctx);
@@ -817,7 +849,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
           break;
         }
       }
-      if (makeable && options.seeds > 0) lint_seeds(ex, options.seeds, ctx);
+      if (makeable && options.seeds > 0) lint_seeds(ex, pack.limits, options.seeds, ctx);
     }
     cap_pack_problems(out, pack_start, unchecked, pack.file);
   }

@@ -109,7 +109,7 @@ namespace {
 
 const std::vector<std::string> kCommonFields = {
     "id",     "type",    "title",       "prompt",      "difficulty", "tags",
-    "params", "derived", "constraints", "hints",       "explanation", "widget"};
+    "params", "derived", "constraints", "hints",       "explanation", "widget", "simulations", "limits"};
 
 }  // namespace
 
@@ -189,6 +189,7 @@ void load_params(const Json& j, const std::string& ptr, LoadContext& ctx, Exerci
 
 // engine/exercise_widget.cpp
 void load_exercise_widget(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex);
+void load_exercise_simulations(const Json& j, const std::string& ptr, LoadContext& ctx, Exercise& ex);
 
 namespace {
 
@@ -268,6 +269,8 @@ void load_exercise(const Json& j, const std::string& ptr, LoadContext& ctx, Exer
     }
   }
   if (j.contains("widget")) load_exercise_widget(j["widget"], ptr + "/widget", ctx, ex);
+  if (j.contains("simulations")) load_exercise_simulations(j["simulations"], ptr + "/simulations", ctx, ex);
+  if (j.contains("limits")) ex.limits = load_limit_bindings(j["limits"], ptr + "/limits", ctx);
   if (entry && !ctx.failed()) ex.spec = entry->load(j, ptr, ctx);
 }
 
@@ -414,7 +417,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     Pack pack;
     pack.file = file;
     if (!ctx.expect_object(doc, "", "a pack")) return;
-    ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "exercises"},
+    ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "limits", "exercises"},
                      {"format", "chapter", "id", "title", "exercises"});
     if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
       ctx.error(DiagCode::UnsupportedFormat, "/format", "this engine reads pack format 1, got " + std::to_string(*f));
@@ -428,6 +431,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     if (auto t = ctx.string_field(doc, "", "title", true)) pack.title = *t;
     if (auto t = ctx.string_field(doc, "", "intro", false)) pack.intro = *t;
     ctx.string_field(doc, "", "$schema", false);
+    if (doc.contains("limits")) pack.limits = load_pack_limits(doc["limits"], ctx);
     if (doc.contains("exercises")) {
       const Json& exs = doc["exercises"];
       if (!exs.is_array()) {

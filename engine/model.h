@@ -12,6 +12,7 @@
 
 #include "diagnostic_codes.h"
 #include "exercise_widget.h"
+#include "pack_limits.h"
 #include "expr.h"
 #include "json_pos.h"
 #include "units.h"
@@ -101,6 +102,12 @@ struct TypeSpec {
     (void)inst, (void)name;
     return std::nullopt;
   }
+  // The unit an answer name's value is in ("GB" for a numeric part), for checks that compare
+  // values across units (a pack's limits); "" for a plain number or no such name.
+  virtual std::string answer_unit(const Exercise& ex, std::string_view name) const {
+    (void)ex, (void)name;
+    return "";
+  }
   // The answer area as text (plain, maths as Unicode) and JSON, for `dtx show`.
   virtual void describe(const Exercise& ex, const Instance& inst, bool with_answer,
                         InstanceDescription& out) const = 0;
@@ -134,6 +141,8 @@ struct Exercise {
   std::vector<Expr> constraints;
   std::shared_ptr<const TypeSpec> spec;
   std::optional<ExerciseWidget> widget;  // an animated widget shown beside the prompt
+  std::vector<ExerciseWidget> simulations;  // "simulations": checked by lint, never shown
+  std::vector<LimitBinding> limits;         // "limits": values held to the pack's limits
 
   // Where it came from, so lint and later checks can point into the file.
   std::string file, pointer, pack_id;
@@ -150,6 +159,7 @@ struct Exercise {
 struct Pack {
   std::string file, id, title, intro;
   int chapter = 0;
+  std::vector<PackLimit> limits;  // "limits": what every instance of its exercises respects
   std::vector<Exercise> exercises;
 };
 

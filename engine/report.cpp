@@ -442,7 +442,7 @@ Report make_report(const Assignment& a, const Library& course, const std::vector
   Report r;
   r.assignment = &a;
   std::map<std::string, std::vector<FileEntry>> by_student = read_files(a, files, r);
-  Grader g{a, course, options, {}, r, std::vector<std::map<std::string, size_t>>(a.exercises.size()), {}};
+  Grader g{a, course, options, {}, r, std::vector<std::map<std::string, size_t>>(a.exercises.size()), {}, {}, {}, {}};
   // Whose numbers are whose: an attempt on another student's seed is a copy.
   for (const auto& [id, entries] : by_student)
     for (const auto& item : a.exercises)

@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -204,6 +205,48 @@ std::string describe_tolerance(double rel, double abs, const std::string& unit) 
   if (!r.empty()) return r;
   if (!a.empty()) return a;
   return "exactly";
+}
+
+namespace {
+
+// Whether a number written with these digits (commas and a decimal part allowed) is read
+// starting with a vowel sound: "eight...", "eighty...", "eleven...", "eighteen..." as the
+// leading group of thousands ("11,000" is "eleven thousand"; "110" is "one hundred ten").
+bool read_with_vowel(std::string_view digits) {
+  std::string whole;
+  for (char c : digits) {
+    if (c == '.') break;
+    if (c >= '0' && c <= '9') whole += c;
+  }
+  if (whole.empty()) return false;
+  if (whole[0] == '8') return true;
+  size_t lead = whole.size() % 3 == 0 ? 3 : whole.size() % 3;
+  std::string group = whole.substr(0, lead);
+  return group == "11" || group == "18";
+}
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+std::string article_mismatch(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i > 0 && (word_char(text[i - 1]) || text[i - 1] == '\\')) continue;
+    size_t n = 0;
+    if ((text[i] == 'a' || text[i] == 'A') && i + 1 < text.size()) n = (text[i + 1] == 'n') ? 2 : 1;
+    if (n == 0 || i + n >= text.size() || text[i + n] != ' ') continue;
+    size_t j = i + n;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '*' || text[j] == '_')) ++j;
+    size_t k = j;
+    while (k < text.size() && (std::isdigit(static_cast<unsigned char>(text[k])) ||
+                               ((text[k] == ',' || text[k] == '.') && k + 1 < text.size() &&
+                                std::isdigit(static_cast<unsigned char>(text[k + 1])))))
+      ++k;
+    if (k == j) continue;
+    bool an = n == 2, vowel = read_with_vowel(text.substr(j, k - j));
+    if (an != vowel) return std::string(text.substr(i, k - i));
+  }
+  return "";
 }
 
 }  // namespace dtx

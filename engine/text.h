@@ -45,6 +45,12 @@ bool within(double given, double expected, double rel, double abs);
 // "within 1%", "within ±0.5 GB", "within 1% or ±0.5 GB".
 std::string describe_tolerance(double rel, double abs, const std::string& unit);
 
+// The first "a 8", "an 16", "A 11-way" in `text`: an indefinite article before a number
+// that is read aloud with the other kind of sound ("an eight", "a sixteen"; "an 11", "an 18",
+// "an 80", "an 8.5", "a 1,100"). Markdown emphasis between them ("a **8**") is looked through.
+// Returns the words as written, or "" when every article agrees.
+std::string article_mismatch(std::string_view text);
+
 std::string trim(std::string_view s);
 std::string to_lower(std::string_view s);
 

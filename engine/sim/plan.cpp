@@ -626,7 +626,10 @@ const WidgetKind& plan_widget_kind() {
           {"offload", "offload", 0, 2, 0, true, false, {"none", "optimizer", "params"},
            "DeepSpeed conventions only: none, optimizer (ZeRO-Offload) or params (ZeRO-3 parameters and optimizer) to "
            "host memory"},
-      }};
+      },
+      // A plan the simulator cannot lay out. One that does not fit the GPU still runs: the
+      // widget shows it in red, which some exercises ask for (a pack's "limits" hold memory).
+      [](const WidgetValues& v) -> std::string { return simulate_plan(plan_input_from(v)).error; }};
   return k;
 }
 

@@ -19,7 +19,11 @@ const WidgetKind& ring_widget_kind() {
         "allreduce, or one of its two halves alone"},
        {"alpha_us", "latency per step (µs)", 0, 100, 5, false, false, {}, "alpha: fixed cost of every step"},
        {"bw_gbs", "link bandwidth (GB/s)", 1, 1000, 50, false, true, {},
-        "one direction of one link, in 10^9 bytes per second"}}};
+        "one direction of one link, in 10^9 bytes per second"}},
+      [](const WidgetValues& v) -> std::string {
+        std::string error;
+        return simulate_ring(ring_inputs_from(v), &error) ? "" : error;
+      }};
   return k;
 }
 

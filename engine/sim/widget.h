@@ -28,6 +28,11 @@ struct WidgetKind {
   const char* title;    // "Ring AllReduce"
   const char* summary;  // one line for the Lab's list
   std::vector<WidgetInput> inputs;
+  // Why the simulation cannot run these values (an interleaved pipeline with fewer
+  // microbatches than stages), in a sentence; empty when it can. Lint asks it for every
+  // instance of an exercise's widget and "simulations" (exercise_widget.h). Null: any values
+  // in the inputs' ranges run.
+  std::string (*refuses)(const struct WidgetValues& v) = nullptr;
   const WidgetInput* input(std::string_view name) const;
 };
 

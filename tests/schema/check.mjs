@@ -60,6 +60,11 @@ export const SCHEMA_BLIND_MALFORMED = {
   'not-integer.json': 'the answer N/3 is whole only for some N: finding it means evaluating the expression',
   'implausible-mfu.json': 'the MFU leaves 0-100 % only at some corners of the ranges: finding it means evaluating the expression',
   'slip-graded-right.json': 'a 10 % tolerance swallows the 7.4 % of GiB vs GB: which slips apply depends on the unit and the engine\'s diagnoses',
+  'mistakes-collide-over-seeds.json': 'two known mistakes coincide only where CF = k: finding it means making the instances',
+  'simulation-refuses-over-seeds.json': 'the pipeline simulator refuses m < p only for some drawn parameters: finding it means making the instances and running the simulator',
+  'over-limit-over-seeds.json': 'the per-GPU memory exceeds the pack\'s limit only for some drawn parameters: finding it means making the instances',
+  'limit-unknown.json': 'the binding names a limit the pack does not declare: a relation between two members\' keys',
+  'article-over-seeds.json': 'the article is wrong only where the drawn number reads with a vowel: finding it means filling in the prose',
   'file-too-large.json': 'the limit is on the file\'s bytes (the test pads it past 10 MB); a validator sees only the parsed data',
 };
 

@@ -179,3 +179,24 @@ TEST(MarkdownImages, FormatSchemeAndPath) {
   EXPECT_EQ(image_relative_path("//cdn.x/a.png"), "");
   EXPECT_EQ(image_relative_path("img/ring-{N}.svg"), "") << "a placeholder is filled per instance";
 }
+
+// The article before a number follows how the number is read aloud (issue 41: "a 8 GB").
+TEST(ArticleMismatch, FindsTheArticleThatDisagreesWithTheNumber) {
+  EXPECT_EQ(article_mismatch("a 8 GB buffer"), "a 8");
+  EXPECT_EQ(article_mismatch("A **8B-parameter** model"), "A **8");
+  EXPECT_EQ(article_mismatch("with a 80 GB GPU"), "a 80");
+  EXPECT_EQ(article_mismatch("a 11-way split"), "a 11");
+  EXPECT_EQ(article_mismatch("a 18,000-token batch"), "a 18,000");
+  EXPECT_EQ(article_mismatch("a 8.5 GB shard"), "a 8.5");
+  EXPECT_EQ(article_mismatch("an 16 GB card"), "an 16");
+  EXPECT_EQ(article_mismatch("an 1,100-step run"), "an 1,100");
+  EXPECT_EQ(article_mismatch("an 100 GB/s link"), "an 100");
+}
+
+TEST(ArticleMismatch, AcceptsWhatReadsRight) {
+  for (const char* ok : {"an 8 GB buffer", "An **8B-parameter** model", "an 80 GB GPU", "an 11-way split",
+                         "an 18,000-token batch", "a 16 GB card", "a 1,100-step run", "a 110-layer model",
+                         "a 100 GB/s link", "a 405B model", "an 8192-wide layer", "data 8 GB", "Llama 3 has 126 layers",
+                         "8 GPUs and an H100", "a 1.8 TB/s link", "a GPU", "pick a\nnumber 8"})
+    EXPECT_EQ(article_mismatch(ok), "") << ok;
+}

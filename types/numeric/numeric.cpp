@@ -660,6 +660,38 @@ void warn_slip_beside_value(const Exercise& ex, const NumericSpec& spec, const I
 // What a drawn instance can break that the defaults and corners do not show: two values a
 // student must tell apart that the tolerance cannot (a known mistake, another part's answer),
 // and a negative amount of something that cannot be negative.
+namespace {
+
+// A mistake that grades right, or that an earlier mistake already matches: the engine tells
+// the first match, so the later message never shows for this instance.
+void lint_mistakes(const NumericPart& part, const Instance& inst, double v, InstanceProblems& out) {
+  std::string unit_sp = part.unit_text.empty() ? "" : " " + part.unit_text;
+  std::vector<std::optional<double>> values;
+  for (const auto& m : part.mistakes) {
+    ExprError err;
+    auto mv = m.answer.eval(inst.scope(), &err);
+    values.push_back(mv);
+    if (!mv) continue;
+    if (within(*mv, v, part.rel, part.abs)) {
+      out.problem(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
+                  "this known mistake (" + format_for_reading(*mv) + unit_sp + ") grades as right against the answer " +
+                      format_for_reading(v) + unit_sp + " (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ")");
+      continue;
+    }
+    for (size_t k = 0; k + 1 < values.size(); ++k)
+      if (values[k] && !within(*values[k], v, part.rel, part.abs) && within(*mv, *values[k], part.rel, part.abs)) {
+        out.problem(DiagCode::MistakesCollide, m.pointer + "/answer",
+                    "this known mistake (" + format_for_reading(*mv) + unit_sp + ") matches known mistake " +
+                        std::to_string(k + 1) + " (" + format_for_reading(*values[k]) + unit_sp + ", \"" +
+                        excerpt(part.mistakes[k].message, 48) + "\") within the tolerance, which is told first: this "
+                        "message never shows");
+        break;
+      }
+  }
+}
+
+}  // namespace
+
 void NumericSpec::lint_instance(const Exercise& ex, const Instance& inst, InstanceProblems& out) const {
   for (size_t i = 0; i < parts.size() && i < part_values(inst).size(); ++i) {
     const NumericPart& part = parts[i];
@@ -670,14 +702,7 @@ void NumericSpec::lint_instance(const Exercise& ex, const Instance& inst, Instan
     if (v < 0 && d.money == 0 && (d.data || d.time || d.flop || d.count))
       out.problem(DiagCode::ImpossibleAnswer, part.pointer + "/answer",
                   "the answer is " + format_for_reading(v) + unit_sp + ", but " + describe_dim(d) + " cannot be negative");
-    for (const auto& m : part.mistakes) {
-      ExprError err;
-      auto mv = m.answer.eval(inst.scope(), &err);
-      if (mv && within(*mv, v, part.rel, part.abs))
-        out.problem(DiagCode::MistakeEqualsAnswer, m.pointer + "/answer",
-                    "this known mistake (" + format_for_reading(*mv) + unit_sp + ") grades as right against the answer " +
-                        format_for_reading(v) + unit_sp + " (" + describe_tolerance(part.rel, part.abs, part.unit_text) + ")");
-    }
+    lint_mistakes(part, inst, v, out);
     // A slip the engine would name (bits for bytes, GiB for GB) that the tolerance grades right.
     for (const auto& [k, why] : slips_for(&part.unit))
       if (v != 0 && within(v * k, v, part.rel, part.abs))
@@ -712,6 +737,14 @@ std::vector<std::string> NumericSpec::answer_names(const Exercise&) const {
   std::vector<std::string> names = {"answer"};  // the first part's
   for (const auto& p : parts) names.push_back("answer." + p.id);
   return names;
+}
+
+std::string NumericSpec::answer_unit(const Exercise&, std::string_view name) const {
+  if (parts.empty()) return "";
+  if (name == "answer") return parts[0].unit_text;
+  for (const auto& p : parts)
+    if (name.substr(0, 7) == "answer." && p.id == name.substr(7)) return p.unit_text;
+  return "";
 }
 
 std::optional<double> NumericSpec::answer_value(const Instance& inst, std::string_view name) const {

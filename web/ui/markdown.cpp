@@ -63,7 +63,7 @@ struct Parser {
     if (!runs->empty() && runs->back().style == style && runs->back().url == (urls.empty() ? "" : urls.back()))
       runs->back().text += t;
     else
-      runs->push_back({t, style, urls.empty() ? "" : urls.back(), nullptr});
+      runs->push_back({t, style, urls.empty() ? "" : urls.back(), nullptr, ""});
   }
 
   // A maths span is a run of its own: it is laid out as one box and never merged.
