@@ -542,6 +542,86 @@ std::optional<double> eval_node(const ExprNode& n, const ExprScope& scope, ExprE
   return fail("internal: unknown node");
 }
 
+// Binding strength of a node as written; a child weaker than its parent needs parentheses.
+int precedence(const ExprNode& n) {
+  if (n.kind == ExprNode::Neg) return 6;
+  if (n.kind != ExprNode::Bin) return 8;
+  const std::string& op = n.op;
+  if (op == "||") return 1;
+  if (op == "&&") return 2;
+  if (op == "+" || op == "-") return 4;
+  if (op == "*" || op == "/") return 5;
+  if (op == "^") return 7;
+  return 3;  // comparisons
+}
+
+const char* written_op(const std::string& op) {
+  if (op == "*") return " × ";
+  if (op == "-") return " − ";
+  if (op == "/") return " / ";
+  if (op == "+") return " + ";
+  if (op == "^") return "^";
+  if (op == "<=") return " ≤ ";
+  if (op == ">=") return " ≥ ";
+  if (op == "!=") return " ≠ ";
+  if (op == "==") return " = ";
+  return nullptr;
+}
+
+struct Writer {
+  const std::function<std::string(std::string_view)>& name_text;
+  const ExprScope& scope;
+
+  // How tightly a written leaf binds: "9.89 × 10^14" is a product, "−3" a negation.
+  static int leaf_precedence(const std::string& text) {
+    if (text.find(" × ") != std::string::npos || text.find(' ') != std::string::npos) return 5;
+    if (text.rfind("−", 0) == 0 || text.rfind("-", 0) == 0) return 6;
+    return 8;
+  }
+
+  // `right_of_same`: the right operand of a left-associative operator of the same strength,
+  // where a − (b − c) and a / (b × c) need their parentheses; after × (`times`) a product
+  // needs none.
+  std::string child(const ExprNode& k, int parent, bool right_of_same, bool times = false) const {
+    int p = precedence(k);
+    if (k.kind == ExprNode::Num || k.kind == ExprNode::Var) {
+      std::string s = write(k);
+      int lp = leaf_precedence(s);
+      bool paren = lp < parent || (right_of_same && !times && lp == parent && lp != 8);
+      return paren ? "(" + s + ")" : s;
+    }
+    // a − (b − c), a / (b / c), (a^b)^c and 2^-1 keep their parentheses
+    bool paren = p < parent || (right_of_same && !times && p == parent && p != 8) || (parent == 7 && p == 7 && !right_of_same);
+    std::string s = write(k);
+    return paren ? "(" + s + ")" : s;
+  }
+
+  std::string write(const ExprNode& n) const {
+    switch (n.kind) {
+      case ExprNode::Num: return expr_number(n.value);
+      case ExprNode::Var: return name_text(n.name);
+      case ExprNode::Neg: return "−" + child(*n.kids[0], 6, false);
+      case ExprNode::Bin: {
+        int p = precedence(n);
+        const char* op = written_op(n.op);
+        std::string o = op ? op : " " + n.op + " ";
+        return child(*n.kids[0], p, false) + o + child(*n.kids[1], p, true, n.op == "*");
+      }
+      case ExprNode::Call: {
+        if (n.name == "if" && scope) {
+          ExprError err;
+          auto c = eval_node(*n.kids[0], scope, &err);
+          if (c) return write(*n.kids[*c != 0 ? 1 : 2]);
+        }
+        std::string s = n.name + "(";
+        for (size_t i = 0; i < n.kids.size(); ++i) s += (i ? ", " : "") + write(*n.kids[i]);
+        return s + ")";
+      }
+    }
+    return "?";
+  }
+};
+
 int first_column(const ExprNode& n, std::string_view name) {
   if (n.kind == ExprNode::Var && n.name == name) return n.column;
   for (const auto& k : n.kids)
@@ -597,6 +677,31 @@ std::optional<double> Expr::eval(const ExprScope& scope, ExprError* error) const
     return std::nullopt;
   }
   return eval_node(*root_, scope, error);
+}
+
+std::string expr_number(double v) {
+  if (v == 0) return "0";
+  double a = std::fabs(v);
+  char buf[64];
+  if (a >= 1e7 || a < 1e-4) {
+    int e = static_cast<int>(std::floor(std::log10(a)));
+    double m = v / std::pow(10.0, e);
+    if (std::fabs(m) >= 9.999995) m /= 10, ++e;  // 9.9999996 rounds up to 10
+    std::snprintf(buf, sizeof buf, "%.6g", m);
+    std::string mant = buf;
+    std::string pow = "10^" + std::to_string(e);
+    if (mant == "1") return pow;
+    if (mant == "-1") return "−" + pow;
+    return mant + " × " + pow;
+  }
+  if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, a >= 1e6 ? "%.7g" : "%.6g", v);
+  return buf;
+}
+
+std::string Expr::written(const std::function<std::string(std::string_view)>& name_text, const ExprScope& scope) const {
+  if (!root_) return "";
+  return Writer{name_text, scope}.write(*root_);
 }
 
 std::vector<std::string> Expr::names() const {

@@ -52,6 +52,12 @@ class Expr {
   // 1-based column where `name` is first used, 0 when it is not used: lint points at it.
   int column_of(std::string_view name) const;
   const std::string& text() const { return text_; }
+  // The expression written out for a reader ("2 × M × (N − 1) / N"): × for *, − for minus,
+  // each name as `name_text` gives it (the name, or its value with a unit), a number as
+  // format_number writes it, and parentheses only where precedence needs them. With a scope,
+  // if(c, a, b) shows only the branch it takes; without one, the whole call.
+  std::string written(const std::function<std::string(std::string_view)>& name_text,
+                      const ExprScope& scope = nullptr) const;
 
  private:
   std::shared_ptr<const ExprNode> root_;
@@ -63,6 +69,10 @@ class Expr {
 // right), else one that shares a long prefix with `got` or contains it ("ceiling" -> "ceil",
 // "relative" -> "rel"). Empty when nothing is close enough to be a useful guess.
 std::string closest_match(std::string_view got, const std::vector<std::string>& candidates);
+
+// A number as a derivation writes it, in a form Expr::parse reads back: up to 6 significant
+// digits, no thousands separators, powers of ten as "1.5 × 10^9" beyond 10^7 and below 10^-4.
+std::string expr_number(double v);
 
 // Convenience: parse and evaluate in one go.
 std::optional<double> eval_expr(std::string_view text, const ExprScope& scope,

@@ -194,3 +194,33 @@ TEST(ExprLimits, NumbersTooLargeForADoubleAreErrors) {
   EXPECT_NE(e.message.find("too large"), std::string::npos) << e.message;
   EXPECT_DOUBLE_EQ(ev("1.7e308"), 1.7e308);
 }
+
+// Written out for a derivation: parentheses only where the value needs them, and the result
+// reads back to the same number (test_derivation.cpp does this for every shipped answer).
+TEST(ExprWritten, KeepsOnlyTheParenthesesPrecedenceNeeds) {
+  auto w = [](const char* text) {
+    dtx::ExprError err;
+    auto e = dtx::Expr::parse(text, &err);
+    return e.written([](std::string_view n) { return std::string(n); });
+  };
+  EXPECT_EQ(w("2*M*(N-1)/N"), "2 × M × (N − 1) / N");
+  EXPECT_EQ(w("a-(b-c)"), "a − (b − c)");
+  EXPECT_EQ(w("(a-b)-c"), "a − b − c");
+  EXPECT_EQ(w("a/(b*c)"), "a / (b × c)");
+  EXPECT_EQ(w("a*(b*c)"), "a × b × c");
+  EXPECT_EQ(w("-(a+b)"), "−(a + b)");
+  EXPECT_EQ(w("2^-1"), "2^(−1)");
+  EXPECT_EQ(w("(2^3)^2"), "(2^3)^2");
+  EXPECT_EQ(w("max(a, b+1)"), "max(a, b + 1)");
+  EXPECT_EQ(w("x/1e15"), "x / 10^15");
+  EXPECT_EQ(w("x/9.89e14"), "x / (9.89 × 10^14)");
+  EXPECT_EQ(w("1e6*x"), "1000000 × x");
+}
+
+TEST(ExprWritten, ShowsTheBranchAnIfTakes) {
+  dtx::ExprError err;
+  auto e = dtx::Expr::parse("if(m >= p, (p-1)/m, 1)", &err);
+  auto scope = [](std::string_view n) -> std::optional<double> { return n == "m" ? 8.0 : 4.0; };
+  EXPECT_EQ(e.written([](std::string_view n) { return std::string(n); }, scope), "(p − 1) / m");
+  EXPECT_EQ(e.written([](std::string_view n) { return std::string(n); }), "if(m ≥ p, (p − 1) / m, 1)");
+}

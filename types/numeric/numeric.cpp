@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "derivation.h"
 #include "diagnose.h"
 #include "type_support.h"
 #include "maths.h"
@@ -756,7 +757,7 @@ std::optional<double> NumericSpec::answer_value(const Instance& inst, std::strin
   return std::nullopt;
 }
 
-void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answer, InstanceDescription& out) const {
+void NumericSpec::describe(const Exercise& ex, const Instance& inst, bool with_answer, InstanceDescription& out) const {
   Json list = Json::array();
   out.text += "\n";
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -767,8 +768,14 @@ void NumericSpec::describe(const Exercise&, const Instance& inst, bool with_answ
       pj["value"] = part_values(inst)[i];
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
       if (p.integer) pj["integer"] = true;
+      std::string derivation = derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text));
+      pj["derivation"] = derivation;
       out.text += " = " + format_number(part_values(inst)[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
                   key_tolerance(p) + ")";
+      for (size_t a = 0, b; a <= derivation.size(); a = b + 1) {
+        b = std::min(derivation.find('\n', a), derivation.size());
+        out.text += "\n      " + derivation.substr(a, b - a);
+      }
       out.answer_words.push_back(format_number(part_values(inst)[i], 12) + (p.unit_text.empty() ? "" : " " + p.unit_text));
     }
     out.text += "\n";
