@@ -1,6 +1,6 @@
 // `dtx sim pipeline`: a pipeline schedule's timeline and bubble figures, as text for a person
 // (figures, a table per stage and an ASCII Gantt chart) or JSON for a script (everything,
-// including every op).
+// including every op). DualPipe's F&B blocks show as "F4&" before the block's B.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +29,13 @@ std::string num(double v) {
 
 std::string percent(double fraction) { return format_percent(fraction, 4); }  // as the Lab's pipeline
 
+// An op's label as the chart and the list print it: an F&B block's F ends in "&".
+std::string op_text(const sim::PipelineResult& r, const sim::PipeOp& op) {
+  std::string label = sim::pipe_op_label(r, op);
+  if (op.overlapped && op.kind == sim::PipeOpKind::F) label += '&';
+  return label;
+}
+
 // The Gantt chart as a character grid when every op starts and ends on a multiple of the
 // shortest op and the grid fits in kMaxColumns. With room, each op shows its label
 // ("F3", "B12"); otherwise one letter per column. Returns false when no grid fits.
@@ -38,7 +45,7 @@ bool print_grid(const sim::PipelineResult& r) {
   for (const sim::PipeOp& op : r.ops) {
     const double d = op.end_ms - op.start_ms;
     if (d > 0 && (quantum == 0 || d < quantum)) quantum = d;
-    widest = std::max(widest, sim::pipe_op_label(r, op).size());
+    widest = std::max(widest, op_text(r, op).size());
   }
   if (quantum <= 0) return false;
   auto cell = [&](double t, long* out) {
@@ -76,7 +83,7 @@ bool print_grid(const sim::PipelineResult& r) {
       if (width == 1) {
         line[from] = sim::pipe_op_kind_name(op.kind)[0];
       } else {
-        const std::string label = sim::pipe_op_label(r, op);
+        const std::string label = op_text(r, op);
         line.replace(from, label.size(), label);
       }
     }
@@ -105,7 +112,7 @@ void print_list(const sim::PipelineResult& r) {
     for (int i = r.stage_begin[s]; i < r.stage_begin[s + 1]; ++i) {
       const sim::PipeOp& op = r.ops[i];
       if (op.start_ms > t) add("(idle " + num(op.start_ms - t) + ")");
-      std::string item = sim::pipe_op_label(r, op);
+      std::string item = op_text(r, op);
       item += ' ';
       item += num(op.start_ms);
       item += '-';
@@ -133,7 +140,9 @@ Json result_json(const sim::PipelineResult& r) {
                    {"kind", sim::pipe_op_kind_name(op.kind)},
                    {"start", op.start_ms},
                    {"end", op.end_ms},
-                   {"label", sim::pipe_op_label(r, op)}});
+                   {"label", sim::pipe_op_label(r, op)},
+                   {"w_apart", op.w_apart},
+                   {"overlapped", op.overlapped}});
   auto formula = [](const sim::PipelineFormula& x) {
     return Json{{"total", x.total}, {"total_text", x.total_text}, {"ideal", x.ideal}, {"ideal_text", x.ideal_text}};
   };
@@ -143,6 +152,7 @@ Json result_json(const sim::PipelineResult& r) {
            {{"p", in.p}, {"m", in.m}, {"v", in.v}, {"group", in.group}, {"f", in.f_ms}, {"b", in.b_ms}, {"w", in.w_ms}}},
           {"time_unit", "ms"},
           {"chunks", r.chunks},
+          {"params_per_stage", r.params_per_stage},
           {"group", r.group},
           {"makespan", r.makespan_ms},
           {"ideal", r.ideal_ms},
@@ -157,8 +167,75 @@ Json result_json(const sim::PipelineResult& r) {
           {"remaining_per_stage", r.remaining_forwards},
           {"span_idle_per_stage", r.span_idle_ms},
           {"source", formula_source(in.schedule)},
-          {"indexing", "stage, microbatch and chunk count from 0; labels number microbatches and chunks from 1"},
+          {"indexing", "stage, microbatch and chunk count from 0; labels number microbatches and chunks from 1; "
+                       "dualpipe: chunk is the direction, microbatches m/2..m-1 enter at the last stage"},
           {"ops", ops}};
+}
+
+}  // namespace
+
+namespace {
+
+// What the schedule runs, in a line or two, under the inputs.
+void print_shape(const sim::PipelineResult& r) {
+  const sim::PipelineInputs& in = r.in;
+  switch (in.schedule) {
+    case sim::PipeSchedule::Naive:
+      std::printf("  no microbatching: each stage runs the whole batch as one F of m*f = %s ms and one B of "
+                  "m*(b+w) = %s ms\n",
+                  num(in.m * in.f_ms).c_str(), num(in.m * (in.b_ms + in.w_ms)).c_str());
+      break;
+    case sim::PipeSchedule::ZbH1:
+    case sim::PipeSchedule::ZbH2: std::printf("  B and W run as separate ops\n"); break;
+    case sim::PipeSchedule::ZbV:
+      std::printf("  2 chunks per stage in a V (stage s holds chunks s and 2p-1-s; c1 goes down, c2 comes back up);\n"
+                  "  each chunk op takes 1/2: F %s ms, B %s ms, W %s ms, B and W as separate ops\n",
+                  num(in.f_ms / 2).c_str(), num(in.b_ms / 2).c_str(), num(in.w_ms / 2).c_str());
+      break;
+    case sim::PipeSchedule::DualPipe:
+      std::printf("  microbatches 1-%d enter at stage 0 and go down, %d-%d enter at stage %d and go up; every stage\n"
+                  "  holds 2 of the p stages (stage s and p-1-s: 2x the parameters). \"F4&\" opens an F&B block:\n"
+                  "  a forward and a full backward of the other direction run as one block of f+b+w = %s ms.\n"
+                  "  B is a full backward (b+w = %s ms) except where a W follows later (then b = %s ms)\n",
+                  in.m / 2, in.m / 2 + 1, in.m, in.p - 1, num(in.f_ms + in.b_ms + in.w_ms).c_str(),
+                  num(in.b_ms + in.w_ms).c_str(), num(in.b_ms).c_str());
+      break;
+    case sim::PipeSchedule::Interleaved:
+      if (r.chunks > 1) {
+        std::printf("  each chunk op takes 1/v: F %s ms, B (b+w) %s ms\n", num(in.f_ms / r.chunks).c_str(),
+                    num((in.b_ms + in.w_ms) / r.chunks).c_str());
+        break;
+      }
+      std::printf("  v = 1: plain 1F1B\n");
+      [[fallthrough]];
+    default: std::printf("  one backward op of b + w = %s ms\n", num(in.b_ms + in.w_ms).c_str());
+  }
+}
+
+// The idle a source counts inside each stage's own span (ZB-H2, ZB-V) or per stage over the
+// step (DualPipe), next to what the simulation gives.
+void print_source_idle(const sim::PipelineResult& r) {
+  const sim::PipelineInputs& in = r.in;
+  const double most = *std::max_element(r.span_idle_ms.begin(), r.span_idle_ms.end());
+  if (in.schedule == sim::PipeSchedule::ZbH2)
+    std::printf("  inside a stage  most idle within one stage's own span %s ms; the paper's (p-1)(f+b-2w) = %s ms\n"
+                "                  (ZB-H2 drops the sync between optimizer steps, so the parallelogram's fill and\n"
+                "                  drain overlap the next step; the paper assumes m >= 2p-1, w <= f and w <= b)\n",
+                num(most).c_str(), num(std::max(0.0, (in.p - 1) * (in.f_ms + in.b_ms - 2 * in.w_ms))).c_str());
+  if (in.schedule == sim::PipeSchedule::ZbV)
+    std::printf("  inside a stage  most idle within one stage's own span %s ms; the repo's table: 0 when f = b = w\n"
+                "                  (the rest of each stage's idle is the V's fill and drain, which the next step\n"
+                "                  overlaps without an optimizer sync)\n",
+                num(most).c_str());
+  if (in.schedule == sim::PipeSchedule::DualPipe) {
+    const double table = std::max(0.0, (in.p / 2 - 1) * (in.f_ms + 2 * in.b_ms - in.w_ms));
+    const auto [least, worst] = std::minmax_element(r.idle_ms.begin(), r.idle_ms.end());
+    std::printf("  per stage       idle %s to %s ms; DeepSeek-V3 table 2's (PP/2-1)(F&B+B-3W) = %s ms\n"
+                "                  (F&B = f+b+w, B = b+w, W = w: (p/2-1)(f+2b-w))\n",
+                num(*least).c_str(), num(*worst).c_str(), num(table).c_str());
+    if (std::fabs(*worst - table) > 1e-9 || std::fabs(*least - table) > 1e-9)
+      std::printf("                  (the simulation gives table 2's figure when f = b; here f != b)\n");
+  }
 }
 
 }  // namespace
@@ -182,24 +259,7 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json) {
     std::printf(", v = %d chunks per stage, microbatch group G = %d", in.v, r.group > 0 ? r.group : in.p);
   std::printf("\n  f = %s ms forward, b = %s ms input-gradient backward, w = %s ms weight-gradient backward\n",
               num(in.f_ms).c_str(), num(in.b_ms).c_str(), num(in.w_ms).c_str());
-  switch (in.schedule) {
-    case sim::PipeSchedule::Naive:
-      std::printf("  no microbatching: each stage runs the whole batch as one F of m*f = %s ms and one B of "
-                  "m*(b+w) = %s ms\n",
-                  num(in.m * in.f_ms).c_str(), num(in.m * (in.b_ms + in.w_ms)).c_str());
-      break;
-    case sim::PipeSchedule::ZbH1:
-    case sim::PipeSchedule::ZbH2: std::printf("  B and W run as separate ops\n"); break;
-    case sim::PipeSchedule::Interleaved:
-      if (r.chunks > 1) {
-        std::printf("  each chunk op takes 1/v: F %s ms, B (b+w) %s ms\n", num(in.f_ms / r.chunks).c_str(),
-                    num((in.b_ms + in.w_ms) / r.chunks).c_str());
-        break;
-      }
-      std::printf("  v = 1: plain 1F1B\n");
-      [[fallthrough]];
-    default: std::printf("  one backward op of b + w = %s ms\n", num(in.b_ms + in.w_ms).c_str());
-  }
+  print_shape(r);
   std::printf("  communication takes no time\n\n");
   std::printf("  makespan        %s ms\n", num(r.makespan_ms).c_str());
   std::printf("  ideal           %s ms per stage, m*(f+b+w)\n", num(r.ideal_ms).c_str());
@@ -209,25 +269,25 @@ int print_sim_pipeline(const sim::WidgetValues& v, bool json) {
               percent(r.bubble_ideal).c_str(), f.ideal_text, num(f.ideal).c_str());
   if (in.schedule == sim::PipeSchedule::ZbH1 && std::fabs(r.bubble_ideal - f.ideal) > 1e-9)
     std::printf("                  (the paper's (p-1)(f+b-w) assumes m >= p, w <= f and w <= b)\n");
-  if (in.schedule == sim::PipeSchedule::ZbH2) {
-    const double most = *std::max_element(r.span_idle_ms.begin(), r.span_idle_ms.end());
-    std::printf("  inside a stage  most idle within one stage's own span %s ms; the paper's (p-1)(f+b-2w) = %s ms\n"
-                "                  (ZB-H2 drops the sync between optimizer steps, so the parallelogram's fill and\n"
-                "                  drain overlap the next step; the paper assumes m >= 2p-1, w <= f and w <= b)\n",
-                num(most).c_str(), num(std::max(0.0, (in.p - 1) * (in.f_ms + in.b_ms - 2 * in.w_ms))).c_str());
-  }
+  print_source_idle(r);
   if (in.schedule != sim::PipeSchedule::GPipe && in.schedule != sim::PipeSchedule::OneFOneB)
     std::printf("  GPipe/1F1B      %s = %s, %s = %s\n", g.total_text, num(g.total).c_str(), g.ideal_text,
                 num(g.ideal).c_str());
+  if (r.params_per_stage != 1)
+    std::printf("  parameters      %sx 1F1B's per stage\n", num(r.params_per_stage).c_str());
 
   std::printf("\n  stage  idle (ms)  busy (ms)  peak activations  warm-up forwards  remaining\n");
   for (int s = 0; s < in.p; ++s)
     std::printf("  %5d  %9s  %9s  %16s  %16d  %9d\n", s, num(r.idle_ms[s]).c_str(), num(r.busy_ms[s]).c_str(),
                 num(r.peak_activations[s]).c_str(), r.warmup_forwards[s], r.remaining_forwards[s]);
+  const char* unit = in.schedule == sim::PipeSchedule::DualPipe ? ", a chunk being a whole stage"
+                     : in.schedule == sim::PipeSchedule::ZbV     ? ", a chunk counting 1/2"
+                     : r.chunks > 1                              ? ", a chunk counting 1/v"
+                                                                 : "";
   std::printf("  (peak activations: microbatches whose forward has run and whose last backward has not%s;\n"
               "   warm-up and remaining forwards as Megatron-LM's num_warmup_microbatches and "
               "num_microbatches_remaining)\n",
-              r.chunks > 1 ? ", a chunk counting 1/v" : "");
+              unit);
   std::printf("  source: %s\n", formula_source(in.schedule));
 
   if (!print_grid(r)) print_list(r);

@@ -102,6 +102,12 @@ struct TypeSpec {
     (void)inst, (void)name;
     return std::nullopt;
   }
+  // How each keyed number comes out with this instance's values, for the worked solution and
+  // `dtx show --answer` (engine/derivation.h): the number's label and its derivation lines.
+  virtual std::vector<std::pair<std::string, std::string>> derivations(const Exercise& ex, const Instance& inst) const {
+    (void)ex, (void)inst;
+    return {};
+  }
   // The unit an answer name's value is in ("GB" for a numeric part), for checks that compare
   // values across units (a pack's limits); "" for a plain number or no such name.
   virtual std::string answer_unit(const Exercise& ex, std::string_view name) const {

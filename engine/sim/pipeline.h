@@ -4,11 +4,15 @@
 // The timeline is not drawn from a formula. Each stage gets the ordered op list its schedule
 // prescribes, and a small event simulation starts every op at
 //   max(the stage is free, every op it depends on has ended)
-// so the bubble, the makespan and the memory all follow from data dependencies and order:
-//   F(s, mb, c) needs F(s-1, mb, c); on stage 0 of chunk c > 0 it needs F(p-1, mb, c-1)
-//   B(s, mb, c) needs its own F, and B(s+1, mb, c); on the last stage of chunk c < v-1 it
-//               needs B(0, mb, c+1); the very last virtual stage needs only its own F
-//   W(s, mb, c) needs B(s, mb, c)
+// so the bubble, the makespan and the memory all follow from data dependencies and order.
+// A microbatch walks a route of virtual stages (stage, chunk) and back:
+//   F at route position k needs F at k-1 (nothing at k = 0)
+//   B at k needs its own F and B at k+1; the last position (the loss) needs only its own F
+//   W needs its own B
+// The routes: chain (chunk c of stage s is position c·p + s: 1 chunk for most schedules, v for
+// interleaved); V (ZB-V: stage s holds positions s and 2p-1-s, so stage 0 runs the first and
+// the last slice of the model); dual (DualPipe: microbatches 1..m/2 walk stages 0..p-1 on
+// chunk 0, microbatches m/2+1..m walk stages p-1..0 on chunk 1).
 //
 // Conventions (the CLI help, the widget and the course use the same ones):
 // - Times are in ms, but only their ratios matter for the bubble. Communication takes zero
@@ -49,6 +53,42 @@
 //   (p-1)(f + b + w) (the paper's table 2) when m >= p and w <= min(f, b), the paper's own
 //   assumption (its table 1 has T_W < T_F < T_B); outside it the simulation shows what this
 //   fixed order really does.
+// - ZB-V (Qi et al. 2023, "Zero Bubble Pipeline Parallelism", arXiv 2401.10241, section 6;
+//   the V-ZB of Qi et al. 2024, "Pipeline Parallelism with Controllable Memory", arXiv
+//   2405.15362): the model is cut into 2p chunks, stage s holds chunks s and 2p-1-s (a V), each
+//   chunk op takes 1/2 of f, b, w. Every B runs its W apart. The order is the one sail-sg's
+//   scheduler (zero-bubble-pipeline-parallelism, megatron/core/pipeline_parallel/zerobubble/
+//   scheduler/zbv.py, PipelineGraph.try_v_schedule with its default memory limit of 2p chunk
+//   activations) produces when F = B = W, written here in closed form. On stage r: 2(p-r)-1
+//   forwards of chunk 1; r pairs (F chunk 2, F chunk 1); p-r triples (F, B, W of chunk 2);
+//   then [F chunk 1 while any is left] B W of chunk 1, F B W of chunk 2, repeated until every
+//   forward has run (the very last W waits); then p times a B of chunk 1 followed by a B of
+//   chunk 2 while r of those remain, else by the oldest waiting W (none after the last); then
+//   the W passes left, in the order of their B. It needs m >= 2p-1 (stage 0's warm-up is 2p-1
+//   forwards). The repo's greedy re-plans for unequal times; dtx keeps this order for all
+//   times. Every stage keeps at most 2p chunk activations (p whole-stage microbatches, as
+//   1F1B), and with f = b = w no stage idles between its first and last op: the repo's table of
+//   schedules (README.md, "assuming T_F = T_B = T_W") gives ZBV bubble 0 and 1x 1F1B's memory.
+//   The step as a whole still idles (p-1)·f/2 per stage, the V's fill and drain, which the
+//   repo's post-validated optimizer step lets the next step overlap. The closed form equals
+//   the script's output for every p <= 12 and 2p-1 <= m <= 4p+2 except p = m = 1.
+// - DualPipe (DeepSeek-AI 2024, DeepSeek-V3 Technical Report, arXiv 2412.19437, section 3.2.1
+//   and table 2; deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step): the model
+//   is cut into p stages and rank r holds two of them, stage r and stage p-1-r (2x the
+//   parameters of 1F1B), so microbatches flow from both ends: m/2 from rank 0 down, m/2 from
+//   rank p-1 up. Each op is a whole stage (f, b, w). With h = min(r, p-1-r), "phase 0" the
+//   direction that enters near rank r and "phase 1" the other one, rank r runs DualPipe.step's
+//   eight steps: 2(p/2-h-1) F0; h+1 pairs F0 F1; p/2-h-1 triples B1 W F1 (B apart from W);
+//   m/2-p+h+1 pairs of F&B blocks (F0 with B1, F1 with B0; on the two middle ranks the first
+//   F0 and B1 run apart); p/2-h-1 pairs B1, F&B(F1 with B0); h+1 pairs B1 B0, the second half
+//   of them with W apart; p/2-h-1 pairs W, B0 (W apart); h+1 W. The W passes run oldest first.
+//   An F&B block runs a forward of one direction and a full backward of the other as one op of
+//   f + b + w (on a GPU each hides the other's communication, which takes no time here), and
+//   both results leave when the block ends, as DualPipe sends them. It needs p even and m even
+//   with m >= 2p (the assertions of DualPipe.step). The report's F&B is f + b + w here, and the
+//   simulation gives table 2's (p/2-1)(F&B+B-3W) per stage exactly when f = b. Only
+//   data dependencies decide when an op starts: DualPipe.step also makes some ops wait for a
+//   receive it posts early (step 3's W waits for the next forward's input), not modelled here.
 //
 // Figures:
 // - ideal = m·(f + b + w): one stage's work, no idle. total = makespan.
@@ -56,8 +96,11 @@
 // - bubble_total = sum idle / (p·makespan); bubble_ideal = sum idle / (p·ideal). The same
 //   idle time against two bases: with GPipe or 1F1B they are (p-1)/(m+p-1) and (p-1)/m.
 // - Activations in flight on a stage: microbatches whose F has ended and whose last backward
-//   op on that stage (B, or W for ZB-H1: W still reads the stage's input activations) has
-//   not; an interleaved chunk counts 1/v, a naive block m. Peak = maximum over time.
+//   op on that stage (B, or W when the W runs apart: W still reads the stage's input
+//   activations) has not; an interleaved chunk counts 1/v, a ZB-V chunk 1/2, a DualPipe chunk
+//   1 (it is a whole stage of the p-stage model), a naive block m. Inside an F&B block the F
+//   counts before the B frees. Peak = maximum over time.
+// - Parameters per stage, in units of 1F1B's (1/p of the model): 2 for DualPipe, else 1.
 #pragma once
 
 #include <string>
@@ -67,7 +110,8 @@
 
 namespace dtx::sim {
 
-enum class PipeSchedule { Naive, GPipe, OneFOneB, Interleaved, ZbH1, ZbH2 };
+// The widget's option index is the enumerator's value: new schedules go at the end.
+enum class PipeSchedule { Naive, GPipe, OneFOneB, Interleaved, ZbH1, ZbH2, ZbV, DualPipe };
 enum class PipeOpKind : unsigned char { F, B, W };
 
 inline constexpr int kPipelineMaxStages = 32;
@@ -89,15 +133,20 @@ struct PipelineInputs {
 struct PipeOp {
   int stage = 0;
   int microbatch = 0;  // 0-based; the course and the labels number them from 1
-  int chunk = 0;       // 0-based chunk of the stage (0 unless interleaved)
+  int chunk = 0;       // 0-based chunk of the stage (interleaved, zb-v; dualpipe: the direction)
   PipeOpKind kind = PipeOpKind::F;
   double start_ms = 0, end_ms = 0;
+  bool w_apart = false;  // B only: its weight gradient runs later as its own W op
+  // DualPipe: half of an F&B block, the F first and its B right after it in the stage's
+  // order; what depends on either waits for the block's end.
+  bool overlapped = false;
 };
 
 struct PipelineResult {
   std::string error;  // non-empty: the inputs are impossible and nothing else is filled
   PipelineInputs in;
-  int chunks = 1;  // chunks actually used (v for interleaved, 1 otherwise)
+  int chunks = 1;  // chunks per stage actually used (v for interleaved, 2 for zb-v and dualpipe, else 1)
+  double params_per_stage = 1;  // in 1F1B's per-stage share (1/p of the model): 2 for dualpipe
   // Every op, grouped by stage in that stage's execution order (so also by start time):
   // stage s owns ops[stage_begin[s] .. stage_begin[s+1]).
   std::vector<PipeOp> ops;
@@ -108,7 +157,9 @@ struct PipelineResult {
   double bubble_total = 0, bubble_ideal = 0;
   std::vector<double> peak_activations;   // per stage, in whole-stage microbatches
   // Per stage: forwards of the warm-up phase, before the steady state's first forward (for
-  // 1F1B Megatron-LM's min(p - rank - 1, m); chunk forwards for interleaved; m for GPipe).
+  // 1F1B Megatron-LM's min(p - rank - 1, m); chunk forwards for interleaved; m for GPipe;
+  // 2p-1 chunk forwards for zb-v, before its first F-B-W triple; p for dualpipe, its steps 1
+  // and 2).
   std::vector<int> warmup_forwards;
   // Per stage: what Megatron-LM calls num_microbatches_remaining, the forwards (chunk forwards
   // for interleaved) run in the steady state: total - warm-up.
@@ -131,7 +182,9 @@ struct PipelineFormula {
 PipelineResult simulate_pipeline(const PipelineInputs& in);
 
 // Textbook bubble of the chosen schedule (naive (p-1)/p; GPipe and 1F1B (p-1)/(m+p-1) and
-// (p-1)/m; interleaved with v; ZB-H1 with the paper's (p-1)(f+b-w)).
+// (p-1)/m; interleaved with v; ZB-H1 with the paper's (p-1)(f+b-w); ZB-V 0, which its source
+// states for f = b = w; DualPipe (p/2-1)(F&B + B - 3W) of the DeepSeek-V3 report's table 2,
+// with F&B = f+b+w and B = b+w).
 PipelineFormula pipeline_formula(const PipelineInputs& in);
 // The GPipe / 1F1B pair, which every view shows for comparison.
 PipelineFormula pipeline_formula_1f1b(int p, int m);
@@ -140,8 +193,9 @@ const char* pipe_schedule_name(PipeSchedule s);  // "1f1b": the flag and JSON va
 // The sourced_formulas() entry (sim/sources.h) behind the schedule's bubble: "pipeline.gpipe".
 const char* pipe_schedule_formula_id(PipeSchedule s);
 const char* pipe_op_kind_name(PipeOpKind k);     // "F", "B", "W"
-// "F3", "B12", "W1"; interleaved ops add the stage's chunk from 1 ("F3c2"); naive ops name
-// the whole batch ("F1-8").
+// "F3", "B12", "W1"; interleaved and zb-v ops add the stage's chunk from 1 ("F3c2"); naive
+// ops name the whole batch ("F1-8"); dualpipe numbers microbatches 1..m across both
+// directions (m/2+1..m enter at the last stage), so its labels need no chunk.
 std::string pipe_op_label(const PipelineResult& r, const PipeOp& op);
 
 PipelineInputs pipeline_inputs(const WidgetValues& v);

@@ -98,6 +98,19 @@ std::vector<SourcedFormula> pipeline_formulas() {
     {"pipeline.zb-h2", "ZB-H2 bubble", "(p-1)(f+b-2w) per stage; peak memory 2p-1 microbatches",
      "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 2.2, figure 3 and table 2",
      "https://arxiv.org/abs/2401.10241"},
+    {"pipeline.zb-v", "ZB-V bubble and memory",
+     "2 chunks per stage in a V (stage s holds chunks s and 2p-1-s); no idle inside a stage's span when f = b = w "
+     "and m ≥ 2p-1; peak memory p microbatches, as 1F1B",
+     "Qi et al. 2023, Zero Bubble Pipeline Parallelism, section 6; sail-sg/zero-bubble-pipeline-parallelism "
+     "README.md (table of schedules, T_F = T_B = T_W) and megatron/core/pipeline_parallel/zerobubble/scheduler/"
+     "zbv.py, PipelineGraph.try_v_schedule (the order)",
+     "https://github.com/sail-sg/zero-bubble-pipeline-parallelism"},
+    {"pipeline.dualpipe", "DualPipe bubble and memory",
+     "(PP/2-1)(F&B+B-3W) per stage with F&B = f+b+w, B = b+w, W = w: (p/2-1)(f+2b-w); parameters 2x, "
+     "activations PP+1 microbatches; p even, m even and ≥ 2p",
+     "DeepSeek-AI 2024, DeepSeek-V3 Technical Report, section 3.2.1 and table 2; deepseek-ai/DualPipe "
+     "dualpipe/dualpipe.py, DualPipe.step (the order)",
+     "https://arxiv.org/abs/2412.19437"},
   };
 }
 

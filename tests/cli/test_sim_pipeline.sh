@@ -31,6 +31,24 @@ contains "Gantt row of the last stage" "$tmp/out" "^ +3 \|\. +\. +\. +F1 B1 "
 check "zb-h1 text" 0 "$DTX" sim pipeline --schedule zb-h1 --f 1 --b 1 --w 1
 contains "zb-h1 stage 0" "$tmp/out" "^ +0 \|F1 F2 F3 F4 \. +\. +\. +B1 W1 F5 B2 W2"
 
+# ---- DualPipe, p = 4, m = 8, f = b = w = 1 (DeepSeek-V3 report, table 2): every stage idles
+# (p/2-1)(F&B+B-3W) = 1·(3+2-3) = 2 ms, holds p+1 = 5 microbatches, keeps 2x the parameters.
+# Rank 0 runs DualPipe.step's order; "F4&" opens an F&B block.
+check "dualpipe text" 0 "$DTX" sim pipeline --schedule dualpipe --f 1 --b 1 --w 1
+contains "dualpipe stage 0 row" "$tmp/out" "^ +0 +2 +24 +5 +4 +4$"
+contains "dualpipe parameters" "$tmp/out" "^  parameters +2x"
+contains "dualpipe table 2 named" "$tmp/out" "table 2's \(PP/2-1\)\(F&B\+B-3W\) = 2 ms"
+contains "dualpipe Gantt row of stage 0" "$tmp/out" "^ +0 \|F1 +F2 +F3 +F5 +B5 +W5 +F6 +F4& B6 "
+check "json dualpipe" 0 "$DTX" sim pipeline --schedule dualpipe --p 8 --m 16 --f 1 --b 1 --w 1 --json
+js "dualpipe p=8: idle 6 per stage, peak 9, params 2x, F&B blocks" \
+  "d.idle_per_stage.every(x=>Math.abs(x-6)<1e-9) && d.peak_activations_per_stage.every(x=>x===9) && d.params_per_stage===2 && d.ops.some(o=>o.overlapped) && d.chunks===2" <"$tmp/out"
+# ---- ZB-V, p = 4, m = 8, f = b = w = 1: no idle inside any stage's span (sail-sg's README
+# table: bubble 0), p = 4 microbatches in flight on every stage (1x 1F1B)
+check "json zb-v" 0 "$DTX" sim pipeline --schedule zb-v --p 4 --m 8 --f 1 --b 1 --w 1 --json
+js "zb-v span idle 0, peak p" "d.span_idle_per_stage.every(x=>Math.abs(x)<1e-9) && d.peak_activations_per_stage.every(x=>x===4) && d.ops[0].label==='F1c1'" <"$tmp/out"
+check "zb-v text" 0 "$DTX" sim pipeline --schedule zb-v --p 4 --m 8 --f 1 --b 1 --w 1
+contains "zb-v span line" "$tmp/out" "most idle within one stage's own span 0 ms; the repo's table: 0"
+
 # ---- a long timeline falls back to a list of ops
 check "long gpipe" 0 "$DTX" sim pipeline --schedule gpipe --p 8 --m 64
 contains "list fallback" "$tmp/out" "^stage 7: \(idle 70\) F1 70-80 F2 80-90"
@@ -59,18 +77,26 @@ check "p out of range" 2 "$DTX" sim pipeline --p 0
 contains "p range named" "$tmp/err" "--p: p must be between 1 and 32"
 check "m not whole" 2 "$DTX" sim pipeline --m 2.5
 contains "m whole named" "$tmp/err" "--m: m must be a whole number"
-check "unknown schedule" 2 "$DTX" sim pipeline --schedule zb-v
-contains "schedule choices named" "$tmp/err" "--schedule: .*expected one of: naive, gpipe, 1f1b, interleaved, zb-h1, zb-h2"
+check "unknown schedule" 2 "$DTX" sim pipeline --schedule zb-h3
+contains "schedule choices named" "$tmp/err" "--schedule: .*expected one of: naive, gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipe"
 check "flag without value" 2 "$DTX" sim pipeline --f
 contains "missing value named" "$tmp/err" "--f needs a value"
 
 # ---- impossible inputs: exit 1 with the reason
 check "interleaved needs m a multiple of p" 1 "$DTX" sim pipeline --schedule interleaved --p 4 --m 10 --v 2
 contains "interleaved reason" "$tmp/err" "m = 10, G = 4, p = 4 leave 2 .*m must be a multiple of p"
+check "dualpipe needs an even p" 1 "$DTX" sim pipeline --schedule dualpipe --p 3 --m 12
+contains "dualpipe p reason" "$tmp/err" "dualpipe needs an even number of stages p"
+check "dualpipe needs m >= 2p" 1 "$DTX" sim pipeline --schedule dualpipe --p 4 --m 6
+contains "dualpipe m reason" "$tmp/err" "dualpipe needs m even and at least 2p.*try m = 8"
+check "zb-v needs m >= 2p-1" 1 "$DTX" sim pipeline --schedule zb-v --p 4 --m 6
+contains "zb-v reason" "$tmp/err" "zb-v needs m >= 2p-1.*try m = 7"
 
 # ---- help lists the inputs
 check "help" 0 "$DTX" sim pipeline --help
 for flag in schedule p m v group f b w; do contains "help lists --$flag" "$tmp/out" "^  --$flag "; done
+contains "help lists the new schedules" "$tmp/out" "^  --schedule .*zb-v\|dualpipe"
+contains "help names DualPipe's source" "$tmp/out" "DeepSeek-V3 Technical Report, section 3.2.1 and table 2"
 
 if [[ $fails -ne 0 ]]; then
   echo "$fails failure(s)"

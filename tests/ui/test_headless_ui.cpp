@@ -1377,6 +1377,33 @@ TEST_F(HeadlessUi, ALabAddressSetsTheWidgetsInputsAndFollowsTheSliders) {
   EXPECT_NE(app.nav.lab_address_error.find("no Lab widget \"warp-drive\""), std::string::npos) << app.nav.lab_address_error;
 }
 
+// The pipeline viewer draws the two-chunk schedules: DualPipe (two directions, F&B blocks, 2x
+// parameters; table 2's idle of (p/2-1)(F&B+B-3W) = 2 ms per stage at p = 4, f = b = w = 1) and
+// ZB-V (no idle inside any stage's span), and says why it cannot draw inputs DualPipe refuses.
+TEST_F(HeadlessUi, ThePipelineLabDrawsDualPipeAndZbV) {
+  start();
+  app_on_address(app, "#/lab/pipeline?schedule=dualpipe&p=4&m=8&f=1&b=1&w=1");
+  frames_n(2, "lab, dualpipe");
+  ASSERT_TRUE(app.widgets.lab_widget);
+  EXPECT_TRUE(app.nav.lab_address_error.empty()) << app.nav.lab_address_error;
+  std::string state = app.widgets.lab_widget->state_json();
+  EXPECT_NE(state.find("\"schedule\":\"dualpipe\""), std::string::npos) << state;
+  EXPECT_NE(state.find("\"idle_per_stage\":[2,2,2,2]"), std::string::npos) << state;
+  EXPECT_NE(state.find("\"params_per_stage\":2"), std::string::npos) << state;
+  EXPECT_NE(app.widgets.lab_widget->describe().find("Microbatches 1-4 enter at stage 0, 5-8 at stage 3"),
+            std::string::npos);
+  app_on_address(app, "#/lab/pipeline?schedule=zb-v&p=4&m=8&f=1&b=1&w=1");
+  frames_n(2, "lab, zb-v");
+  state = app.widgets.lab_widget->state_json();
+  EXPECT_NE(state.find("\"schedule\":\"zb-v\""), std::string::npos) << state;
+  EXPECT_NE(state.find("\"span_idle_per_stage\":[0,0,0,0]"), std::string::npos) << state;
+  EXPECT_NE(state.find("\"chunks\":2"), std::string::npos) << state;
+  app_on_address(app, "#/lab/pipeline?schedule=dualpipe&p=4&m=6");
+  frames_n(2, "lab, dualpipe refused");
+  state = app.widgets.lab_widget->state_json();
+  EXPECT_NE(state.find("m even and at least 2p"), std::string::npos) << state;
+}
+
 TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
   start();
   app_on_address(app, "#/chapter/5");

@@ -420,8 +420,9 @@ TEST(SimPipelineInputs, WidgetTableDrivesTheSimulation) {
   ASSERT_TRUE(zb.has_value()) << err;
   v.set("schedule", *zb);
   EXPECT_EQ(pipeline_inputs(v).schedule, PipeSchedule::ZbH1);
-  EXPECT_FALSE(parse_widget_value(*k.input("schedule"), "zb-v", &err).has_value());
+  EXPECT_FALSE(parse_widget_value(*k.input("schedule"), "zb-h3", &err).has_value());
   EXPECT_NE(err.find("zb-h2"), std::string::npos);
+  EXPECT_NE(err.find("dualpipe"), std::string::npos);
 }
 
 TEST(SimPipelineLabels, NumberMicrobatchesFromOne) {

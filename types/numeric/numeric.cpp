@@ -740,6 +740,12 @@ std::vector<std::string> NumericSpec::answer_names(const Exercise&) const {
   return names;
 }
 
+std::vector<std::pair<std::string, std::string>> NumericSpec::derivations(const Exercise& ex, const Instance& inst) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& p : parts) out.emplace_back(p.label.empty() ? p.id : p.label, derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text)));
+  return out;
+}
+
 std::string NumericSpec::answer_unit(const Exercise&, std::string_view name) const {
   if (parts.empty()) return "";
   if (name == "answer") return parts[0].unit_text;
@@ -768,7 +774,7 @@ void NumericSpec::describe(const Exercise& ex, const Instance& inst, bool with_a
       pj["value"] = part_values(inst)[i];
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
       if (p.integer) pj["integer"] = true;
-      std::string derivation = derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text));
+      std::string derivation = derivations(ex, inst)[i].second;
       pj["derivation"] = derivation;
       out.text += " = " + format_number(part_values(inst)[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
                   key_tolerance(p) + ")";

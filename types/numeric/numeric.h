@@ -52,6 +52,7 @@ struct NumericSpec : TypeSpec {
   std::vector<std::string> answer_names(const Exercise& ex) const override;
   std::optional<double> answer_value(const Instance& inst, std::string_view name) const override;
   std::string answer_unit(const Exercise& ex, std::string_view name) const override;
+  std::vector<std::pair<std::string, std::string>> derivations(const Exercise& ex, const Instance& inst) const override;
   void describe(const Exercise& ex, const Instance& inst, bool with_answer, InstanceDescription& out) const override;
   std::vector<std::string> answer_key(const Exercise& ex, const Instance& inst) const override;
   std::optional<Answer> parse_answer(const Exercise& ex, const Instance& inst, const std::vector<std::string>& words,

@@ -2,7 +2,9 @@
 // "try another" for parameterised exercises, and the way back to the course map.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
+#include "maths.h"
 #include "text.h"
 
 #include "route.h"
@@ -340,6 +342,37 @@ void shown_hints(App& app, const ExerciseState& st, const Exercise& ex, const In
   }
 }
 
+// Text shown as written inside Markdown: its punctuation escaped.
+std::string markdown_literal(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (std::strchr("\\`*_[]<>#|$~", c)) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The engine's own arithmetic under the author's prose: each keyed number's expression with
+// this instance's values (engine/derivation.h), so the worked solution can be checked by hand.
+void derivations(App& app, const Exercise& ex, const Instance& inst) {
+  auto list = ex.spec ? ex.spec->derivations(ex, inst) : std::vector<std::pair<std::string, std::string>>{};
+  if (list.empty()) return;
+  ImGui::Spacing();
+  ImGui::PushFont(app.ui.fonts.bold);
+  heading_text("How each number comes out", 3);
+  ImGui::PopFont();
+  std::string md;
+  for (const auto& [label, lines] : list) {
+    md += "**" + markdown_literal(markdown_math_to_plain(label)) + "**\n\n";
+    for (size_t a = 0, b; a <= lines.size(); a = b + 1) {
+      b = std::min(lines.find('\n', a), lines.size());
+      md += "- " + markdown_literal(superscript_power(lines.substr(a, b - a))) + "\n";
+    }
+    md += "\n";
+  }
+  markdown(app, md);
+}
+
 void worked_solution(App& app, ExerciseState& st, const Exercise& ex, const Instance& inst) {
   if (st.feedback && st.feedback->counts_as_attempt() && !ex.explanation.empty() &&
       assignment_allows_explanation(app, st.feedback->verdict == Verdict::Correct)) {
@@ -352,6 +385,7 @@ void worked_solution(App& app, ExerciseState& st, const Exercise& ex, const Inst
       heading_text("Worked solution", 2);
       ImGui::PopFont();
       markdown(app, inst.render(ex.explanation));
+      derivations(app, ex, inst);
     }
   }
 }

@@ -2,8 +2,11 @@
 // time to the right, F/B/W cells coloured by kind, idle time hatched), a time cursor that
 // sweeps across as the player plays (what lies after it is faded), and the bubble figures
 // next to the textbook formulas, each formula with its source on hover; per stage, the
-// warm-up and remaining forwards (Megatron-LM's counts) and, for ZB-H2, the idle inside the
-// stage's own span.
+// warm-up and remaining forwards (Megatron-LM's counts) and, for ZB-H2 and ZB-V, the idle inside
+// the stage's own span. A stage's second chunk is drawn darker: ZB-V's way back up the V, and
+// DualPipe's second direction (microbatches m/2+1..m, fed at the last stage); DualPipe's F&B
+// blocks (a forward and a backward of the other direction run as one) get one frame around both
+// cells, as the DualPipe README's schedule figure draws them.
 //
 // A frame only draws. The simulation runs when the inputs change; the cells are laid out in
 // pixels once per chart width (sub-pixel ops snapped to whole pixels and runs of the same
@@ -63,7 +66,9 @@ std::string fmt(const char* f, double v) {
 std::string ms(double v) { return fmt("%.4g ms", v); }
 std::string pct(double fraction) { return format_percent(fraction, 4); }  // as dtx sim pipeline
 
-bool splits_w(sim::PipeSchedule s) { return s == sim::PipeSchedule::ZbH1 || s == sim::PipeSchedule::ZbH2; }
+bool splits_w(sim::PipeSchedule s) {
+  return s == sim::PipeSchedule::ZbH1 || s == sim::PipeSchedule::ZbH2 || s == sim::PipeSchedule::ZbV;
+}
 
 // The formula behind the schedule's bubble with its source, for the hover text.
 std::string bubble_source(sim::PipeSchedule s) { return sim::formula_with_source(sim::pipe_schedule_formula_id(s)); }
@@ -76,6 +81,14 @@ std::string warmup_source(sim::PipeSchedule s) {
     case sim::PipeSchedule::ZbH2:
       return "warm-up 2(p-1-r)+1 forwards on stage r, at most m\nSource: Qi et al. 2023, Zero Bubble Pipeline "
              "Parallelism, section 2.2 and figure 3";
+    case sim::PipeSchedule::ZbV:
+      return "2p-1 chunk forwards on every stage before the first F-B-W triple: 2(p-r)-1 of the first chunk, "
+             "then r of each\nSource: sail-sg/zero-bubble-pipeline-parallelism, scheduler/zbv.py "
+             "(PipelineGraph.try_v_schedule) for equal F, B, W";
+    case sim::PipeSchedule::DualPipe:
+      return "p forwards on every rank before its first backward: 2(p/2-h-1) of its near direction, then h+1 of "
+             "each (h = min(r, p-1-r))\nSource: deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step, "
+             "steps 1 and 2";
     case sim::PipeSchedule::GPipe: return "every forward first: warm-up m on every stage";
     case sim::PipeSchedule::Naive: return "one forward of the whole batch, then its backward";
     default: return sim::formula_with_source("pipeline.1f1b");
@@ -106,6 +119,8 @@ struct Gap {
   float x0, x1;  // px from the chart's left edge
 };
 
+using Frame = Gap;  // a DualPipe F&B block, around its two cells
+
 class PipelineWidget : public Widget {
  public:
   PipelineWidget() { set_inputs(sim::WidgetValues::defaults(sim::pipeline_widget_kind())); }
@@ -129,7 +144,9 @@ class PipelineWidget : public Widget {
   void rerun();
   void layout(float width, float row_h, ImFont* font, float font_px);
   void draw_chart(const UiEnv& ui);
+  void draw_legend(const UiEnv& ui);
   void draw_figures(const UiEnv& ui);
+  void draw_schedule_figures(const UiEnv& ui);
   void tooltip(double t_ms, int stage);
   double cursor_ms() const { return std::min(result_.makespan_ms, player_.pos * quantum_ms_); }
 
@@ -144,6 +161,7 @@ class PipelineWidget : public Widget {
   float width_ = -1, row_h_ = -1, font_px_ = -1;
   std::vector<std::vector<Cell>> rows_;
   std::vector<std::vector<Gap>> gaps_;  // idle stretches of each row
+  std::vector<std::vector<Frame>> frames_;  // F&B blocks of each row, when cells are wide enough
   std::vector<std::string> labels_;
   std::vector<float> label_w_;
   std::string tip_shown_;  // the formula tooltip drawn this frame, for state_json
@@ -185,6 +203,7 @@ void PipelineWidget::layout(float width, float row_h, ImFont* font, float font_p
   const sim::PipelineResult& r = result_;
   rows_.assign(r.in.p, {});
   gaps_.assign(r.in.p, {});
+  frames_.assign(r.in.p, {});
   labels_.clear();
   label_w_.clear();
   const double scale = width / r.makespan_ms;
@@ -198,14 +217,17 @@ void PipelineWidget::layout(float width, float row_h, ImFont* font, float font_p
     std::vector<Cell>& row = rows_[s];
     for (int i = r.stage_begin[s]; i < r.stage_begin[s + 1]; ++i) {
       const sim::PipeOp& op = r.ops[i];
-      // Later chunks darker, so the interleaved order shows; otherwise alternate microbatches
-      // lighter, so neighbouring ops of one kind stay apart.
+      // Later chunks darker, so the interleaved order, ZB-V's way back and DualPipe's second
+      // direction show; otherwise alternate microbatches lighter, so neighbouring ops of one
+      // kind stay apart.
       ImU32 col = kind_color(op.kind);
       if (v > 1) col = tint(col, -0.45f * op.chunk / (v - 1));
       if (per_op) {
         if (v == 1 && op.microbatch % 2 == 1) col = tint(col, 0.22f);
         const float x0 = static_cast<float>(op.start_ms * scale), x1 = static_cast<float>(op.end_ms * scale);
         if (x1 <= x0) continue;
+        if (op.overlapped && op.kind == sim::PipeOpKind::F && i + 1 < r.stage_begin[s + 1])
+          frames_[s].push_back({x0, static_cast<float>(r.ops[i + 1].end_ms * scale)});
         int label = -1;
         if (labels) {
           // The full label ("B12", "F3c2"), else the microbatch number alone.
@@ -320,6 +342,8 @@ void PipelineWidget::draw_chart(const UiEnv& ui) {
                     ImVec2(left + 0.5f * (c.x0 + c.x1 - label_w_[c.label]), y + 0.5f * (row_h - small)),
                     palette().level_text, labels_[c.label].c_str());
     }
+    for (const Frame& f : frames_[s])
+      dl->AddRect(ImVec2(left + f.x0, y), ImVec2(left + f.x1 - 1.0f, y + row_h), kCursor, 0.0f, 0, 2.0f);
   }
 
   // The cursor: everything right of it has not happened yet.
@@ -370,10 +394,10 @@ const sim::PipeOp* PipelineWidget::op_at(double t_ms, int stage, double* from, d
 }
 
 const char* PipelineWidget::op_kind_words(const sim::PipeOp& op) const {
-  return op.kind == sim::PipeOpKind::F                       ? "forward"
-         : op.kind == sim::PipeOpKind::W                     ? "weight-gradient backward"
-         : splits_w(result_.in.schedule)                  ? "input-gradient backward"
-                                                             : "backward (b + w)";
+  if (op.kind == sim::PipeOpKind::F) return op.overlapped ? "forward, in an F&B block" : "forward";
+  if (op.kind == sim::PipeOpKind::W) return "weight-gradient backward";
+  if (op.w_apart) return "input-gradient backward";
+  return op.overlapped ? "backward (b + w), in an F&B block" : "backward (b + w)";
 }
 
 // What stage `stage` does at time t, as a tooltip.
@@ -393,28 +417,31 @@ void PipelineWidget::tooltip(double t_ms, int stage) {
   if (static_cast<size_t>(stage) < r.warmup_forwards.size())
     ImGui::Text("warm-up: %d %sforwards, then %d remaining", r.warmup_forwards[stage], r.chunks > 1 ? "chunk " : "",
                 r.remaining_forwards[stage]);
-  if (r.in.schedule == sim::PipeSchedule::ZbH2 && static_cast<size_t>(stage) < r.span_idle_ms.size())
+  const bool span = r.in.schedule == sim::PipeSchedule::ZbH2 || r.in.schedule == sim::PipeSchedule::ZbV;
+  if (span && static_cast<size_t>(stage) < r.span_idle_ms.size())
     ImGui::Text("idle inside its own span: %s", ms(r.span_idle_ms[stage]).c_str());
   ImGui::EndTooltip();
 }
 
-void PipelineWidget::draw_figures(const UiEnv& ui) {
+// A swatch per kind, the hatched idle and, for DualPipe, the framed F&B block.
+void PipelineWidget::draw_legend(const UiEnv& ui) {
   const sim::PipelineResult& r = result_;
   const float e = em(ui);
-  ImGui::Spacing();
-  // Legend: a swatch per kind and the hatched idle.
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  const bool dual = r.in.schedule == sim::PipeSchedule::DualPipe;
   const bool split = splits_w(r.in.schedule);
-  struct Key { ImU32 col; const char* text; };
-  const Key keys[] = {{kColF, "F forward"},
-                      {kColB, split ? "B input grad" : "B backward (b + w)"},
-                      {kColW, "W weight grad"},
-                      {kIdle, "idle"}};
+  struct Key { ImU32 col; const char* text; bool framed; };
+  const Key keys[] = {{kColF, "F forward", false},
+                      {kColB, split ? "B input grad" : dual ? "B backward (b + w, or b when a W follows)"
+                                                            : "B backward (b + w)", false},
+                      {kColW, "W weight grad", false},
+                      {kIdle, "idle", false},
+                      {kColF, "F&B block", true}};
   const float sw = ImGui::GetTextLineHeight();
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   bool first = true;
   for (const Key& k : keys) {
-    if (k.col == kColW && !split) continue;
+    if ((k.col == kColW && !split && !dual) || (k.framed && !dual)) continue;
     const float w = sw + 0.3f * e + ImGui::CalcTextSize(k.text).x;
     if (!first) {
       ImGui::SameLine(0, e);
@@ -424,16 +451,33 @@ void PipelineWidget::draw_figures(const UiEnv& ui) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(sw, sw));
     dl->AddRectFilled(at, ImVec2(at.x + sw, at.y + sw), k.col);
+    if (k.framed) {
+      dl->AddRectFilled(ImVec2(at.x + 0.5f * sw, at.y), ImVec2(at.x + sw, at.y + sw), kColB);
+      dl->AddRect(at, ImVec2(at.x + sw, at.y + sw), kCursor, 0.0f, 0, 2.0f);
+    }
     if (k.col == kIdle) dl->AddLine(ImVec2(at.x, at.y + sw), ImVec2(at.x + sw, at.y), kHatch);
     ImGui::SameLine(0, 0.3f * e);
     ImGui::TextUnformatted(k.text);
   }
-  if (r.chunks > 1) {
-    ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
+  if (r.chunks < 2) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
+  if (dual)
+    ImGui::TextWrapped("Lighter cells: microbatches 1-%d, fed at stage 0 and going down; darker: %d-%d, fed at stage "
+                       "%d and going up. Each stage holds two of the p stages (s and p-1-s), one per direction. A "
+                       "framed pair is an F&B block: a forward and a backward of the other direction run as one.",
+                       r.in.m / 2, r.in.m / 2 + 1, r.in.m, r.in.p - 1);
+  else if (r.in.schedule == sim::PipeSchedule::ZbV)
+    ImGui::TextWrapped("Darker cells: each stage's second chunk. Stage s holds chunks s and 2p-1-s, a V: the "
+                       "forward goes down the stages on the first chunks and comes back up on the second.");
+  else
     ImGui::TextWrapped("Darker cells: later chunks of a stage (chunk c of stage s holds slice c·p + s of the model).");
-    ImGui::PopStyleColor();
-  }
+  ImGui::PopStyleColor();
+}
 
+void PipelineWidget::draw_figures(const UiEnv& ui) {
+  const sim::PipelineResult& r = result_;
+  ImGui::Spacing();
+  draw_legend(ui);
   ImGui::Spacing();
   ImGui::TextWrapped("Time %s of %s. Makespan %s; each stage computes for %s (ideal m·(f+b+w)).",
                      ms(cursor_ms()).c_str(), ms(r.makespan_ms).c_str(), ms(r.makespan_ms).c_str(),
@@ -462,28 +506,19 @@ void PipelineWidget::draw_figures(const UiEnv& ui) {
   ImGui::TextWrapped("GPipe / 1F1B formula: %s = %s, %s = %s", formula_1f1b_.total_text,
                      pct(formula_1f1b_.total).c_str(), formula_1f1b_.ideal_text, pct(formula_1f1b_.ideal).c_str());
   tip("pipeline-fig-formula-1f1b", sim::formula_with_source("pipeline.1f1b"));
-  if (r.in.schedule == sim::PipeSchedule::Interleaved) {
-    if (r.group > 0)
-      ImGui::TextWrapped("Microbatch group G = %d%s: each chunk takes G microbatches before the next chunk (Megatron-LM's "
-                         "microbatch_group_size_per_vp_stage).",
-                         r.group, r.in.group > 0 ? "" : " (0 = p)");
-    else
-      ImGui::TextWrapped("v = 1: plain 1F1B, without chunks or microbatch groups.");
-    tip("pipeline-fig-group", sim::formula_with_source("pipeline.interleaved"));
-  }
-  if (r.in.schedule == sim::PipeSchedule::ZbH2 && !r.span_idle_ms.empty()) {
-    // The paper counts the idle inside a stage's own span (its steps run back to back without
-    // a sync); the whole-step idle above also holds the fill and drain offsets.
-    const double paper = std::max(0.0, (r.in.p - 1) * (r.in.f_ms + r.in.b_ms - 2 * r.in.w_ms));
-    ImGui::TextWrapped("Idle inside each stage's own span (ms, stage 0 first): %s; the paper's (p-1)(f+b-2w) = %s.",
-                       join(r.span_idle_ms, ms_text).c_str(), ms(paper).c_str());
-    tip("pipeline-fig-span-idle", sim::formula_with_source("pipeline.zb-h2"));
-  }
+  draw_schedule_figures(ui);
   ImGui::TextWrapped("Warm-up %sforwards per stage (stage 0 first): %s; remaining: %s.", r.chunks > 1 ? "chunk " : "",
                      join(r.warmup_forwards, int_text).c_str(), join(r.remaining_forwards, int_text).c_str());
   tip("pipeline-fig-warmup", warmup_source(r.in.schedule));
-  ImGui::TextWrapped("Peak activations on stage 0: %s microbatches (GPipe holds m = %d, 1F1B at most p = %d).",
-                     fmt("%.3g", r.peak_activations[0]).c_str(), r.in.m, r.in.p);
+  ImGui::TextWrapped("Peak activations on stage 0: %s microbatches (GPipe holds m = %d, 1F1B at most p = %d%s).",
+                     fmt("%.3g", r.peak_activations[0]).c_str(), r.in.m, r.in.p,
+                     r.in.schedule == sim::PipeSchedule::DualPipe ? ", DualPipe p+1 by the DeepSeek-V3 report's table 2"
+                                                                  : "");
+  if (r.params_per_stage != 1) {
+    ImGui::TextWrapped("Parameters per stage: %sx 1F1B's (two of the p stages on every stage).",
+                       fmt("%g", r.params_per_stage).c_str());
+    tip("pipeline-fig-params", bubble_tip);
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, color::muted());
   if (r.in.schedule == sim::PipeSchedule::ZbH2)
     ImGui::TextWrapped("ZB-H2 keeps up to 2p-1 microbatches in flight and drops the sync between optimizer steps, so "
@@ -494,6 +529,42 @@ void PipelineWidget::draw_figures(const UiEnv& ui) {
   ImGui::TextWrapped("Communication takes no time here. Hover a row for what a stage does, a formula for its source; "
                      "press the chart to move the cursor.");
   ImGui::PopStyleColor();
+}
+
+// The figures only some schedules have: the interleaved group, the idle inside a stage's own
+// span (ZB-H2, ZB-V), DualPipe's per-stage idle against the report's table 2.
+void PipelineWidget::draw_schedule_figures(const UiEnv& ui) {
+  const sim::PipelineResult& r = result_;
+  const sim::PipelineInputs& in = r.in;
+  auto tip = [&](const char* id, const std::string& text) {
+    if (figure_tip(ui, id, text)) tip_shown_ = text;
+  };
+  if (in.schedule == sim::PipeSchedule::Interleaved) {
+    if (r.group > 0)
+      ImGui::TextWrapped("Microbatch group G = %d%s: each chunk takes G microbatches before the next chunk (Megatron-LM's "
+                         "microbatch_group_size_per_vp_stage).",
+                         r.group, in.group > 0 ? "" : " (0 = p)");
+    else
+      ImGui::TextWrapped("v = 1: plain 1F1B, without chunks or microbatch groups.");
+    tip("pipeline-fig-group", sim::formula_with_source("pipeline.interleaved"));
+  }
+  if ((in.schedule == sim::PipeSchedule::ZbH2 || in.schedule == sim::PipeSchedule::ZbV) && !r.span_idle_ms.empty()) {
+    // The sources count the idle inside a stage's own span (steps run back to back without a
+    // sync); the whole-step idle above also holds the fill and drain offsets.
+    const bool v = in.schedule == sim::PipeSchedule::ZbV;
+    const double paper = v ? 0.0 : std::max(0.0, (in.p - 1) * (in.f_ms + in.b_ms - 2 * in.w_ms));
+    ImGui::TextWrapped("Idle inside each stage's own span (ms, stage 0 first): %s; %s = %s.",
+                       join(r.span_idle_ms, ms_text).c_str(),
+                       v ? "the repo's table for f = b = w" : "the paper's (p-1)(f+b-2w)", ms(paper).c_str());
+    tip("pipeline-fig-span-idle", sim::formula_with_source(sim::pipe_schedule_formula_id(in.schedule)));
+  }
+  if (in.schedule == sim::PipeSchedule::DualPipe) {
+    const double table = std::max(0.0, (in.p / 2 - 1) * (in.f_ms + 2 * in.b_ms - in.w_ms));
+    ImGui::TextWrapped("DeepSeek-V3 table 2: (PP/2-1)(F&B+B-3W) = %s idle per stage, with F&B = f+b+w, B = b+w, "
+                       "W = w%s.",
+                       ms(table).c_str(), in.f_ms == in.b_ms ? "" : " (the simulation matches it when f = b)");
+    tip("pipeline-fig-table2", sim::formula_with_source("pipeline.dualpipe"));
+  }
 }
 
 // What stage `stage` does at time t, in words (for describe()).
@@ -521,6 +592,12 @@ std::string PipelineWidget::describe() const {
   if (r.in.schedule == sim::PipeSchedule::ZbH2)
     o += "Idle inside each stage's own span: " + join(r.span_idle_ms, ms_text) + " ms; the paper's (p-1)(f+b-2w) = " +
          ms(std::max(0.0, (r.in.p - 1) * (r.in.f_ms + r.in.b_ms - 2 * r.in.w_ms))) + ". ";
+  if (r.in.schedule == sim::PipeSchedule::ZbV)
+    o += "Idle inside each stage's own span: " + join(r.span_idle_ms, ms_text) +
+         " ms; the repo's table for f = b = w: 0. ";
+  if (r.in.schedule == sim::PipeSchedule::DualPipe)
+    o += "Microbatches 1-" + std::to_string(r.in.m / 2) + " enter at stage 0, " + std::to_string(r.in.m / 2 + 1) + "-" +
+         std::to_string(r.in.m) + " at stage " + std::to_string(r.in.p - 1) + "; parameters per stage 2x 1F1B's. ";
   o += "Warm-up forwards per stage: " + join(r.warmup_forwards, int_text) + "; remaining: " +
        join(r.remaining_forwards, int_text) + ". ";
   const double t = cursor_ms();
@@ -565,6 +642,8 @@ std::string PipelineWidget::state_json() const {
   o += ",\"warmup_per_stage\":[" + join(result_.warmup_forwards, int_text) + "]";
   o += ",\"remaining_per_stage\":[" + join(result_.remaining_forwards, int_text) + "]";
   o += ",\"group\":" + std::to_string(result_.group) + ",\"chunks\":" + std::to_string(result_.chunks);
+  std::snprintf(buf, sizeof buf, ",\"params_per_stage\":%.10g", result_.params_per_stage);
+  o += buf;
   o += ",\"tooltip\":" + json_str(tip_shown_);
   return o + "}";
 }
