@@ -55,6 +55,37 @@ export const screenReader = {
 };
 
 export default function register({ test, newPage, assert, eq, server }) {
+  // Issue 41: under the worked solution, each keyed number worked out by the engine from its
+  // own expression with the instance's values, the same text `dtx show --answer --json` gives.
+  test('numeric: the worked solution shows how each number comes out, desktop and a 360 px phone in the dark', async () => {
+    const ans = engineAnswer('zero.stages');
+    const want = ans.parts.map((p) => p.derivation);
+    assert(want.every((d) => typeof d === 'string' && d.includes(' = ')), 'dtx show --answer --json gives each part a derivation: ' + JSON.stringify(want));
+    for (const [opts, name] of [[{}, 'derivation'], [{ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' }, 'derivation-phone']]) {
+      const page = await newPage(opts);
+      await page.goto(server().url.replace(/#.*$/, '') + '#/ex/zero.stages');
+      await waitFor(page, "s.screen === 'exercise' && s.exercise === 'zero.stages' && !s.busy", 20000);
+      for (const p of ans.parts) await typeInto(page, 'part-' + p.id, '1 GB');
+      let s = await submit(page);
+      eq(s.verdict, 'incorrect', name + ': a wrong answer first');
+      await click(page, 'explain');
+      s = await waitFor(page, 's.explanation');
+      // scrolled to the end of the page, where the derivations are
+      for (let i = 0; i < 12; i++) { await page.mouse.move(180, 400); await page.mouse.wheel(0, 600); await page.waitForTimeout(50); }
+      const f = (await waitFor(page, 'true')).frame;
+      await waitFor(page, `s.frame > ${f} + 1`);
+      const text = await page.evaluate(() => document.getElementById('dtx-layer').textContent.replace(/\s+/g, ' '));
+      assert(text.includes('How each number comes out'), name + ': the heading is in the text layer');
+      // every derivation's last step, as the engine wrote it (the page writes powers of ten raised)
+      for (const d of want) {
+        const last = d.split('\n').pop().split(' = ').slice(-2).join(' = ');
+        assert(text.replace(/\s+/g, '').includes(last.replace(/\s+/g, '')), `${name}: "${last}" is on the page`);
+      }
+      await shot(page, name);
+      await page.context().close();
+    }
+  });
+
   test('numeric: wrong, unreadable, then right; progress survives a reload', async () => {
     const page = await newPage();
     await page.goto(server().url);
