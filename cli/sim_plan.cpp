@@ -94,7 +94,9 @@ void print_text(const sim::PlanInput& in, const sim::PlanResult& r) {
   std::cout << "\nstep time " << format_seconds(r.step_s) << " (estimate): compute " << format_seconds(r.compute_s) << " at "
             << format_percent(in.efficiency) << " of " << num(in.gpu.dense_tflops) << " TFLOP/s, bubble " << format_percent(r.bubble)
             << ", exposed communication " << format_seconds(exposed) << "\n";
-  std::cout << "MFU       " << format_percent(r.mfu) << " (6·N·tokens = " << num(r.model_flops) << " FLOP per step)\n";
+  std::cout << "MFU       " << format_percent(r.mfu) << " ((6·N + 12·L·h·s)·tokens = " << num(r.model_flops)
+            << " FLOP per step, PaLM appendix B); " << format_percent(r.mfu_6n) << " with the 6N approximation\n";
+  std::cout << "HFU       " << format_percent(r.hfu) << " (" << num(r.hardware_flops) << " FLOP per step, recomputation included)\n";
 
   std::cout << "\nWarnings\n";
   if (r.warnings.empty()) std::cout << "  none\n";
@@ -179,6 +181,8 @@ Json to_json(const sim::PlanInput& in, const sim::PlanResult& r) {
   j["bubble"] = r.bubble;
   j["step_time_s"] = r.step_s;
   j["mfu"] = r.mfu;
+  j["mfu_6n"] = r.mfu_6n;
+  j["hfu"] = r.hfu;
   j["warnings"] = r.warnings;
   Json notes = Json::array();
   for (const std::string& a : sim::plan_assumptions(in)) notes.push_back(a);

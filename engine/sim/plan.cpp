@@ -404,8 +404,13 @@ void add_step_time(const PlanInput& in, PlanResult& r) {
   const int pp = in.pp, dp = in.dp, micro = in.microbatches;
   const bool full = in.recompute == Recompute::Full;
   r.tokens_per_step = static_cast<double>(in.mbs) * micro * dp * m.seq;
-  r.model_flops = 6 * r.params * r.tokens_per_step;
-  r.hardware_flops = (full ? 8 : 6) * r.params * r.tokens_per_step;
+  // PaLM appendix B: 6N per token for the weights' matrix products, plus 12·L·h·s for the
+  // attention scores and their weighted sum (forward 4·L·h·s, backward twice that). Full
+  // recomputation runs the forward again: 2N + 4·L·h·s more.
+  const double attention = palm_model_flops_per_token(0, m.layers, m.hidden, m.seq);
+  r.model_flops_6n = 6 * r.params * r.tokens_per_step;
+  r.model_flops = palm_model_flops_per_token(r.params, m.layers, m.hidden, m.seq) * r.tokens_per_step;
+  r.hardware_flops = r.model_flops + (full ? (2 * r.params + attention / 3) * r.tokens_per_step : 0);
   const double peak = in.gpu.dense_tflops * 1e12;
   const double imbalance = static_cast<double>(r.layers_per_stage) * pp / m.layers;
   r.compute_s = r.hardware_flops / static_cast<double>(r.plan_gpus) * imbalance / (peak * in.efficiency);
@@ -417,7 +422,10 @@ void add_step_time(const PlanInput& in, PlanResult& r) {
   r.comm[0].exposed_s = std::max(0.0, r.comm[0].time_s - window);
   r.step_s = r.compute_s / (1 - r.bubble);
   for (const auto& row : r.comm) r.step_s += row.exposed_s;
-  r.mfu = r.model_flops / (r.step_s * static_cast<double>(r.plan_gpus) * peak);
+  const double capacity = r.step_s * static_cast<double>(r.plan_gpus) * peak;
+  r.mfu = r.model_flops / capacity;
+  r.mfu_6n = r.model_flops_6n / capacity;
+  r.hfu = r.hardware_flops / capacity;
 }
 
 }  // namespace

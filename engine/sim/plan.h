@@ -151,12 +151,15 @@ struct PlanResult {
 
   // time
   double tokens_per_step = 0;
-  double model_flops = 0;     // 6·N·tokens
-  double hardware_flops = 0;  // 8·N·tokens with full recomputation
+  double model_flops = 0;     // (6·N + 12·L·h·s)·tokens, PaLM appendix B
+  double model_flops_6n = 0;  // 6·N·tokens, the approximation that leaves attention out
+  double hardware_flops = 0;  // model FLOPs plus the recomputed forward with full recomputation
   double compute_s = 0;       // one GPU's share of the FLOPs at peak x efficiency
   double bubble = 0;          // idle/total, (PP-1)/(m+PP-1)
   double step_s = 0;
   double mfu = 0;             // model FLOPs / (step x plan GPUs x dense peak)
+  double mfu_6n = 0;          // the same with 6·N·tokens
+  double hfu = 0;             // hardware FLOPs / (step x plan GPUs x dense peak)
 
   std::vector<std::string> warnings;
 };

@@ -41,14 +41,24 @@ std::vector<SourcedFormula> memory_formulas() {
      "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py"},
     {"memory.activations", "activation bytes per layer per microbatch (plan explorer)",
      "s·b·h·(10 + 24/t + 5·a·s/(h·t)); with sequence parallelism s·b·h·(34 + 5·a·s/h)/t; selective "
-     "recomputation drops the 5as/h term; full keeps 2·s·b·h",
+     "recomputation drops the 5as/h term; full keeps the layer's input, 2·s·b·h (2·s·b·h/t with sequence "
+     "parallelism)",
      "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, table 2",
      "https://arxiv.org/abs/2205.05198"},
     {"ring.allreduce-bytes", "bytes each rank sends in a ring AllReduce", "2(N-1)/N × M, in 2(N-1) steps of M/N",
      "Patarasuk and Yuan 2009, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2)",
      "https://doi.org/10.1016/j.jpdc.2008.09.002"},
-    {"plan.mfu", "model FLOPs utilisation", "6·N·tokens / (step time × GPUs × peak FLOP/s)",
-     "Chowdhery et al. 2022, PaLM, appendix B", "https://arxiv.org/abs/2204.02311"},
+    {"plan.mfu", "model FLOPs utilisation", "(6·N + 12·L·H·Q·T)·tokens / (step time × GPUs × peak FLOP/s); L layers, "
+     "H·Q the hidden size, T the sequence length: the attention term is the scores and their weighted sum",
+     "Chowdhery et al. 2022, PaLM, appendix B (540B: 46.2 % at 238.3K tokens/s on 6,144 TPU v4)",
+     "https://arxiv.org/abs/2204.02311"},
+    {"plan.mfu-6n", "model FLOPs utilisation, the 6N approximation", "6·N·tokens / (step time × GPUs × peak FLOP/s)",
+     "Kaplan et al. 2020, Scaling Laws for Neural Language Models, section 2.1 (C ≈ 6N per token, attention "
+     "left out); PaLM appendix B adds it back", "https://arxiv.org/abs/2001.08361"},
+    {"plan.hfu", "hardware FLOPs utilisation", "model FLOPs plus the recomputed forward (2·N + 4·L·H·Q·T per token "
+     "with full recomputation) / (step time × GPUs × peak FLOP/s)",
+     "Chowdhery et al. 2022, PaLM, appendix B; Korthikanti et al. 2022, section 6 (HFU counts recomputation)",
+     "https://arxiv.org/abs/2204.02311"},
   };
 }
 
@@ -655,6 +665,10 @@ MemoryQuery memory_query_from(const WidgetValues& v) {
   q.buffer_factor = v.get("buffer_factor");
   q.device_mem_gb = v.get("device_mem_gb");
   return q;
+}
+
+double palm_model_flops_per_token(double params, int layers, int hidden, int seq) {
+  return 6 * params + 12.0 * layers * hidden * seq;
 }
 
 }  // namespace dtx::sim

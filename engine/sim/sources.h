@@ -89,6 +89,10 @@ DeepSpeedEstimate deepspeed_zero3_estimate(double params, double largest_layer, 
 // 6 + 12/d with the distributed optimizer.
 double megatron_bytes_per_param(bool distributed_optimizer, int dp);
 
+// Model FLOPs per token, PaLM appendix B (`plan.mfu`): 6N + 12·L·h·s, where h = H·Q is the
+// hidden size and s the sequence length. The 6N approximation (`plan.mfu-6n`) is its first term.
+double palm_model_flops_per_token(double params, int layers, int hidden, int seq);
+
 // ---------------------------------------------------------------------------------------
 // Collectives: nccl-tests' bus bandwidth (doc/PERFORMANCE.md, src/*.cu GetBw).
 enum class Collective { AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, AllToAll, SendRecv };

@@ -65,6 +65,7 @@ export const SCHEMA_BLIND_MALFORMED = {
   'over-limit-over-seeds.json': 'the per-GPU memory exceeds the pack\'s limit only for some drawn parameters: finding it means making the instances',
   'limit-unknown.json': 'the binding names a limit the pack does not declare: a relation between two members\' keys',
   'article-over-seeds.json': 'the article is wrong only where the drawn number reads with a vowel: finding it means filling in the prose',
+  'numeric-unknown-source.json': 'which formula ids exist is the engine\'s table (`dtx sim --formulas`), which grows with the engine',
   'file-too-large.json': 'the limit is on the file\'s bytes (the test pads it past 10 MB); a validator sees only the parsed data',
 };
 

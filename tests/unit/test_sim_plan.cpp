@@ -333,20 +333,24 @@ TEST(SimPlanTime, MfuByHand) {
   PlanResult r = Plan().set("nodes", 2).set("tp", 2).set("pp", 2).set("dp", 4).set("microbatches", 6).set("flash", 1).set("eff", 0.5).run();
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_DOUBLE_EQ(r.tokens_per_step, 98304);
-  EXPECT_NEAR(r.model_flops, 3.974322217549824e15, 1e3);
-  EXPECT_NEAR(r.compute_s, 0.5023158, 1e-6);
+  // PaLM appendix B: 6N (6 × 6,738,149,376) plus 12·L·h·s = 12 × 32 × 4096 × 4096 per token
+  EXPECT_NEAR(r.model_flops_6n, 3.974322217549824e15, 1e3);
+  EXPECT_NEAR(r.model_flops, 3.974322217549824e15 + 12.0 * 32 * 4096 * 4096 * 98304, 1e3);
+  EXPECT_NEAR(r.compute_s, 0.5823611, 1e-6);
   EXPECT_NEAR(r.bubble, 1.0 / 7, 1e-12);
   EXPECT_DOUBLE_EQ(row(r, "TP").bytes, 12884901888.0);
   EXPECT_DOUBLE_EQ(row(r, "PP").bytes, 201326592.0);
   EXPECT_DOUBLE_EQ(row(r, "DP").bytes, 5053612032.0);
   EXPECT_EQ(row(r, "DP").link, Link::InfiniBand);
-  EXPECT_NEAR(row(r, "DP").exposed_s, 0.04525938, 1e-7);
-  EXPECT_NEAR(r.step_s, 0.6603749, 1e-6);
-  EXPECT_NEAR(r.mfu, 0.3803262, 1e-6);
+  EXPECT_NEAR(row(r, "DP").exposed_s, 0.03636545, 1e-7);
+  EXPECT_NEAR(r.step_s, 0.7448672, 1e-6);
+  EXPECT_NEAR(r.mfu, 0.3909160, 1e-6);
+  EXPECT_NEAR(r.mfu_6n, 0.3371848, 1e-6);
+  EXPECT_NEAR(r.hfu, r.mfu, 1e-12);  // no recomputation
 }
 
 // With no communication and no bubble the MFU is the efficiency; full recomputation spends
-// 8N FLOPs per token for 6N of model FLOPs, so 3/4 of it.
+// 8N + 16·L·h·s FLOPs per token for 6N + 12·L·h·s of model FLOPs, so 3/4 of it.
 TEST(SimPlanTime, MfuLimits) {
   PlanResult r = Plan().set("dp", 1).set("eff", 0.5).run();
   EXPECT_NEAR(r.mfu, 0.5, 1e-12);

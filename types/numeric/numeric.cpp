@@ -8,6 +8,7 @@
 #include "diagnose.h"
 #include "type_support.h"
 #include "maths.h"
+#include "sim/sources.h"
 #include "text.h"
 
 namespace dtx {
@@ -86,7 +87,7 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     std::string p = pp + "/" + std::to_string(i);
     const Json& pj = parts[i];
     if (!ctx.expect_object(pj, p, "a part with \"id\", \"answer\" and \"unit\"")) continue;
-    ctx.check_fields(pj, p, {"id", "label", "answer", "unit", "tolerance", "integer", "plausible", "mistakes"},
+    ctx.check_fields(pj, p, {"id", "label", "answer", "unit", "tolerance", "integer", "plausible", "source", "mistakes"},
                      {"id", "answer", "unit"});
     NumericPart part;
     part.pointer = p;
@@ -116,6 +117,16 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
     part.integer = ctx.bool_field(pj, p, "integer").value_or(false);
     if (auto it = pj.find("plausible"); it != pj.end()) load_plausible(*it, p + "/plausible", part, ctx);
     if (pj.contains("mistakes")) load_mistakes(pj["mistakes"], p + "/mistakes", part, ctx);
+    if (auto src = ctx.string_field(pj, p, "source", false)) {
+      if (sim::find_formula(*src)) {
+        part.source = *src;
+      } else {
+        std::vector<std::string> ids;
+        for (const auto& f : sim::sourced_formulas()) ids.push_back(f.id);
+        ctx.error(DiagCode::ValueNotAllowed, p + "/source", "unknown formula \"" + *src + "\"" + did_you_mean(*src, ids) +
+                                                                "; `dtx sim --formulas` lists them (docs/formulas.md)");
+      }
+    }
     spec->parts.push_back(std::move(part));
   }
   return spec;
@@ -742,7 +753,12 @@ std::vector<std::string> NumericSpec::answer_names(const Exercise&) const {
 
 std::vector<std::pair<std::string, std::string>> NumericSpec::derivations(const Exercise& ex, const Instance& inst) const {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& p : parts) out.emplace_back(p.label.empty() ? p.id : p.label, derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text)));
+  for (const auto& p : parts) {
+    std::string text = derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text));
+    if (const sim::SourcedFormula* f = p.source.empty() ? nullptr : sim::find_formula(p.source))
+      text += "\nformula " + std::string(f->id) + ": " + f->formula + " (" + f->source + ")";
+    out.emplace_back(p.label.empty() ? p.id : p.label, text);
+  }
   return out;
 }
 
@@ -774,13 +790,17 @@ void NumericSpec::describe(const Exercise& ex, const Instance& inst, bool with_a
       pj["value"] = part_values(inst)[i];
       pj["tolerance"] = {{"rel", p.rel}, {"abs", p.abs}};
       if (p.integer) pj["integer"] = true;
-      std::string derivation = derivations(ex, inst)[i].second;
+      // the derivation alone (a contract of --json); the text also names the formula's source
+      std::string derivation = derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text));
       pj["derivation"] = derivation;
+      if (const sim::SourcedFormula* f = p.source.empty() ? nullptr : sim::find_formula(p.source))
+        pj["source"] = {{"id", f->id}, {"formula", f->formula}, {"citation", f->source}, {"url", f->url}};
       out.text += " = " + format_number(part_values(inst)[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
                   key_tolerance(p) + ")";
-      for (size_t a = 0, b; a <= derivation.size(); a = b + 1) {
-        b = std::min(derivation.find('\n', a), derivation.size());
-        out.text += "\n      " + derivation.substr(a, b - a);
+      std::string shown = derivations(ex, inst)[i].second;
+      for (size_t a = 0, b; a <= shown.size(); a = b + 1) {
+        b = std::min(shown.find('\n', a), shown.size());
+        out.text += "\n      " + shown.substr(a, b - a);
       }
       out.answer_words.push_back(format_number(part_values(inst)[i], 12) + (p.unit_text.empty() ? "" : " " + p.unit_text));
     }

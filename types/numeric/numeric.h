@@ -27,6 +27,9 @@ struct NumericPart {
   // (an MFU under 100 %, a step time a run could have); lint checks it.
   std::optional<double> plausible_min, plausible_max;
   std::vector<NumericMistake> mistakes;
+  // "source": the id of the formula in the engine's table (`dtx sim --formulas`,
+  // docs/formulas.md) this part's answer follows; its citation is shown with the derivation.
+  std::string source;
 };
 
 // A numeric answer: the text typed in each part's field, in part order.
