@@ -185,23 +185,29 @@ void load_exercise_simulations(const Json& j, const std::string& ptr, LoadContex
     if (auto w = load_widget_object(j[i], ptr + "/" + std::to_string(i), ctx, false)) ex.simulations.push_back(std::move(*w));
 }
 
+namespace {
+
+// An input's value for an instance: the number written, or the expression evaluated.
+std::optional<double> arg_value(const WidgetArg& a, const ExprScope& scope, ExprError* err) {
+  if (!a.expr) return a.value;
+  return a.expr->eval(scope, err);
+}
+
+}  // namespace
+
 std::optional<sim::WidgetValues> widget_values(const Instance& inst, std::string* error) {
   if (!inst.exercise || !inst.exercise->widget) return std::nullopt;
   const ExerciseWidget& w = *inst.exercise->widget;
   sim::WidgetValues v = sim::WidgetValues::defaults(*w.kind);
   auto scope = inst.scope();
   for (const auto& a : w.args) {
-    double x = a.value;
-    if (a.expr) {
-      ExprError err;
-      auto r = a.expr->eval(scope, &err);
-      if (!r) {
-        if (error) *error = a.pointer + ": " + err.message;
-        continue;
-      }
-      x = *r;
+    ExprError err;
+    auto x = arg_value(a, scope, &err);
+    if (!x) {
+      if (error) *error = a.pointer + ": " + err.message;
+      continue;
     }
-    v.set(a.name, x);
+    v.set(a.name, *x);
   }
   return v;
 }
@@ -246,13 +252,10 @@ void lint_object_instance(const ExerciseWidget& w, const Instance& inst, const c
   sim::WidgetValues v = sim::WidgetValues::defaults(*w.kind);
   auto scope = inst.scope();
   for (const auto& a : w.args) {
-    double x = a.value;
-    if (a.expr) {
-      ExprError err;
-      auto r = a.expr->eval(scope, &err);
-      if (!r) return;  // lint_exercise_widget reports expressions that fail
-      x = *r;
-    }
+    ExprError err;
+    auto value = arg_value(a, scope, &err);
+    if (!value) return;  // lint_exercise_widget reports expressions that fail
+    double x = *value;
     const sim::WidgetInput* in = w.kind->input(a.name);
     if (x < in->min || x > in->max || (in->integer && x != std::floor(x))) {
       out.problem(DiagCode::WidgetInputOutOfRange, a.pointer,
