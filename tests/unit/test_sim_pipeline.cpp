@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "pipeline_test_util.h"
 #include "sim/pipeline.h"
 
 using namespace dtx::sim;
+using namespace dtx::sim::testing;
 
 namespace {
 
@@ -27,15 +29,6 @@ PipelineInputs make(PipeSchedule s, int p, int m, double f = 1, double b = 1, do
   in.w_ms = w;
   return in;
 }
-
-PipelineResult run(const PipelineInputs& in) {
-  PipelineResult r = simulate_pipeline(in);
-  EXPECT_EQ(r.error, "") << pipe_schedule_name(in.schedule) << " p=" << in.p << " m=" << in.m;
-  return r;
-}
-
-// Relative closeness for sums of durations.
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)}); }
 
 // The checks every timeline must pass, written from the definitions rather than from the
 // simulator: each op present once with its duration; a stage never runs two ops at once;

@@ -12,9 +12,11 @@
 #include <tuple>
 #include <vector>
 
+#include "pipeline_test_util.h"
 #include "sim/pipeline.h"
 
 using namespace dtx::sim;
+using namespace dtx::sim::testing;
 
 namespace {
 
@@ -28,14 +30,6 @@ PipelineInputs make(PipeSchedule s, int p, int m, double f = 1, double b = 1, do
   in.w_ms = w;
   return in;
 }
-
-PipelineResult run(const PipelineInputs& in) {
-  PipelineResult r = simulate_pipeline(in);
-  EXPECT_EQ(r.error, "") << pipe_schedule_name(in.schedule) << " p=" << in.p << " m=" << in.m;
-  return r;
-}
-
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)}); }
 
 // The (stage, chunk, microbatch) whose F this F waits for, and whose B this B waits for, as
 // the sources define the two routes (not as the simulator computes them). false: none.

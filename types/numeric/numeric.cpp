@@ -751,14 +751,23 @@ std::vector<std::string> NumericSpec::answer_names(const Exercise&) const {
   return names;
 }
 
+namespace {
+
+// A part's derivation followed by the line naming its formula ("formula ID: ... (source)"),
+// as the page and `dtx show --answer` print it.
+std::string with_source_line(const NumericPart& p, std::string derivation) {
+  if (const sim::SourcedFormula* f = p.source.empty() ? nullptr : sim::find_formula(p.source))
+    derivation += "\nformula " + std::string(f->id) + ": " + f->formula + " (" + f->source + ")";
+  return derivation;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> NumericSpec::derivations(const Exercise& ex, const Instance& inst) const {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& p : parts) {
-    std::string text = derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text));
-    if (const sim::SourcedFormula* f = p.source.empty() ? nullptr : sim::find_formula(p.source))
-      text += "\nformula " + std::string(f->id) + ": " + f->formula + " (" + f->source + ")";
-    out.emplace_back(p.label.empty() ? p.id : p.label, text);
-  }
+  for (const auto& p : parts)
+    out.emplace_back(p.label.empty() ? p.id : p.label,
+                     with_source_line(p, derivation_text(derive(ex, inst, p.id, p.answer, p.unit_text))));
   return out;
 }
 
@@ -797,7 +806,7 @@ void NumericSpec::describe(const Exercise& ex, const Instance& inst, bool with_a
         pj["source"] = {{"id", f->id}, {"formula", f->formula}, {"citation", f->source}, {"url", f->url}};
       out.text += " = " + format_number(part_values(inst)[i], 6) + (p.unit_text.empty() ? "" : " " + p.unit_text) + "  (" +
                   key_tolerance(p) + ")";
-      std::string shown = derivations(ex, inst)[i].second;
+      std::string shown = with_source_line(p, derivation);
       for (size_t a = 0, b; a <= shown.size(); a = b + 1) {
         b = std::min(shown.find('\n', a), shown.size());
         out.text += "\n      " + shown.substr(a, b - a);
