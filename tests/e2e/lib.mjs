@@ -159,8 +159,8 @@ export async function press(page, key) {
 // character on the test machine). Tests whose subject is the text, not the keys, use it; the
 // keys themselves are tested by the numeric, ordering and "typed faster than frames" tests.
 export async function typeInto(page, id, text, { commit = false } = {}) {
-  await click(page, id);
-  await waitFor(page, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
+  const it = await click(page, id);
+  await afterClick(page, id, it, `s.text_input === true && s.active === ${JSON.stringify(id)}`);
   await press(page, 'Control+A');
   await press(page, 'Backspace');
   if (commit) {
@@ -176,6 +176,21 @@ export async function typeInto(page, id, text, { commit = false } = {}) {
   // let the typed characters reach the field before anything else happens
   const f = (await state(page)).frame;
   await waitFor(page, `s.frame > ${f + 1}`);
+}
+
+// Waits for what a click on item `id` (where `it` was when clicked) should bring; when it does
+// not come, says where the item is now and what the page made of the input (a rare failure
+// under load is then a report, not a guess).
+export async function afterClick(page, id, it, pred, timeoutMs) {
+  try {
+    return await waitFor(page, pred, timeoutMs);
+  } catch (e) {
+    const now = await state(page);
+    const at = (now.items || []).find((x) => x.id === id);
+    throw new Error(`${e.message}\n     the click on ${id}: item then ${JSON.stringify(it)}, now ${JSON.stringify(at)}; ` +
+      `active ${JSON.stringify(now.active)}, text_input ${now.text_input}, frame ${now.frame}, busy ${now.busy}; ` +
+      `input log (frame event):\n${await page.evaluate(() => window.dtx.inputLog())}`);
+  }
 }
 
 // Types a value into an ImGui slider: Ctrl+click turns it into a text field.
@@ -228,8 +243,8 @@ export async function openExercise(page, id) {
 
 export async function submit(page) {
   const before = (await state(page)).graded;
-  await click(page, 'submit');
-  return waitFor(page, `s.graded > ${before}`, 8000);
+  const it = await click(page, 'submit');
+  return afterClick(page, 'submit', it, `s.graded > ${before}`, 8000);
 }
 
 export async function shot(page, name) {

@@ -12,7 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, engineAnswer, waitFor, click, typeInto, submit, shot } from './lib.mjs';
+import { ROOT, engineAnswer, waitFor, click, afterClick, typeInto, submit, shot } from './lib.mjs';
 
 const ASSIGNMENT = path.join(ROOT, 'tests/course/scorm-assignment.json');
 const dtx = path.join(ROOT, 'build/native/dtx');
@@ -114,8 +114,8 @@ async function answerIn(sco, id, seed, wrong) {
   if (ans.parts) for (const p of ans.parts) await typeInto(sco, `part-${p.id}`, `${wrong ? p.value * 2 : p.value} ${p.unit}`);
   else await click(sco, `choice-${ans.options.findIndex((o) => wrong ? !o.correct : o.correct)}`);
   const s = await submit(sco);
-  await click(sco, 'to-assignment');
-  await waitFor(sco, "s.screen === 'assignment'");
+  const it = await click(sco, 'to-assignment');
+  await afterClick(sco, 'to-assignment', it, "s.screen === 'assignment'");
   return s;
 }
 

@@ -294,9 +294,13 @@ void draw_assignment_banner(App& app) {
                      (exam_running(app) ? (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "") + " answers saved"
                                         : std::string(" attempt") + (s.attempts == 1 ? "" : "s") +
                                               (a.max_attempts ? " of " + std::to_string(a.max_attempts) : "")) +
-                     (s.solved && !exam_running(app) ? " · solved" : "") + " · " + due_line(app);
-  ImGui::TextWrapped("%s", line.c_str());
+                     (s.solved && !exam_running(app) ? " · solved" : "");
+  // The way back comes before the standing line, and the due date's countdown has a line of its
+  // own: the standing grows as attempts are made and the countdown changes length as time
+  // passes, and neither may re-wrap the text above what the student reaches for next.
   if (small_button(app.ui, "← Back to the assignment##to-assignment")) app.screen = Screen::Assignment;
+  ImGui::TextWrapped("%s", line.c_str());
+  ImGui::TextWrapped("%s", due_line(app).c_str());
   if (!app.course->save_error.empty()) text_colored(color::wrong(), app.course->save_error.c_str());
   draw_lms_problem(app);
 }
