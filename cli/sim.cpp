@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include "expr.h"
+#include "sim/explain.h"
 #include "sim/sources.h"
 
 #include <algorithm>
@@ -34,7 +35,9 @@ std::string kind_help(const sim::WidgetKind& k) {
   if (std::string(k.kind) == "gradscaler")
     s += "  --steps        runs of steps: a count and o (overflow) or c (clean), comma-separated, e.g. 2o,2000c,1o "
          "(required)\n";
-  s += "\n--json prints the result as one JSON object.\n";
+  s += "\n--json prints the result as one JSON object.\n"
+       "--explain adds how each figure comes out of its source's formula, with this run's inputs (with --json: an "
+       "\"explain\" array).\n";
   // The formulas behind this kind's figures, with their sources (the ids' first part).
   const std::string kind = k.kind;
   const char* prefixes[4] = {nullptr, nullptr, nullptr, nullptr};
@@ -69,7 +72,7 @@ std::string kind_help(const sim::WidgetKind& k) {
 
 std::string main_help() {
   std::string s =
-      "usage: dtx sim KIND [--INPUT VALUE]... [--json]\n\n"
+      "usage: dtx sim KIND [--INPUT VALUE]... [--json] [--explain]\n\n"
       "Runs the simulation behind one of the page's widgets, or one of the calculators, and prints its "
       "figures.\n\nwidgets:\n";
   char buf[320];
@@ -108,6 +111,11 @@ std::string formulas_text() {
     s += f.quantity;
     s += "\n  ";
     s += f.formula;
+    for (const auto& e : sim::formula_exprs())
+      if (std::string_view(e.id) == f.id)
+        s += std::string("\n  as dtx computes it: ") + e.figure + " = " + e.expr + (*e.when ? std::string(", exact when ") + e.when : "");
+    for (const auto& e : sim::simulated_formulas())
+      if (std::string_view(e.id) == f.id) s += std::string("\n  an event simulation, checked by ") + e.checked_by;
     s += "\n  source: ";
     s += f.source;
     s += "\n  ";
@@ -141,6 +149,19 @@ std::string formulas_json() {
     o += jstr(f.source);
     o += ",\"url\":";
     o += jstr(f.url);
+    // The formula in dtx's expression language, as the simulator computes each figure
+    // (tests/unit/test_sim_explain.cpp compares the two), or the test of its event simulation.
+    o += ",\"computed\":[";
+    bool first_expr = true;
+    for (const auto& e : sim::formula_exprs()) {
+      if (std::string_view(e.id) != f.id) continue;
+      o += std::string(first_expr ? "" : ",") + "{\"figure\":" + jstr(e.figure) + ",\"expr\":" + jstr(e.expr) +
+           ",\"when\":" + jstr(e.when) + "}";
+      first_expr = false;
+    }
+    o += "]";
+    for (const auto& e : sim::simulated_formulas())
+      if (std::string_view(e.id) == f.id) o += ",\"checked_by\":" + jstr(e.checked_by);
     o += '}';
     first = false;
   }
@@ -210,6 +231,7 @@ const sim::WidgetKind* find_kind(const std::string& name) {
 struct SimFlags {
   sim::WidgetValues values;
   bool json = false;
+  bool explain = false;
   std::string steps;  // gradscaler's text input
   bool have_steps = false;
 };
@@ -246,6 +268,10 @@ std::optional<int> parse_flags(const sim::WidgetKind& kind, const std::vector<st
     }
     if (a == "--json") {
       flags.json = true;
+      continue;
+    }
+    if (a == "--explain") {
+      flags.explain = true;
       continue;
     }
     if (a.rfind("--", 0) != 0) {
@@ -309,6 +335,7 @@ int cmd_sim(const std::vector<std::string>& args) {
   SimFlags flags;
   flags.values = sim::WidgetValues::defaults(*kind);
   if (auto code = parse_flags(*kind, args, flags)) return *code;
+  if (flags.explain) return print_explained(flags.values, flags.json, [&] { return run_sim(*kind, flags); });
   return run_sim(*kind, flags);
 }
 

@@ -3,6 +3,7 @@
 // kind prints its own result in cli/sim_<kind>.cpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,8 @@ int print_sim_collective(const sim::WidgetValues& v, bool json);
 int print_sim_checkpoint(const sim::WidgetValues& v, bool json);
 int print_sim_gradscaler(const sim::WidgetValues& v, const std::string& steps, bool json);
 int print_sim_scaling(const sim::WidgetValues& v, bool json);
+// --explain (cli/sim_explain.cpp): runs `run` (which prints the kind's figures) and adds how
+// each figure comes out of its source's formula; with --json, as an "explain" array.
+int print_explained(const sim::WidgetValues& v, bool json, const std::function<int()>& run);
 
 }  // namespace dtx::cli

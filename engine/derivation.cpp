@@ -27,6 +27,23 @@ const ParamSpec* find_param(const Exercise& ex, std::string_view name) {
 DerivationStep step(const Exercise& ex, const Instance& inst, const std::string& name, const Expr& e,
                     const std::string& unit, bool is_result) {
   auto scope = inst.scope();
+  auto written = [&](std::string_view n, double v) {
+    const ParamSpec* p = find_param(ex, n);
+    std::string num = expr_number(v);
+    // Sizes, times, FLOP and money carry their unit; counts ("8 GPUs") read better bare.
+    bool measured = p && p->unit && (p->unit->dim.data || p->unit->dim.time || p->unit->dim.flop || p->unit->dim.money);
+    return measured ? num + " " + p->unit->symbol : num;
+  };
+  auto v = e.eval(scope, nullptr);
+  // The key's value as the key line prints it; a derived value in a form the parser reads.
+  std::string value = !v ? "?" : unit.empty() && !is_result ? expr_number(*v) : format_number(*v, 6) + (unit.empty() ? "" : " " + unit);
+  return derive_line(name, e, scope, written, value);
+}
+
+}  // namespace
+
+DerivationStep derive_line(const std::string& name, const Expr& e, const ExprScope& scope,
+                           const std::function<std::string(std::string_view, double)>& written, const std::string& value) {
   DerivationStep s;
   s.name = name;
   bool has_names = !e.names().empty();
@@ -34,25 +51,15 @@ DerivationStep step(const Exercise& ex, const Instance& inst, const std::string&
   std::string substituted = e.written(
       [&](std::string_view n) {
         auto v = scope(n);
-        if (!v) return std::string(n);
-        const ParamSpec* p = find_param(ex, n);
-        std::string num = expr_number(*v);
-        // Sizes, times, FLOP and money carry their unit; counts ("8 GPUs") read better bare.
-        bool measured = p && p->unit && (p->unit->dim.data || p->unit->dim.time || p->unit->dim.flop || p->unit->dim.money);
-        return measured ? num + " " + p->unit->symbol : num;
+        return v ? written(n, *v) : std::string(n);
       },
       scope);
   if (has_names && formula != name) s.formula = formula;
   if (has_names) s.substituted = substituted;
   else if (substituted != expr_number(e.eval(scope, nullptr).value_or(0))) s.formula = substituted;
-  ExprError err;
-  auto v = e.eval(scope, &err);
-  // The key's value as the key line prints it; a derived value in a form the parser reads.
-  s.value = !v ? "?" : unit.empty() && !is_result ? expr_number(*v) : format_number(*v, 6) + (unit.empty() ? "" : " " + unit);
+  s.value = value;
   return s;
 }
-
-}  // namespace
 
 std::vector<DerivationStep> derive(const Exercise& ex, const Instance& inst, const std::string& name, const Expr& e,
                                    const std::string& unit) {

@@ -8,12 +8,15 @@
 // declare one; the result shows the unit it is asked in.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "expr.h"
 
 namespace dtx {
 
-class Expr;
 struct Exercise;
 struct Instance;
 
@@ -26,6 +29,12 @@ struct DerivationStep {
 
 std::vector<DerivationStep> derive(const Exercise& ex, const Instance& inst, const std::string& name, const Expr& e,
                                    const std::string& unit);
+
+// One line for `e` under `scope`: the formula with its names, then with each name's value as
+// `written` gives it (a number, perhaps with a unit), then `value`. Exercises and `dtx sim
+// --explain` (engine/sim/explain.h) write their lines with it.
+DerivationStep derive_line(const std::string& name, const Expr& e, const ExprScope& scope,
+                           const std::function<std::string(std::string_view, double)>& written, const std::string& value);
 
 // "name = formula = substituted = value", one line per step.
 std::string derivation_text(const std::vector<DerivationStep>& steps);

@@ -41,9 +41,15 @@ const TITLES = {
 };
 let out = `${BEGIN}\n`;
 for (const [g, list] of groups) {
-  out += `\n### ${TITLES[g] || g}\n\n| id | quantity | formula | source |\n|---|---|---|---|\n`;
-  for (const f of list)
-    out += `| \`${f.id}\` | ${cell(f.quantity)} | ${cell(f.formula)} | [${cell(f.source)}](${f.url}) |\n`;
+  out += `\n### ${TITLES[g] || g}\n\n| id | quantity | formula | as dtx computes it | source |\n|---|---|---|---|---|\n`;
+  for (const f of list) {
+    // The expression the simulator's figure is checked against (tests/unit/test_sim_explain.cpp),
+    // or the test that checks an event simulation against its source.
+    const computed = f.computed.length
+      ? f.computed.map((c) => `\`${c.figure} = ${cell(c.expr)}\`` + (c.when ? ` (exact when \`${cell(c.when)}\`)` : '')).join('<br>')
+      : `event simulation: ${cell(f.checked_by || '')}`;
+    out += `| \`${f.id}\` | ${cell(f.quantity)} | ${cell(f.formula)} | ${computed} | [${cell(f.source)}](${f.url}) |\n`;
+  }
 }
 out += `\n${END}\n`;
 

@@ -519,8 +519,9 @@ std::vector<std::string> plan_assumptions(const PlanInput& in) {
       "TP: 2 AllReduces forward and 2 backward per layer per microbatch (2 more with full recomputation) of "
       "s·b·h·2 bytes; SP sends the same bytes as AllGather + ReduceScatter. PP: s·b·h·2 bytes (/TP with SP) "
       "each way per microbatch. CP: K and V blocks around the ring, once forward, twice backward.",
-      "Time: 6·N·tokens model FLOPs (8·N·tokens with full recomputation; selective recomputation's extra "
-      "attention FLOPs are not counted) shared by the GPUs at the dense BF16 peak × efficiency, stretched by the "
+      "Time: (6·N + 12·L·h·s)·tokens model FLOPs (PaLM appendix B; full recomputation runs the forward again, "
+      "2·N + 4·L·h·s more per token; selective recomputation's extra attention FLOPs are not counted) shared by "
+      "the GPUs at the dense BF16 peak × efficiency, stretched by the "
       "bubble (PP-1)/(m+PP-1) and by the fullest stage. TP, PP and CP traffic is that of the fullest stage.",
       "Overlap: DP traffic hides behind the last microbatch's backward pass (ZeRO-3: its forward and backward); "
       "TP, PP and CP traffic is not overlapped.",

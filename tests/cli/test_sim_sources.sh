@@ -93,6 +93,20 @@ for flag in source params K zero dp mp gpus_per_node nodes largest_layer offload
   contains "memory help lists --$flag" "$tmp/out" "^  --$flag "
 done
 
+# ---- --explain: each figure worked out from its source's formula with the run's inputs
+check "ring --explain" 0 "$DTX" sim ring --explain
+contains "the ring's bytes written out" "$tmp/out" "max_bytes_sent = 2 × .N − 1. / N × M = 2 × .8 − 1. / 8 × 10.9 B = 1,750,000,000 B .1.75 GB.$"
+contains "the formula's source" "$tmp/out" "ring.allreduce-bytes: Patarasuk and Yuan 2009"
+check "memory --explain --json" 0 "$DTX" sim memory --params 70e9 --zero 3 --nodes 4 --explain --json
+is "the kind's own figures are still there" 'd.gpu_bytes === 35e9' "$tmp/out"
+is "one explained figure, agreeing" 'd.explain.length === 1 && d.explain[0].agrees && d.explain[0].from_formula === 35e9' "$tmp/out"
+is "its derivation" 'd.explain[0].derivation === "gpu_bytes = (2 + 2 + K) / Nd × P / MP = (2 + 2 + 12) / 32 × 7 × 10^10 / 1 = 35,000,000,000 B (35 GB)"' "$tmp/out"
+check "zb-h1 outside its formula's assumption" 0 "$DTX" sim pipeline --schedule zb-h1 --p 8 --m 4 --explain
+contains "says when the formula is exact" "$tmp/out" "exact when f == b && b == w && m >= p; not here"
+check "a refused run explains nothing" 1 "$DTX" sim memory --source deepspeed --zero 0 --explain
+check "formulas json: each closed form as computed" 0 "$DTX" sim --formulas-json
+is "every formula has its expression or its test" 'd.every(f => f.computed.length > 0 || /tests\//.test(f.checked_by))' "$tmp/out"
+
 if [[ $fails -ne 0 ]]; then
   echo "$fails check(s) failed"
   exit 1
