@@ -99,6 +99,7 @@ std::string main_help() {
        "  PyTorch          GradScaler, torch/amp/grad_scaler.py (gradscaler)\n"
        "  Kaplan et al. 2020, Hoffmann et al. 2022   6ND and tokens per parameter (scaling)\n"
        "  Korthikanti et al. 2022   activation memory (plan)\n"
+       "  Williams et al. 2009   the roofline (roofline); Llama 3 section 3.3.1   oversubscription (hierarchy)\n"
        "\nRun `dtx sim KIND --help` for its inputs.\n";
   return s;
 }

@@ -38,6 +38,8 @@ const TITLES = {
   checkpoint: 'Checkpoint interval (`dtx sim checkpoint`)',
   gradscaler: 'Dynamic loss scaling (`dtx sim gradscaler`)',
   scaling: 'Training compute (`dtx sim scaling`)',
+  roofline: 'Roofline (`dtx sim roofline`)',
+  hierarchy: 'Bandwidth hierarchy (`dtx sim hierarchy`)',
 };
 let out = `${BEGIN}\n`;
 for (const [g, list] of groups) {

@@ -7,6 +7,7 @@
 #include "sim/pipeline.h"
 #include "sim/plan.h"
 #include "sim/ring.h"
+#include "sim/roofline.h"
 #include "sim/sources.h"
 #include "text.h"
 
@@ -67,6 +68,12 @@ const std::vector<FormulaExpr>& formula_exprs() {
       {"checkpoint.young", "young_s", "s", "sqrt(2 * C * M)", ""},
       {"checkpoint.daly", "daly_s", "s",
        "if(C < 2 * M, sqrt(2 * C * M) * (1 + sqrt(C / (2 * M)) / 3 + C / (2 * M) / 9) - C, M)", ""},
+      {"roofline.attainable", "attainable_flops", "FLOP/s", "min(peak, I * bw)", ""},
+      {"roofline.attainable", "time_s", "s", "max(F / peak, bytes / bw)", ""},
+      {"roofline.attainable", "ridge_flop_per_byte", "", "peak / bw", ""},
+      {"hierarchy.nvlink-direction", "nvlink_gbs", "GB/s", "quoted / 2", ""},
+      {"hierarchy.cross-pod", "cross_pod_gbs", "GB/s", "port / k", ""},
+      {"hierarchy.cross-pod", "cross_pod_time_s", "s", "bytes / (port / k * 10^9)", ""},
       {"scaling.flops", "flops", "FLOP", "6 * N * D", ""},
       {"scaling.tokens-per-param", "tokens_per_param", "", "D / N", ""},
   };
@@ -84,7 +91,7 @@ namespace {
 
 // What a kind's run binds: the names its formulas use, the simulator's figures, and the
 // formulas behind them.
-struct Bound {
+struct Bindings {
   std::string error;
   std::vector<std::pair<std::string, double>> names;
   std::vector<std::pair<std::string, double>> figures;
@@ -92,7 +99,7 @@ struct Bound {
   std::vector<std::pair<std::string, std::string>> units;  // name -> unit, for the written values
 };
 
-void bind_memory(const WidgetValues& v, Bound& b) {
+void bind_memory(const WidgetValues& v, Bindings& b) {
   const MemoryQuery q = memory_query_from(v);
   const MemoryEstimate e = estimate_memory(q);
   if (!e.error.empty()) {
@@ -120,7 +127,7 @@ void bind_memory(const WidgetValues& v, Bound& b) {
   if (q.source == MemorySource::ZeroPaper) b.ids.push_back("memory.zero-paper.max-params");
 }
 
-void bind_collective(const WidgetValues& v, Bound& b) {
+void bind_collective(const WidgetValues& v, Bindings& b) {
   const std::string op = v.option("op");
   const int n = v.get_int("N");
   const bool in_network = v.get_int("in_network") == 1;
@@ -136,7 +143,7 @@ void bind_collective(const WidgetValues& v, Bound& b) {
   }
 }
 
-void bind_ring(const WidgetValues& v, Bound& b) {
+void bind_ring(const WidgetValues& v, Bindings& b) {
   const RingInputs in = ring_inputs_from(v);
   std::string err;
   auto r = simulate_ring(in, &err);
@@ -153,7 +160,7 @@ void bind_ring(const WidgetValues& v, Bound& b) {
 
 double max_of(const std::vector<double>& xs) { return xs.empty() ? 0 : *std::max_element(xs.begin(), xs.end()); }
 
-void bind_pipeline(const WidgetValues& v, Bound& b) {
+void bind_pipeline(const WidgetValues& v, Bindings& b) {
   const PipelineInputs in = pipeline_inputs(v);
   const PipelineResult r = simulate_pipeline(in);
   if (!r.error.empty()) {
@@ -169,7 +176,7 @@ void bind_pipeline(const WidgetValues& v, Bound& b) {
   b.ids = {pipe_schedule_formula_id(in.schedule)};
 }
 
-void bind_plan(const WidgetValues& v, Bound& b) {
+void bind_plan(const WidgetValues& v, Bindings& b) {
   const PlanInput in = plan_input_from(v);
   const PlanResult r = simulate_plan(in);
   if (!r.error.empty()) {
@@ -198,7 +205,7 @@ void bind_plan(const WidgetValues& v, Bound& b) {
   b.ids = {"memory.activations", "plan.mfu", "plan.mfu-6n", "plan.hfu"};
 }
 
-void bind_checkpoint(const WidgetValues& v, Bound& b) {
+void bind_checkpoint(const WidgetValues& v, Bindings& b) {
   const double c = v.get("cost_s"), m = v.get("mtbf_s");
   b.names = {{"C", c}, {"M", m}};
   b.units = {{"C", "s"}, {"M", "s"}};
@@ -206,15 +213,41 @@ void bind_checkpoint(const WidgetValues& v, Bound& b) {
   b.ids = {"checkpoint.young", "checkpoint.daly"};
 }
 
-void bind_scaling(const WidgetValues& v, Bound& b) {
+void bind_scaling(const WidgetValues& v, Bindings& b) {
   const double n = v.get("params"), d = v.get("tokens");
   b.names = {{"N", n}, {"D", d}};
   b.figures = {{"flops", training_flops(n, d)}, {"tokens_per_param", d / n}};
   b.ids = {"scaling.flops", "scaling.tokens-per-param"};
 }
 
-Bound bind(const WidgetValues& v) {
-  Bound b;
+void bind_roofline(const WidgetValues& v, Bindings& b) {
+  const RooflineResult r = run_roofline(v);
+  if (!r.error.empty()) {
+    b.error = r.error;
+    return;
+  }
+  const OpCost& c = r.selected;
+  b.names = {{"peak", r.roof.peak_flops}, {"bw", r.roof.hbm_bytes_per_s}, {"F", c.flops}, {"bytes", c.bytes},
+             {"I", c.intensity}};
+  b.units = {{"peak", "FLOP/s"}, {"bw", "B/s"}, {"F", "FLOP"}, {"bytes", "B"}, {"I", "FLOP/B"}};
+  b.figures = {{"attainable_flops", c.attainable_flops}, {"time_s", c.time_s}, {"ridge_flop_per_byte", r.roof.ridge_flop_per_byte}};
+  b.ids = {"roofline.attainable"};
+}
+
+void bind_hierarchy(const WidgetValues& v, Bindings& b) {
+  const Hierarchy h = run_hierarchy(v);
+  if (!h.error.empty()) {
+    b.error = h.error;
+    return;
+  }
+  b.names = {{"quoted", h.links[1].quoted_gbs}, {"port", h.links[2].bw_gbs}, {"k", h.oversubscription}, {"bytes", h.bytes}};
+  b.units = {{"quoted", "GB/s"}, {"port", "GB/s"}, {"bytes", "B"}};
+  b.figures = {{"nvlink_gbs", h.links[1].bw_gbs}, {"cross_pod_gbs", h.links[3].bw_gbs}, {"cross_pod_time_s", h.links[3].time_s}};
+  b.ids = {"hierarchy.nvlink-direction", "hierarchy.cross-pod"};
+}
+
+Bindings bind(const WidgetValues& v) {
+  Bindings b;
   const std::string kind = v.kind ? v.kind->kind : "";
   if (kind == "memory") bind_memory(v, b);
   else if (kind == "collective") bind_collective(v, b);
@@ -223,6 +256,8 @@ Bound bind(const WidgetValues& v) {
   else if (kind == "plan") bind_plan(v, b);
   else if (kind == "checkpoint") bind_checkpoint(v, b);
   else if (kind == "scaling") bind_scaling(v, b);
+  else if (kind == "roofline") bind_roofline(v, b);
+  else if (kind == "hierarchy") bind_hierarchy(v, b);
   return b;
 }
 
@@ -234,7 +269,7 @@ const T* lookup(const std::vector<std::pair<std::string, T>>& xs, std::string_vi
 }
 
 // One figure: the formula written with the run's values, its value and the simulator's.
-ExplainedFigure explain_figure(const FormulaExpr& f, const Bound& b, double simulated) {
+ExplainedFigure explain_figure(const FormulaExpr& f, const Bindings& b, double simulated) {
   ExplainedFigure out;
   out.formula = &f;
   out.simulated = simulated;
@@ -262,7 +297,7 @@ ExplainedFigure explain_figure(const FormulaExpr& f, const Bound& b, double simu
 
 Explanation explain_run(const WidgetValues& v) {
   Explanation out;
-  Bound b = bind(v);
+  Bindings b = bind(v);
   out.error = b.error;
   out.bound = b.names;
   if (!b.error.empty()) return out;

@@ -149,6 +149,28 @@ std::vector<SourcedFormula> mixed_precision_formulas() {
   };
 }
 
+// Roofline and the bandwidth hierarchy (engine/sim/roofline.h)
+std::vector<SourcedFormula> roofline_formulas() {
+  return {
+    {"roofline.attainable", "attainable FLOP/s and time of an operation",
+     "min(peak, I × HBM bandwidth) for intensity I in FLOP/byte; time max(FLOPs/peak, bytes/bandwidth); ridge at "
+     "peak/bandwidth",
+     "Williams, Waterman and Patterson 2009, Roofline: an insightful visual performance model for multicore "
+     "architectures, CACM 52(4)",
+     "https://doi.org/10.1145/1498765.1498785"},
+    {"hierarchy.nvlink-direction", "NVLink bandwidth per GPU per direction",
+     "the datasheet's NVLink figure / 2 (it counts both directions together: 900 GB/s on an H100 is 450 each way)",
+     "NVIDIA H100 Tensor Core GPU datasheet (NVLink 900 GB/s, bidirectional); NVLink 4 is 18 links of 25 GB/s "
+     "each way",
+     "https://www.nvidia.com/en-us/data-center/h100/"},
+    {"hierarchy.cross-pod", "bandwidth per GPU between pods under oversubscription",
+     "network port / k above a 1:k oversubscribed layer, when every GPU crosses at once; a transfer takes bytes / "
+     "bandwidth",
+     "Dubey et al. 2024, The Llama 3 Herd of Models, section 3.3.1 (24K GPUs, 1:7 oversubscription between pods)",
+     "https://arxiv.org/abs/2407.21783"},
+  };
+}
+
 // Scaling
 std::vector<SourcedFormula> scaling_formulas() {
   return {
@@ -167,7 +189,7 @@ const std::vector<SourcedFormula>& sourced_formulas() {
   static const std::vector<SourcedFormula> f = [] {
     std::vector<SourcedFormula> all;
     for (auto group : {&memory_formulas, &collective_formulas, &pipeline_formulas, &checkpoint_formulas,
-                       &mixed_precision_formulas, &scaling_formulas}) {
+                       &mixed_precision_formulas, &roofline_formulas, &scaling_formulas}) {
       const std::vector<SourcedFormula> part = group();
       all.insert(all.end(), part.begin(), part.end());
     }

@@ -88,7 +88,7 @@ TEST(SimExplain, EveryFormulaIsWrittenInTheExpressionLanguageOrNamesItsTest) {
 TEST(SimExplain, EveryFormulaGivesTheSimulatorsFigureOverRandomInputs) {
   std::mt19937 rng(20261207);
   std::map<std::string, int> checked;  // "id figure" -> draws where it applied and agreed
-  for (const std::string name : {"memory", "collective", "ring", "pipeline", "plan", "checkpoint", "scaling"}) {
+  for (const std::string name : {"memory", "collective", "ring", "pipeline", "plan", "checkpoint", "scaling", "roofline", "hierarchy"}) {
     const WidgetKind& k = kind_named(name);
     int explained = 0;
     for (int i = 0; i < 1500 && explained < 300; ++i) {
