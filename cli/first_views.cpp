@@ -58,6 +58,9 @@ struct Html {
   std::string base;
   int image = 0;  // inside ![alt](...): text goes into the alt attribute
   std::vector<bool> links;  // each open link: kept (an <a>) or dropped (its words only)
+  // A prompt's headings sit one level below the exercise's title (h1); a page's at their own.
+  unsigned heading_shift = 1;
+  bool keep_relative_links = true;  // false: a page of the site, where the repository's files are not
 };
 
 int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
@@ -74,8 +77,7 @@ int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
     case MD_BLOCK_LI: h.out += "<li>"; break;
     case MD_BLOCK_HR: h.out += "<hr>"; break;
     case MD_BLOCK_H: {
-      // The exercise's title is the page's h1: a heading in a prompt is one level below.
-      unsigned level = std::min(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level + 1, 6u);
+      unsigned level = std::min(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level + h.heading_shift, 6u);
       h.out += "<h" + std::to_string(level) + ">";
       break;
     }
@@ -102,7 +104,7 @@ int leave_block(MD_BLOCKTYPE type, void* detail, void* user) {
     case MD_BLOCK_LI: h.out += "</li>"; break;
     case MD_BLOCK_HR: break;
     case MD_BLOCK_H: {
-      unsigned level = std::min(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level + 1, 6u);
+      unsigned level = std::min(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level + h.heading_shift, 6u);
       h.out += "</h" + std::to_string(level) + ">";
       break;
     }
@@ -134,7 +136,7 @@ int enter_span(MD_SPANTYPE type, void* detail, void* user) {
     case MD_SPAN_U: h.out += "<u>"; break;
     case MD_SPAN_A: {
       std::string url = attribute(static_cast<MD_SPAN_A_DETAIL*>(detail)->href);
-      h.links.push_back(safe_link(url));
+      h.links.push_back(safe_link(url) && (h.keep_relative_links || absolute(url)));
       if (!h.links.back()) break;
       h.out += "<a href=\"";
       escape_into(h.out, url.data(), url.size());
@@ -196,11 +198,8 @@ int text(MD_TEXTTYPE type, const MD_CHAR* s, MD_SIZE n, void* user) {
   return 0;
 }
 
-}  // namespace
-
-std::string markdown_to_html(const std::string& markdown, const std::string& base, bool inline_only) {
-  Html h;
-  h.base = base;
+// Markdown through md4c into `h` (its options set by the caller).
+std::string render(const std::string& markdown, Html& h, bool inline_only) {
   MD_PARSER parser{};
   parser.abi_version = 0;
   // The page's flags (web/ui/markdown.cpp) but maths: those are plain text here.
@@ -222,6 +221,33 @@ std::string markdown_to_html(const std::string& markdown, const std::string& bas
       out.find("<p>", 3) == std::string::npos)
     out = out.substr(3, out.size() - 7);
   return out;
+}
+
+}  // namespace
+
+std::string markdown_to_html(const std::string& markdown, const std::string& base, bool inline_only) {
+  Html h;
+  h.base = base;
+  return render(markdown, h, inline_only);
+}
+
+std::string markdown_page(const std::string& markdown, const std::string& stylesheet) {
+  std::string title = "dtx", body = markdown;
+  if (body.rfind("# ", 0) == 0) {
+    size_t eol = body.find('\n');
+    title = body.substr(2, eol == std::string::npos ? std::string::npos : eol - 2);
+    body = eol == std::string::npos ? "" : body.substr(eol + 1);
+  }
+  Html h;
+  h.heading_shift = 0;
+  h.keep_relative_links = false;
+  std::string t;
+  escape_into(t, title.data(), title.size());
+  return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" + t +
+         " · dtx</title>\n<link rel=\"stylesheet\" href=\"" + stylesheet + "\">\n</head>\n<body>\n<main>\n"
+         "<p><a href=\"./\">← Back to the course</a></p>\n<h1>" + t + "</h1>\n" + render(body, h, false) +
+         "\n</main>\n</body>\n</html>\n";
 }
 
 std::string first_views_json(const std::vector<PackSource>& sources) {

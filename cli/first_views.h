@@ -26,4 +26,11 @@ std::string first_views_json(const std::vector<PackSource>& sources);
 // paragraph. Exposed for the tests.
 std::string markdown_to_html(const std::string& markdown, const std::string& base, bool inline_only);
 
+// A document of the repository (docs/accessibility.md) as a page of the site: its first "# "
+// line the page's title and h1, its headings at their own levels, tables with header cells,
+// and links to the repository's other files reduced to their words (the site does not carry
+// them). `stylesheet` is the page's CSS file, next to it (no inline style: a site's policy
+// may refuse one).
+std::string markdown_page(const std::string& markdown, const std::string& stylesheet);
+
 }  // namespace dtx::cli

@@ -16,6 +16,7 @@ namespace {
 
 const char* kOutlineHelp =
     "usage: dtx outline [DIR] [-o FILE] [--first-views FILE]\n"
+    "       dtx outline --page DOC.md PAGE.html [--css FILE]\n"
     "\n"
     "Prints the course outline of DIR (default: exercises/): for each pack listed in\n"
     "DIR/index.json, in its order, the chapter, its title and each exercise's id, title,\n"
@@ -25,13 +26,39 @@ const char* kOutlineHelp =
     "With -o, writes FILE instead. With --first-views, also writes to FILE what a link to\n"
     "each exercise shows before the page's engine runs: its default instance's title, prompt\n"
     "as HTML and answer area, never its answer (scripts/first-views.mjs makes the page's\n"
-    "files of it). Exit status 1 when index.json cannot be read.\n";
+    "files of it). Exit status 1 when index.json cannot be read.\n"
+    "\n"
+    "With --page, writes the Markdown document DOC.md as the site's page PAGE.html (`make dist`\n"
+    "publishes docs/accessibility.md so), styled by --css (default statement.css, next to it).\n";
+
+// `--page DOC.md PAGE.html`: a document of the repository as a page of the site.
+int write_page(const std::string& doc, const std::string& page, const std::string& css) {
+  std::string text;
+  if (!read_file(doc, &text)) {
+    std::cerr << doc << ": cannot be read\n";
+    return 1;
+  }
+  const std::string html = markdown_page(text, css);
+  FILE* f = std::fopen(page.c_str(), "wb");
+  if (!f || std::fwrite(html.data(), 1, html.size(), f) != html.size() || std::fclose(f) != 0) {
+    std::cerr << page << ": cannot be written\n";
+    return 1;
+  }
+  return 0;
+}
 
 }  // namespace
 
 int cmd_outline(const std::vector<std::string>& args) {
   std::string dir = "exercises", out_file, views_file;
   bool dir_set = false;
+  if (!args.empty() && args[0] == "--page") {
+    if (args.size() != 3 && !(args.size() == 5 && args[3] == "--css")) {
+      std::cerr << "dtx outline --page: expected DOC.md PAGE.html [--css FILE]\n\n" << kOutlineHelp;
+      return 2;
+    }
+    return write_page(args[1], args[2], args.size() == 5 ? args[4] : "statement.css");
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kOutlineHelp;

@@ -44,6 +44,9 @@ node -e '
 # With it, what a link to each exercise shows before the engine runs (exercises/first/ID.html).
 node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json" --first-views "$wasm_dir/first-views.json"
 node "$repo_root/scripts/first-views.mjs" "$wasm_dir/first-views.json" "$out"
+# The accessibility statement, published with the site (Settings links to it).
+cp "$repo_root/web/shell/statement.css" "$out/"
+node "$wasm_dir/dtx-outline.js" --page "$repo_root/docs/accessibility.md" "$out/accessibility.html"
 # The course map as HTML in index.html, from the outline: what the page shows before the engine runs.
 node "$repo_root/scripts/first-screen.mjs" "$out"
 # What the first paint needs (dtx.css, first-screen.js) into the page itself, with their hashes in

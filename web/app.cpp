@@ -134,10 +134,24 @@ bool app_first_view_answer(App& app, const std::string& id, const std::vector<st
   return true;
 }
 
+// The answer as `dtx grade` words, with its verdict unless exam mode keeps verdicts back.
+static std::string answer_for_report(const ExerciseState& st, const Answer& answer, const Feedback& fb, bool exam) {
+  std::string words;
+  for (const auto& w : st.exercise->spec->answer_words(*st.exercise, *st.inst, answer))
+    words += (words.empty() ? "" : "  ") + w;
+  if (exam) return words;
+  const char* v = fb.verdict == Verdict::Correct       ? "right"
+                  : fb.verdict == Verdict::Partial     ? "partly right"
+                  : fb.verdict == Verdict::FormatError ? "could not be read"
+                                                       : "not right";
+  return words + " (graded: " + v + ")";
+}
+
 static void record(App& app, const Answer& answer, const Feedback& fb) {
   ExerciseState& st = app.ex;
   st.graded++;
   st.saved_note.clear();
+  st.last_answer = answer_for_report(st, answer, fb, fb.counts_as_attempt() && assignment_hides_verdicts(app));
   if (fb.counts_as_attempt() && assignment_hides_verdicts(app)) {
     // Exam mode: the attempt is kept with its verdict for the record; the student sees that it
     // was saved, and nothing that tells right from wrong (no verdict, no solve, no progress mark).

@@ -76,6 +76,10 @@ struct ExerciseState {
   double code_started_ms = 0;
   double answering_since_ms = 0;  // opened, or the last attempt: an attempt's latency for an LMS
   bool focus_first = false;  // focus the first field on the next frame
+  std::string report_address;  // "Report a problem" as last drawn ("" when the site has none)
+  // The last answer submitted here, in `dtx grade` words and with its verdict unless exam mode
+  // hides it ("phase=14.5 GB  total=29 GB (incorrect)"), for a problem report.
+  std::string last_answer;
 };
 
 // An assignment run inside an LMS as a SCORM package (web/course_lms.cpp): who the LMS says
@@ -123,6 +127,9 @@ struct Loading {
   std::map<std::string, std::string> fetch_failed;  // pack file -> why it could not be fetched
   std::vector<PackProblem> problems;                // rebuilt with the library
   std::string index_error;
+  // index.json's "report" (engine/report_link.h): where "Report a problem" goes; "" (no link)
+  // until the site's operator sets one. report_error: why the one set cannot be used.
+  std::string report_destination, report_error;
   LoadCache load_cache;       // each pack loaded once while the library is rebuilt per arrival
   std::set<std::string> admitted;  // first load: packs already in the library
   bool library_ready = false; // every listed pack has arrived or failed

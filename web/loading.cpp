@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_link.h"
 #include "text.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
@@ -316,6 +317,20 @@ void request_start_files(App& app) {
 
 static bool repoint_after_preview(App& app, Preview& p);
 
+// exercises/index.json's "report": the site's destination for problem reports, checked once.
+// A bad one turns the link off and says why on the course map (the operator sees it there).
+static void read_report_destination(App& app, const nlohmann::json& index) {
+  app.load.report_destination.clear();
+  app.load.report_error.clear();
+  if (!index.is_object() || !index.contains("report")) return;
+  const auto& r = index["report"];
+  std::optional<std::string> why =
+      r.is_string() ? check_report_destination(r.get<std::string>())
+                    : std::optional<std::string>("must be a string: an https:// new-issue address or a mailto: address");
+  if (why) app.load.report_error = "exercises/index.json: \"report\" " + *why + ". \"Report a problem\" is off until it is fixed.";
+  else app.load.report_destination = r.get<std::string>();
+}
+
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
   if (assignment_on_fetched(app, id, ok, status, body)) return;
   if (id == app.load.outline_request) {
@@ -385,6 +400,7 @@ void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
       app.load.index_error = "exercises/index.json could not be fetched (HTTP " + std::to_string(status) + ").";
     } else {
       auto j = nlohmann::json::parse(body, nullptr, false);
+      read_report_destination(app, j);
       if (j.is_discarded() || !j.is_object() || !j.contains("packs") || !j["packs"].is_array()) {
         app.load.index_error = "exercises/index.json: expected an object with a \"packs\" list of file names.";
       } else {

@@ -67,6 +67,7 @@ void exercise_state(const App& app, Json& j) {
   if (!app.widgets.ex_widget_error.empty()) j["widget_error"] = app.widgets.ex_widget_error;
   j["instructor"] = instructor_view(app);
   j["preview"] = preview_of(app, app.ex.exercise) != nullptr;
+  j["report_address"] = app.ex.report_address;
 }
 
 // What the frame cost, and what it drew.

@@ -19,13 +19,13 @@ import { ROOT, serve, state, waitFor, ready, openExercise, typeInto, submit, eng
 
 const DTX = path.join(ROOT, 'build/native/dtx');
 
-function copyDist(dist, name) {
+export function copyDist(dist, name) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dtx-${name}-`));
   fs.cpSync(dist, dir, { recursive: true });
   return dir;
 }
 // After changing files of a copy: its outline, version and service worker as `make dist` makes them.
-function restamp(dir) {
+export function restamp(dir) {
   execFileSync(process.execPath, [path.join(ROOT, 'build/wasm/dtx-outline.js'), path.join(dir, 'exercises'), '-o',
     path.join(dir, 'exercises/outline.json')]);
   return execFileSync(process.execPath, [path.join(ROOT, 'scripts/stamp-version.mjs'), dir], { encoding: 'utf8' }).trim();

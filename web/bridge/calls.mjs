@@ -81,6 +81,7 @@ export const toPage = [
   { name: 'set_address', args: ['string fragment', 'string title', 'bool push'] },
   { name: 'link_to', args: ['string fragment'], returns: 'string?' },
   { name: 'open_url', args: ['string url'] },
+  { name: 'build_version', returns: 'string?', why: 'the site\'s version stamp (<meta name="dtx-version">), for a problem report' },
   { name: 'resolve_url', args: ['string base', 'string source'], returns: 'string?' },
   // pictures in pack texts (web/ui/images.h)
   { name: 'load_image', args: ['int id', 'string url'], why: 'answered by on_image' },

@@ -41,6 +41,8 @@ class Platform {
   virtual void set_address(const std::string& fragment, const std::string& title, bool push) = 0;
   // The page's own URL with `fragment` as its fragment (what "Copy link" copies).
   virtual std::string link_to(const std::string& fragment) = 0;
+  // The site's build (its version stamp), "" when it has none (a development build).
+  virtual std::string build_version() { return ""; }
 
   // Pictures in pack texts (ui/images.h). resolve_url: the absolute address `source` names,
   // read against `base` (a page-relative or absolute URL of the pack; "" for the page), or ""

@@ -18,6 +18,7 @@ void WebPlatform::set_address(const std::string& fragment, const std::string& ti
   to_page::set_address(fragment, title, push);
 }
 std::string WebPlatform::link_to(const std::string& fragment) { return to_page::link_to(fragment).value_or(fragment); }
+std::string WebPlatform::build_version() { return to_page::build_version().value_or(""); }
 void WebPlatform::publish_state(const std::string& json) { to_page::publish_state(json); }
 bool WebPlatform::late_code_ready() { return to_page::late_code_ready(); }
 void WebPlatform::want_late_code() { to_page::want_late_code(); }

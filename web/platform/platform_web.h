@@ -19,6 +19,7 @@ class WebPlatform : public Platform {
   void open_url(const std::string& url) override;
   void set_address(const std::string& fragment, const std::string& title, bool push) override;
   std::string link_to(const std::string& fragment) override;
+  std::string build_version() override;
   void publish_state(const std::string& json) override;
   bool late_code_ready() override;
   void want_late_code() override;

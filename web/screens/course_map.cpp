@@ -214,6 +214,7 @@ static void continue_and_problems(App& app) {
     notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.nav.route_pending->id) + ": its chapter is loading…");
 
   if (!app.load.index_error.empty()) notice_box(app, color::wrong(), app.load.index_error);
+  if (!app.load.report_error.empty()) notice_box(app, color::partial(), app.load.report_error);
   for (const auto& pr : app.load.problems) {
     ImGui::Spacing();
     notice_box(app, color::wrong(), "Could not load " + pr.file + " (the other packs are fine):");

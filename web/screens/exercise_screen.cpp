@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "report_link.h"
 #include "maths.h"
 #include "text.h"
 
@@ -332,6 +333,23 @@ void instance_link(App& app, const Exercise& ex, const Instance& inst) {
   }
 }
 
+// "Report a problem": a link to the site's destination (index.json "report") with the
+// exercise, its numbers, the answer and the build filled in; none until the site sets one.
+// The address is worked out when the link is drawn, so a middle-click on its text opens the
+// same report as a click.
+void report_link(App& app, ExerciseState& st, const Exercise& ex, const Instance& inst) {
+  if (app.load.report_destination.empty() || preview_of(app, &ex)) return;
+  Route r;
+  r.kind = Route::Exercise;
+  r.id = ex.id;
+  r.seed = inst.seed;
+  ReportFields f{ex.id, ex.title, static_cast<unsigned long long>(inst.seed), app.platform->link_to(format_route(r)),
+                 st.last_answer, app.platform->build_version()};
+  st.report_address = report_address(app.load.report_destination, f);
+  if (small_button(app.ui, "Report a problem with this exercise##report")) app.platform->open_url(st.report_address);
+  link_item("Report a problem with this exercise", st.report_address);
+}
+
 void shown_hints(App& app, const ExerciseState& st, const Exercise& ex, const Instance& inst) {
   for (int i = 0; i < st.hints_shown && i < static_cast<int>(ex.hints.size()); ++i) {
     ImGui::Spacing();
@@ -492,6 +510,7 @@ void draw_exercise_screen(App& app) {
   if (st.feedback) feedback_box(app, *st.feedback);
   else if (!st.saved_note.empty()) saved_box(app, st.saved_note);
   worked_solution(app, st, ex, inst);
+  report_link(app, st, ex, inst);
   previous_next(app, ex);
 }
 

@@ -62,6 +62,17 @@ void theme_section(App& app) {
   ImGui::PopTextWrapPos();
 }
 
+// The site's accessibility statement (docs/accessibility.md, published by `make dist` as
+// accessibility.html): what is supported, what is not, how it is tested, and whom to tell.
+void accessibility_section(App& app) {
+  section_heading(app, "Accessibility");
+  ImGui::TextWrapped("How far this site meets WCAG 2.1 AA, criterion by criterion, what is known not to work and "
+                     "whom to tell.");
+  if (small_button(app.ui, "Accessibility statement (opens a new tab)##accessibility-statement"))
+    app.platform->open_url("accessibility.html");
+  link_item("Accessibility statement (opens a new tab)", "accessibility.html");
+}
+
 void keyboard_section(App& app) {
   section_heading(app, "Keyboard");
   // What web/ui/keyboard.cpp and the exercise screen do with keys, in the student's words.
@@ -151,6 +162,9 @@ void draw_settings(App& app) {
 
   ImGui::Spacing();
   keyboard_section(app);
+
+  ImGui::Spacing();
+  accessibility_section(app);
 
   ImGui::Spacing();
   progress_section(app);

@@ -201,9 +201,11 @@ async function answer(event, path) {
     const preview = url.searchParams.has('pack');
     const version = preview || !current ? 'network' : current;
     if (event.resultingClientId) pin(event.resultingClientId, version).then(cleanUp, () => {});
-    if (version === 'network') return networkFirst(req, current, 'index.html');
-    // A navigation is always the page itself, whatever its query (?assign=, ?instructor).
-    return (await fromCache(version, 'index.html')) || fetch(req);
+    // A navigation is the page itself, whatever its query (?assign=, ?instructor), unless it
+    // names another page of the site (accessibility.html): then that page.
+    const page = path && path !== 'index.html' && path.endsWith('.html') ? path : 'index.html';
+    if (version === 'network') return networkFirst(req, current, page);
+    return (await fromCache(version, page)) || fetch(req);
   }
   const version = await versionOf(event);
   // A worker the page starts (the code sandbox) is pinned with it: its own requests

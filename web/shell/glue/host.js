@@ -204,6 +204,7 @@ window.dtxGlue = {
     } catch (e) { /* a sandboxed frame may refuse history: the page works without it */ }
   },
   linkTo: (fragment) => location.href.split('#')[0] + fragment,
+  buildVersion: () => { const m = document.querySelector('meta[name="dtx-version"]'); return m ? m.content : ''; },
   openUrl,
   resolveUrl(base, source) {
     try { return new URL(source, new URL(base, document.baseURI)).href; } catch (e) { return null; }
