@@ -165,6 +165,7 @@ struct Navigation {
   std::optional<float> scroll_request;
   int course_chapter = -1;             // course map: the chapter last opened (in the address)
   int focus_chapter = -1;              // course map: open this chapter and scroll to it
+  bool focus_notes = false;            // ... and open its notes (#/chapter/N/notes)
   int focus_frames = 0;
   std::string lab_address_error;       // a Lab address named an input or value the widget lacks
   double link_copied_ms = -1;          // "Copy link" was pressed then (the note fades)

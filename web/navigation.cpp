@@ -102,6 +102,7 @@ void apply_route(App& app, const Route& r) {
       if (packs_load_lazily(app) && r.chapter >= 0) request_pack(app, outline_file_of_chapter(app, r.chapter));
       // Back/Forward restore the scroll instead; a link or a reload shows the chapter.
       app.nav.focus_chapter = app.nav.scroll_restore ? -1 : r.chapter;
+      app.nav.focus_notes = r.notes;
       app.nav.focus_frames = 0;
       return;
     case Route::Settings: app.screen = Screen::Settings; return;

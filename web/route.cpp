@@ -110,10 +110,11 @@ Route parse_route(std::string_view f) {
     r.kind = Route::Settings;
   } else if (head == "assignment" && parts.size() == 1) {
     r.kind = Route::Assignment;
-  } else if (head == "chapter" && parts.size() == 2) {
+  } else if (head == "chapter" && (parts.size() == 2 || (parts.size() == 3 && parts[2] == "notes"))) {
     uint64_t n = 0;
     if (!parse_u64(parts[1], n) || n > 1000000) return invalid("a chapter is a number, as in #/chapter/5");
     r.chapter = static_cast<int>(n);
+    r.notes = parts.size() == 3;
   } else if (head == "ex" && parts.size() <= 3) {
     if (parts.size() < 2 || parts[1].empty()) return invalid("#/ex/ needs an exercise id, as in #/ex/ring.volume");
     r.kind = Route::Exercise;
@@ -145,7 +146,8 @@ Route parse_route(std::string_view f) {
 
 std::string format_route(const Route& r) {
   switch (r.kind) {
-    case Route::Course: return r.chapter >= 0 ? "#/chapter/" + std::to_string(r.chapter) : "#/";
+    case Route::Course:
+      return r.chapter >= 0 ? "#/chapter/" + std::to_string(r.chapter) + (r.notes ? "/notes" : "") : "#/";
     case Route::Settings: return "#/settings";
     case Route::Assignment: return "#/assignment";
     case Route::Exercise: {

@@ -4,6 +4,7 @@
 //
 //   #/                      the course map
 //   #/chapter/N             the course map with chapter N open and in view
+//   #/chapter/N/notes       ... with its notes ("About this chapter") open too
 //   #/ex/ID                 exercise ID, the default instance (seed 0)
 //   #/ex/ID/SEED            exercise ID, instance SEED
 //   #/lab/KIND?in=v&...     a Lab widget with its inputs (numbers, or option names)
@@ -27,6 +28,7 @@ struct Route {
   std::string id;          // exercise id, or lab widget kind
   uint64_t seed = 0;       // exercise instance
   int chapter = -1;        // course map: the chapter to open and show (-1: none named)
+  bool notes = false;      // course map: and its notes open
   std::vector<std::pair<std::string, std::string>> query;  // lab inputs, in address order
   std::string error;       // Invalid: why the address could not be read
 

@@ -1156,6 +1156,7 @@ TEST(Route, ParsesAndWritesEveryAddressTheSiteUses) {
       {"#", Route::Course, "", 0, -1, "#/"},
       {"#/", Route::Course, "", 0, -1, "#/"},
       {"#/chapter/5", Route::Course, "", 0, 5, "#/chapter/5"},
+      {"#/chapter/5/notes", Route::Course, "", 0, 5, "#/chapter/5/notes"},
       {"#/ex/ring.volume", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
       {"#/ex/ring.volume/0", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
       {"#/ex/ring.volume/4711", Route::Exercise, "ring.volume", 4711, -1, "#/ex/ring.volume/4711"},
@@ -1414,6 +1415,39 @@ TEST_F(HeadlessUi, AChapterAddressOpensThatChapter) {
   EXPECT_NE(page_window()->StateStorage.GetInt(head->id, 0), 0) << "chapter 5 is open";
   EXPECT_LT(head->min.y - page_window()->Pos.y, 60.0f) << "and at the top of the page";
   EXPECT_EQ(app.nav.focus_chapter, -1) << "then the page rests";
+}
+
+// Orientation (issue 42): an exercise says where it is in its chapter, and its chapter's notes
+// are one press away, opened on the map.
+TEST_F(HeadlessUi, AnExerciseSaysItsPlaceAndItsChapterNotesAreOnePressAway) {
+  start();
+  ImGui::GetIO().DisplaySize = ImVec2(1000, 800);
+  const Pack* ring = nullptr;
+  for (const Pack& p : app.lib.packs)
+    if (p.chapter == 0) ring = &p;
+  ASSERT_TRUE(ring && !ring->intro.empty());
+  const std::string third = ring->exercises[2].id;
+  open_exercise(app, third, 0);
+  frames_n(3, third);
+  text_layer_build(nullptr, 1.0f);
+  frame(third);
+  const std::string layer = text_layer_build(ImGui::GetDrawData(), 1.0f).json;
+  const std::string place = "exercise 3 of " + std::to_string(ring->exercises.size());
+  EXPECT_NE(layer.find(place), std::string::npos) << "the header says " << place;
+  EXPECT_NE(layer.find("\"href\":\"#/chapter/0/notes\""), std::string::npos) << "a link to the notes";
+  ASSERT_TRUE(click("chapter-notes", "notes"));
+  frames_n(8, "chapter 0 notes");
+  ASSERT_EQ(app.screen, Screen::CourseMap);
+  const HookItem* head = item("chapter-0");
+  ASSERT_TRUE(head);
+  EXPECT_NE(page_window()->StateStorage.GetInt(head->id, 0), 0) << "chapter 0 is open";
+  EXPECT_FALSE(app.nav.focus_notes) << "its notes were opened";
+  text_layer_build(nullptr, 1.0f);
+  frame("notes shown");
+  const std::string map = text_layer_build(ImGui::GetDrawData(), 1.0f).json;
+  std::string first_words = ring->intro.substr(0, ring->intro.find_first_of(".,:;\n"));
+  first_words.erase(0, first_words.find_first_not_of("# "));  // a heading's words, without its marks
+  EXPECT_NE(map.find(first_words.substr(0, 20)), std::string::npos) << "the notes' words are on the map: " << first_words;
 }
 
 // ---- start: the course map as soon as the index is in, each chapter as its pack arrives

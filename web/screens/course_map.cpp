@@ -267,6 +267,12 @@ static bool chapter_section(App& app, const Pack* p, bool open_default, const st
                                            color::correct());
   if (!open) return focus;
   ImGui::PushID(p->id.c_str());
+  // "Chapter notes" from an exercise (#/chapter/N/notes): the notes open with the chapter, once
+  // its pack (which holds them) is in.
+  if (app.nav.focus_notes && app.nav.course_chapter == p->chapter && !p->intro.empty()) {
+    ImGui::SetNextItemOpen(true);
+    app.nav.focus_notes = false;
+  }
   if (!p->intro.empty() && ImGui::TreeNodeEx("##intro", app.ui.coarse_pointer ? ImGuiTreeNodeFlags_FramePadding : 0, "About this chapter")) {
     pack_markdown(app, p->intro, pack_image_base(app, p->file, nullptr));
     ImGui::TreePop();

@@ -256,10 +256,47 @@ void instructor_switch(App& app, const Preview* pv) {
 
 // Where the exercise is (chapter or preview, type, difficulty), its title and the student's
 // record on it.
-void exercise_header(App& app, const Exercise& ex, const Preview* pv) {
+// The course pack that holds an exercise, and where in it ("3 of 16"); null in a preview.
+struct ChapterPlace {
+  const Pack* pack = nullptr;
+  int index = 0, count = 0;  // 1-based
+};
+ChapterPlace chapter_place(const App& app, const Exercise& ex) {
+  for (const Pack& p : app.lib.packs)
+    for (size_t i = 0; i < p.exercises.size(); ++i)
+      if (&p.exercises[i] == &ex) return {&p, static_cast<int>(i) + 1, static_cast<int>(p.exercises.size())};
+  return {};
+}
+
+// The way to the chapter's notes ("About this chapter", #/chapter/N/notes), or to the chapter
+// on the map when it has none: one step from any exercise. True when it was taken.
+bool chapter_notes_link(App& app, const ChapterPlace& at) {
+  if (!at.pack) return false;
+  Route r;
+  r.kind = Route::Course;
+  r.chapter = at.pack->chapter;
+  r.notes = !at.pack->intro.empty();
+  const std::string label = r.notes ? "Chapter notes" : "Chapter " + std::to_string(r.chapter) + " on the map";
+  same_line_if_fits((label + "##chapter-notes").c_str());
+  const bool go = small_button(app.ui, (label + "##chapter-notes").c_str());
+  link_item(label, format_route(r));
+  if (!go) return false;
+  app.screen = Screen::CourseMap;
+  app.nav.course_chapter = app.nav.focus_chapter = r.chapter;
+  app.nav.focus_notes = r.notes;
+  app.nav.focus_frames = 0;
+  return true;
+}
+
+// True when the student left for the chapter's notes.
+bool exercise_header(App& app, const Exercise& ex, const Preview* pv) {
   char where[600];
+  const ChapterPlace at = pv ? ChapterPlace{} : chapter_place(app, ex);
   if (pv)
     std::snprintf(where, sizeof where, "PREVIEW (%s) · %s · difficulty %d", pv->source.c_str(), ex.type.c_str(), ex.difficulty);
+  else if (at.pack)
+    std::snprintf(where, sizeof where, "Chapter %d · exercise %d of %d · %s · difficulty %d", ex.chapter, at.index, at.count,
+                  ex.type.c_str(), ex.difficulty);
   else
     std::snprintf(where, sizeof where, "Chapter %d · %s · difficulty %d", ex.chapter, ex.type.c_str(), ex.difficulty);
   // Beside the buttons when it fits (a phone gets it on its own line).
@@ -268,6 +305,7 @@ void exercise_header(App& app, const Exercise& ex, const Preview* pv) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", where);
   ImGui::PopStyleColor();
+  if (chapter_notes_link(app, at)) return true;
   ImGui::PushFont(app.ui.fonts.heading);
   heading_text(ex.title, 1, ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
@@ -277,6 +315,7 @@ void exercise_header(App& app, const Exercise& ex, const Preview* pv) {
     ImGui::TextDisabled("%d attempt%s · best %.0f%%%s", ep.attempts(), ep.attempts() == 1 ? "" : "s",
                         ep.best_score * 100, ep.solved_at ? " · solved" : "");
   }
+  return false;
 }
 
 // Submit, "Try another" and the next hint, and the sandbox's progress while code runs.
@@ -477,7 +516,7 @@ void draw_exercise_screen(App& app) {
   if (back_to_course(app)) return;
   const Preview* pv = preview_of(app, &ex);
   instructor_switch(app, pv);
-  exercise_header(app, ex, pv);
+  if (exercise_header(app, ex, pv)) return;
   draw_assignment_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
   if (!app.store.save_error.empty()) text_colored(color::wrong(), app.store.save_error.c_str());
