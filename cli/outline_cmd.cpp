@@ -9,13 +9,14 @@
 #include "files.h"
 #include "first_views.h"
 #include "outline.h"
+#include "search.h"
 
 namespace dtx::cli {
 
 namespace {
 
 const char* kOutlineHelp =
-    "usage: dtx outline [DIR] [-o FILE] [--first-views FILE]\n"
+    "usage: dtx outline [DIR] [-o FILE] [--first-views FILE] [--search-index FILE]\n"
     "       dtx outline --page DOC.md PAGE.html [--css FILE]\n"
     "\n"
     "Prints the course outline of DIR (default: exercises/): for each pack listed in\n"
@@ -26,7 +27,10 @@ const char* kOutlineHelp =
     "With -o, writes FILE instead. With --first-views, also writes to FILE what a link to\n"
     "each exercise shows before the page's engine runs: its default instance's title, prompt\n"
     "as HTML and answer area, never its answer (scripts/first-views.mjs makes the page's\n"
-    "files of it). Exit status 1 when index.json cannot be read.\n"
+    "files of it). With --search-index, also writes to FILE the course's search index: each\n"
+    "exercise's title and prompt at its default numbers and each chapter's notes, as plain\n"
+    "text (engine/search.h; the page's Search reads it). Exit status 1 when index.json cannot\n"
+    "be read.\n"
     "\n"
     "With --page, writes the Markdown document DOC.md as the site's page PAGE.html (`make dist`\n"
     "publishes docs/accessibility.md so), styled by --css (default statement.css, next to it).\n";
@@ -50,7 +54,7 @@ int write_page(const std::string& doc, const std::string& page, const std::strin
 }  // namespace
 
 int cmd_outline(const std::vector<std::string>& args) {
-  std::string dir = "exercises", out_file, views_file;
+  std::string dir = "exercises", out_file, views_file, search_file;
   bool dir_set = false;
   if (!args.empty() && args[0] == "--page") {
     if (args.size() != 3 && !(args.size() == 5 && args[3] == "--css")) {
@@ -68,6 +72,8 @@ int cmd_outline(const std::vector<std::string>& args) {
       out_file = args[++i];
     } else if (args[i] == "--first-views" && i + 1 < args.size()) {
       views_file = args[++i];
+    } else if (args[i] == "--search-index" && i + 1 < args.size()) {
+      search_file = args[++i];
     } else if (!args[i].empty() && args[i][0] != '-' && !dir_set) {
       dir = args[i];
       dir_set = true;
@@ -109,6 +115,7 @@ int cmd_outline(const std::vector<std::string>& args) {
     return true;
   };
   if (!views_file.empty() && !write(views_file, first_views_json(sources))) return 1;
+  if (!search_file.empty() && !write(search_file, write_search_index(build_search_index(load_library(sources))))) return 1;
   std::string text = outline_json(sources, unreadable);
   if (out_file.empty()) {
     std::cout << text;

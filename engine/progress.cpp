@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <tuple>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,22 @@ long days_from_civil(long y, int m, int d) {
   long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + doe - 719468;
+}
+
+std::string date_from_days(long z) {
+  // Howard Hinnant's civil_from_days, the inverse of days_from_civil.
+  z += 719468;
+  const long era = (z >= 0 ? z : z - 146096) / 146097;
+  const long doe = z - era * 146097;
+  const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const long mp = (5 * doy + 2) / 153;
+  const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  const long y = yoe + era * 400 + (m <= 2);
+  char text[48];
+  std::snprintf(text, sizeof text, "%04ld-%02d-%02d", y, m, d);
+  return text;
 }
 
 namespace {
@@ -146,6 +163,104 @@ bool read_exercise(const std::string& id, const Json& e, ExerciseProgress& ep, s
   return true;
 }
 
+// A review's day: a calendar date "YYYY-MM-DD" (false otherwise). One before 1970-01-01 (a
+// clock set wrong) is clamped to it and reported, like any number out of range.
+bool read_review_day(const Json& v, const std::string& what, long& out, std::vector<std::string>& problems) {
+  if (!v.is_string()) return false;
+  const std::string text = v.get<std::string>();
+  long day = days_from_date(text);
+  // Also refuses what days_from_date lets through but no calendar has ("2026-02-31"): it
+  // would not write back as read.
+  if (date_from_days(day) != text) return false;
+  if (day < 0) {
+    problems.push_back(what + " = " + text + " is before 1970-01-01; read as 1970-01-01");
+    day = 0;
+  }
+  out = day;
+  return true;
+}
+
+// One exercise's review schedule; false, saying why, when it is not one (it is skipped).
+bool read_review(const std::string& id, const Json& e, ReviewState& rs, std::vector<std::string>& problems,
+                 std::string& why) {
+  if (!e.is_object()) {
+    why = "not an object";
+    return false;
+  }
+  const std::string rec = "the review of \"" + id + "\": ";
+  std::vector<std::string> found;
+  auto number = [&](const char* k, double lo, double hi, bool whole, auto& into) {
+    auto f = e.find(k);
+    double d = 0;
+    if (f == e.end() || !read_number(*f, rec + k, lo, hi, whole, d, found)) {
+      why = std::string("\"") + k + (f == e.end() ? "\" is missing" : "\" is not a number");
+      return false;
+    }
+    into = static_cast<std::remove_reference_t<decltype(into)>>(d);
+    return true;
+  };
+  auto day = [&](const char* k, bool required, long& into) {
+    auto f = e.find(k);
+    if (f == e.end() && !required) return true;  // "last" absent: never reviewed
+    if (f == e.end() || !read_review_day(*f, rec + k, into, found)) {
+      why = std::string("\"") + k + (f == e.end() ? "\" is missing" : "\" is not a date YYYY-MM-DD");
+      return false;
+    }
+    return true;
+  };
+  if (!number("ease", kMinReviewEase, kMaxReviewEase, false, rs.ease) ||
+      !number("reps", 0, kMaxReviewCount, true, rs.reps) ||
+      !number("interval", 0, kMaxReviewIntervalDays, true, rs.interval_days) ||
+      !number("lapses", 0, kMaxReviewCount, true, rs.lapses) || !day("due", true, rs.due_day) ||
+      !day("last", false, rs.last_day))
+    return false;
+  problems.insert(problems.end(), found.begin(), found.end());
+  return true;
+}
+
+// The optional "review" object: a malformed schedule is skipped, the others are kept.
+void read_reviews(const Json& j, ReviewMap& reviews, std::vector<std::string>& problems) {
+  auto rv = j.find("review");
+  if (rv == j.end()) return;
+  if (!rv->is_object()) {
+    problems.push_back("\"review\" is not an object; the review schedule is lost");
+    return;
+  }
+  for (auto it = rv->begin(); it != rv->end(); ++it) {
+    ReviewState rs;
+    std::string why;
+    if (!read_review(it.key(), it.value(), rs, problems, why)) {
+      problems.push_back("the review of \"" + it.key() + "\" is malformed (" + why + ") and was skipped");
+      continue;
+    }
+    reviews[it.key()] = rs;
+  }
+}
+
+Json review_json(const ReviewMap& reviews) {
+  Json out = Json::object();
+  for (const auto& [id, r] : reviews) {
+    Json& x = out[id];
+    x["ease"] = r.ease;
+    x["reps"] = r.reps;
+    x["interval"] = r.interval_days;
+    x["lapses"] = r.lapses;
+    x["due"] = date_from_days(r.due_day);
+    if (r.last_day >= 0) x["last"] = date_from_days(r.last_day);
+  }
+  return out;
+}
+
+// The day's first counted attempt on an exercise is its review of that day; a day that is
+// not a date (day < 0) has no review.
+void review_attempt(ReviewMap& reviews, const std::string& id, const Feedback& fb, long day) {
+  std::optional<int> quality = review_quality(fb);
+  if (!quality || day < 0 || day > kMaxReviewDay) return;
+  ReviewState& r = reviews[id];
+  if (r.last_day >= day) return;  // reviewed today already, or the clock moved back
+  sm2_review(r, *quality, day);
+}
+
 }  // namespace
 
 bool writer_older(const std::string& a, const std::string& b) {
@@ -251,6 +366,7 @@ ProgressRead read_progress(const std::string& text) {
         read_number(*t, "last_exercise_at", 0, static_cast<double>(kMaxTimestamp), true, at, r.problems))
       r.progress.last_exercise_at = static_cast<int64_t>(at);
   }
+  read_reviews(j, r.progress.review, r.problems);
   return r;
 }
 
@@ -273,6 +389,7 @@ std::string write_progress(const Progress& p) {
   j["streak"] = {{"current", p.streak_days}, {"best", p.best_streak_days}, {"last_day", p.last_active_day}};
   j["last_exercise"] = p.last_exercise;
   j["last_exercise_at"] = p.last_exercise_at;
+  j["review"] = review_json(p.review);
   return j.dump(1);
 }
 
@@ -323,6 +440,11 @@ Progress merge_progress(const Progress& a, const Progress& b) {
   const Progress& last = std::tie(a.last_exercise_at, a.last_exercise) >= std::tie(b.last_exercise_at, b.last_exercise) ? a : b;
   m.last_exercise = last.last_exercise;
   m.last_exercise_at = last.last_exercise_at;
+  for (const auto* side : {&a, &b})
+    for (const auto& [id, r] : side->review) {
+      auto [it, fresh] = m.review.emplace(id, r);
+      if (!fresh) it->second = merge_review(it->second, r);
+    }
   return m;
 }
 
@@ -344,6 +466,7 @@ bool record_attempt(Progress& p, const std::string& writer, const std::string& i
   p.last_exercise = id;
   p.last_exercise_at = std::max(p.last_exercise_at, now);
   long d = days_from_date(today);
+  review_attempt(p.review, id, fb, d);
   long last = days_from_date(p.last_active_day);
   if (d >= 0) {
     if (last >= 0 && d == last) {

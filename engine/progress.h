@@ -9,6 +9,9 @@
 // takes the larger count per writer, the total is the sum. Two tabs' attempts add up, and
 // merging the same record twice (a re-import, a storage event after our own save) counts
 // nothing twice.
+//
+// Each exercise tried also has a spaced-review schedule (practice.h); it merges per exercise
+// the same way, the later review winning.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +20,12 @@
 #include <vector>
 
 #include "model.h"
+#include "practice.h"
 
 namespace dtx {
 
 // 1: one attempt count per exercise. 2: attempts per writer, the last exercise's time.
+// The "review" object (spaced review) is additive within version 2: older pages ignore it.
 constexpr int kProgressVersion = 2;
 
 // Bounds a stored or imported number is clamped to (and reported when outside). The caps
@@ -64,6 +69,7 @@ struct Progress {
   std::string last_active_day;  // local date "YYYY-MM-DD" of the last counted attempt
   std::string last_exercise;    // where the student left off
   int64_t last_exercise_at = 0; // when it was opened (the later one wins a merge)
+  ReviewMap review;             // exercise id -> its spaced-review schedule (practice.h)
   bool operator==(const Progress&) const = default;
 };
 
@@ -79,7 +85,8 @@ std::string write_progress(const Progress& p);
 // The record both a and b lead to: per exercise, attempts merge per writer (max), best
 // score is the maximum, solved_at the earliest non-zero time, last_attempt_at the latest;
 // the streak of the later last active day wins (the larger on the same day), best streak
-// is the maximum; the last exercise opened later wins. Writers beyond the cap are folded.
+// is the maximum; the last exercise opened later wins; each review schedule merges with
+// merge_review (the later review wins). Writers beyond the cap are folded.
 Progress merge_progress(const Progress& a, const Progress& b);
 
 // Folds the oldest writers of each exercise beyond kMaxWritersPerExercise into its folded
@@ -94,7 +101,9 @@ bool writer_folded(const ExerciseProgress& e, const std::string& writer);
 
 // Records a graded submission made by `writer` (this page load's id). Format errors are not
 // attempts and change nothing; returns whether anything was recorded. `today` is the
-// student's local date, "YYYY-MM-DD".
+// student's local date, "YYYY-MM-DD". The day's first counted attempt on an exercise is its
+// review of that day (review_quality, sm2_review); later ones the same day, and attempts on
+// a day before the last review (a clock moved back), leave the schedule as it is.
 bool record_attempt(Progress& p, const std::string& writer, const std::string& exercise_id, const Feedback& fb,
                     int64_t now_unix, const std::string& today);
 
@@ -112,5 +121,8 @@ ChapterProgress chapter_progress(const Progress& p, const Pack& pack);
 long days_from_date(const std::string& ymd);
 // Days since 1970-01-01 of a date of the proleptic Gregorian calendar (month 1..12).
 long days_from_civil(long y, int m, int d);
+// "YYYY-MM-DD" of a day since 1970-01-01: the inverse of days_from_date for the years
+// 0000..9999 (the only ones it reads).
+std::string date_from_days(long days);
 
 }  // namespace dtx

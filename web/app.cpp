@@ -26,6 +26,7 @@ const char* screen_name(Screen s) {
     case Screen::Assignment: return "assignment";
     case Screen::Lab: return "lab";
     case Screen::NotFound: return "not-found";
+    case Screen::Search: return "search";
   }
   return "?";
 }
@@ -241,8 +242,9 @@ static void top_bar(App& app) {
   const char* course = "Course";
   const char* settings = "Settings";
   const char* lab = "Lab";
+  const char* find = "Search";
   right_w = ImGui::CalcTextSize(course).x + ImGui::CalcTextSize(lab).x + ImGui::CalcTextSize(settings).x +
-            s.FramePadding.x * 6 + s.ItemSpacing.x * 2;
+            ImGui::CalcTextSize(find).x + s.FramePadding.x * 8 + s.ItemSpacing.x * 3;
   int streak = current_streak(app.store.progress, app.platform->today());
   char buf[96];
   std::snprintf(buf, sizeof buf, "streak %d day%s", streak, streak == 1 ? "" : "s");
@@ -253,12 +255,16 @@ static void top_bar(App& app) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", buf);
     ImGui::SameLine();
+  } else if (avail >= right_w) {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - right_w);
   } else {
-    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, avail - right_w));
+    ImGui::NewLine();  // a narrow phone: the buttons on a row of their own, under the name
   }
   if (touch_button(app.ui, "Course##nav-course")) app.screen = Screen::CourseMap;
   ImGui::SameLine();
   if (touch_button(app.ui, "Lab##nav-lab")) app.screen = Screen::Lab;
+  ImGui::SameLine();
+  if (touch_button(app.ui, "Search##nav-search")) open_search(app, app.search.input, true);
   ImGui::SameLine();
   if (touch_button(app.ui, "Settings##nav-settings")) app.screen = Screen::Settings;
   ImGui::Separator();
@@ -347,6 +353,7 @@ static void draw_screen(App& app) {
     case Screen::Assignment: draw_assignment(app); break;
     case Screen::Lab: draw_lab(app); break;
     case Screen::NotFound: draw_not_found(app); break;
+    case Screen::Search: draw_search(app); break;
   }
   app.submit_requested = false;  // an Enter that no exercise took
 }
@@ -383,8 +390,23 @@ static void draw_page(App& app) {
   ImGui::EndChild();
 }
 
+constexpr int kKeySlash = 47;  // GLFW_KEY_SLASH (US layout; other layouts send the character)
+
+// "/" opens Search with the keyboard in its field, from any screen, unless a field is being
+// typed in or single-key shortcuts are off (Settings; WCAG 2.1.4). The key where the layout
+// has it, else the character it types.
+static void search_shortcut(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper || !app.settings.single_key_shortcuts) return;
+  if (app.screen == Screen::Loading) return;
+  bool slash = ImGui::IsKeyPressed(kKeySlash, false) && !io.KeyShift;
+  for (ImWchar c : io.InputQueueCharacters) slash |= c == '/';
+  if (slash) open_search(app, app.search.input, true);
+}
+
 void app_frame(App& app) {
   begin_frame(app);
+  search_shortcut(app);
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
   // No background: the frame starts cleared to the page colour, and a full-screen quad blended

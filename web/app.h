@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "search.h"
 #include "assignment.h"
 #include "code_runner.h"
 #include "model.h"
@@ -28,7 +29,7 @@
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment, Search };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -172,6 +173,18 @@ struct Navigation {
   std::string link_copied;
 };
 
+// Search (web/screens/search.cpp): the index as fetched, what is typed and its results.
+struct SearchState {
+  int request = 0;          // the index's fetch in flight
+  bool loaded = false;
+  std::string error;        // the index could not be fetched or read
+  SearchIndex index;
+  std::string input;        // what the field holds (the address's q)
+  std::string hits_for = "\x01";  // the input `hits` were found for
+  std::vector<SearchHit> hits;
+  bool focus_field = false; // put the keyboard in the field next frame ("/")
+};
+
 // The animated widgets: the Lab's, and the one embedded in the open exercise (rebuilt per
 // instance).
 struct WidgetSlots {
@@ -257,6 +270,7 @@ struct App {
 
   WidgetSlots widgets;
   FrameStats stats;
+  SearchState search;
 };
 
 void app_init(App& app, Platform* platform);

@@ -333,6 +333,7 @@ static void read_report_destination(App& app, const nlohmann::json& index) {
 
 void app_on_fetched(App& app, int id, bool ok, int status, std::string body) {
   if (assignment_on_fetched(app, id, ok, status, body)) return;
+  if (search_on_fetched(app, id, ok, status, body)) return;
   if (id == app.load.outline_request) {
     app.load.outline_request = 0;
     app.load.outline_done = true;

@@ -106,6 +106,13 @@ void apply_route(App& app, const Route& r) {
       app.nav.focus_frames = 0;
       return;
     case Route::Settings: app.screen = Screen::Settings; return;
+    case Route::Search: {
+      std::string q;
+      for (const auto& [k, v] : r.query)
+        if (k == "q") q = v;
+      open_search(app, q, true);
+      return;
+    }
     case Route::Assignment: app.screen = app.course ? Screen::Assignment : Screen::CourseMap; return;
     case Route::Lab: apply_lab_route(app, r); return;
     case Route::Exercise: {
@@ -148,6 +155,10 @@ Route current_route(const App& app) {
     case Screen::Loading: return app.nav.route_pending ? *app.nav.route_pending : parse_route(app.nav.address);
     case Screen::CourseMap: r.chapter = app.nav.course_chapter; break;
     case Screen::Settings: r.kind = Route::Settings; break;
+    case Screen::Search:
+      r.kind = Route::Search;
+      r.query = {{"q", app.search.input}};
+      break;
     case Screen::Assignment: r.kind = Route::Assignment; break;
     case Screen::NotFound: return app.nav.not_found;
     case Screen::Lab:
@@ -170,6 +181,7 @@ std::string page_title(const App& app) {
     case Screen::Loading: return site;
     case Screen::CourseMap: return "dtx: the arithmetic of distributed training";
     case Screen::Settings: return "Settings · " + site;
+    case Screen::Search: return (app.search.input.empty() ? std::string("Search") : "Search: " + app.search.input) + " · " + site;
     case Screen::Assignment:
       return (app.course && app.course->a ? app.course->a->title : std::string("Assignment")) + " · " + site;
     case Screen::Lab: {

@@ -121,16 +121,19 @@ Route parse_route(std::string_view f) {
     r.id = parts[1];
     if (parts.size() == 3 && !parse_u64(parts[2], r.seed))
       return invalid("\"" + parts[2] + "\" is not an instance number (digits only, as in #/ex/" + r.id + "/3)");
+  } else if (head == "search" && parts.size() == 1) {
+    r.kind = Route::Search;
   } else if (head == "lab" && (parts.size() == 1 || parts.size() == 2)) {
     r.kind = Route::Lab;
     r.id = parts.size() == 2 ? parts[1] : "";
   } else {
     return invalid("\"#/" + std::string(f) +
                    "\" is not an address of this site; addresses are #/, #/chapter/N, #/ex/ID, #/ex/ID/SEED, "
-                   "#/lab/KIND, #/settings and #/assignment");
+                   "#/lab/KIND, #/search?q=WORDS, #/settings and #/assignment");
   }
   if (!query.empty()) {
-    if (r.kind != Route::Lab) return invalid("only Lab addresses take ?inputs, as in #/lab/pipeline?p=8");
+    if (r.kind != Route::Lab && r.kind != Route::Search)
+      return invalid("only Lab and search addresses take ?inputs, as in #/lab/pipeline?p=8 or #/search?q=bubble");
     for (std::string_view pair : split(query, '&')) {
       if (pair.empty()) continue;
       size_t eq = pair.find('=');
@@ -150,6 +153,11 @@ std::string format_route(const Route& r) {
       return r.chapter >= 0 ? "#/chapter/" + std::to_string(r.chapter) + (r.notes ? "/notes" : "") : "#/";
     case Route::Settings: return "#/settings";
     case Route::Assignment: return "#/assignment";
+    case Route::Search: {
+      for (const auto& [k, v] : r.query)
+        if (k == "q" && !v.empty()) return "#/search?q=" + percent_encode(v);
+      return "#/search";
+    }
     case Route::Exercise: {
       std::string s = "#/ex/" + percent_encode(r.id);
       if (r.seed != 0) s += "/" + std::to_string(r.seed);

@@ -9,6 +9,7 @@
 //   #/ex/ID/SEED            exercise ID, instance SEED
 //   #/lab/KIND?in=v&...     a Lab widget with its inputs (numbers, or option names)
 //   #/settings
+//   #/search?q=words       the search screen with those words
 //   #/assignment            the assignment opened with ?assign=URL
 //
 // The fragment is never sent to the server, so a static host needs no rewrite rules, and the
@@ -24,12 +25,12 @@
 namespace dtx::web {
 
 struct Route {
-  enum Kind { Course, Exercise, Lab, Settings, Assignment, Invalid } kind = Course;
+  enum Kind { Course, Exercise, Lab, Settings, Assignment, Search, Invalid } kind = Course;
   std::string id;          // exercise id, or lab widget kind
   uint64_t seed = 0;       // exercise instance
   int chapter = -1;        // course map: the chapter to open and show (-1: none named)
   bool notes = false;      // course map: and its notes open
-  std::vector<std::pair<std::string, std::string>> query;  // lab inputs, in address order
+  std::vector<std::pair<std::string, std::string>> query;  // lab inputs, in address order; search: q
   std::string error;       // Invalid: why the address could not be read
 
   bool operator==(const Route&) const = default;

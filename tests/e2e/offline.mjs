@@ -32,7 +32,7 @@ export function restamp(dir) {
 }
 
 // The service worker controls the page and has installed this page's version.
-async function offlineReady(page) {
+export async function offlineReady(page) {
   return page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
     const deadline = Date.now() + 30000;

@@ -1976,6 +1976,7 @@ for (const { module } of await typeModules())
 (await import(path.join(ROOT, 'tests/e2e/report.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist });
 (await import(path.join(ROOT, 'tests/e2e/statement.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
 (await import(path.join(ROOT, 'tests/e2e/orientation.mjs'))).default({ test, newPage, assert, eq, server: () => server });
+(await import(path.join(ROOT, 'tests/e2e/search.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
 (await import(path.join(ROOT, 'tests/e2e/page.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/first-screen.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist, axeAudit });
 

@@ -1157,6 +1157,8 @@ TEST(Route, ParsesAndWritesEveryAddressTheSiteUses) {
       {"#/", Route::Course, "", 0, -1, "#/"},
       {"#/chapter/5", Route::Course, "", 0, 5, "#/chapter/5"},
       {"#/chapter/5/notes", Route::Course, "", 0, 5, "#/chapter/5/notes"},
+      {"#/search", Route::Search, "", 0, -1, "#/search"},
+      {"#/search?q=zero%203", Route::Search, "", 0, -1, "#/search?q=zero%203"},
       {"#/ex/ring.volume", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
       {"#/ex/ring.volume/0", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
       {"#/ex/ring.volume/4711", Route::Exercise, "ring.volume", 4711, -1, "#/ex/ring.volume/4711"},
@@ -1200,7 +1202,7 @@ TEST(Route, AnAddressThatCannotBeReadSaysWhy) {
       {"#/nowhere", "is not an address of this site"},
       {"#/ex/a/1/2", "is not an address of this site"},
       {"#ex/a", "starts with '/'"},
-      {"#/ex/a?x=1", "only Lab addresses take ?inputs"},
+      {"#/ex/a?x=1", "only Lab and search addresses take ?inputs"},
       {"#/" + std::string(3000, 'a'), "at most 2048 are read"},
   };
   for (const auto& c : cases) {

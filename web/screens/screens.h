@@ -11,6 +11,11 @@ void draw_settings(App& app);
 void draw_lab(App& app);
 void draw_not_found(App& app);
 void draw_assignment(App& app);
+void draw_search(App& app);
+// Search (screens/search.cpp): the screen with `query` in its field, the keyboard there when `focus`.
+void open_search(App& app, const std::string& query, bool focus);
+// True when the fetch was the search index's (and is handled).
+bool search_on_fetched(App& app, int id, bool ok, int status, const std::string& body);
 void select_lab_widget(App& app, const std::string& kind);
 
 }  // namespace dtx::web

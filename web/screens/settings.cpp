@@ -88,10 +88,11 @@ void keyboard_section(App& app) {
               "out of a field, back to the course"},
       {"h", "next hint (unless single-key shortcuts are off)"},
       {"n", "next exercise (unless single-key shortcuts are off)"},
+      {"/", "search the course, from any screen (unless single-key shortcuts are off)"},
   };
   // Keys without a modifier can be set off by speech input or a stray press (WCAG 2.1.4).
   bool letters = app.settings.single_key_shortcuts;
-  if (ImGui::Checkbox("Single-key shortcuts (h, n)##single-keys", &letters)) {
+  if (ImGui::Checkbox("Single-key shortcuts (h, n, /)##single-keys", &letters)) {
     app.settings.single_key_shortcuts = letters;
     app.platform->storage_set("dtx.single-key-shortcuts", letters ? "on" : "off");
   }
