@@ -27,6 +27,7 @@ const char* screen_name(Screen s) {
     case Screen::Lab: return "lab";
     case Screen::NotFound: return "not-found";
     case Screen::Search: return "search";
+    case Screen::Practice: return "practice";
   }
   return "?";
 }
@@ -51,6 +52,9 @@ void app_init(App& app, Platform* platform) {
 bool app_busy(const App& app) {
   return !app.load.library_ready || !app.font_requests.empty() || app.ex.code_request != 0 || app.fonts_dirty ||
          app.widgets.widget_animating || app.nav.scroll_restore.has_value() || app.nav.focus_chapter >= 0 ||
+         // A newly opened exercise is held at its top for a few frames: they are drawn now, not at
+         // the next input, or a phone's first tap lands on the layout before it settles.
+         app.nav.top_frames > 0 ||
          app.nav.link_copied_ms >= 0;  // the "Copied" note goes after 4 s
 }
 
@@ -170,6 +174,7 @@ static void record(App& app, const Answer& answer, const Feedback& fb) {
     st.attempted = true;  // kept when a later answer cannot be read (a widget stays open)
     st.solved |= fb.verdict == Verdict::Correct;
     app.store.record(st.id, fb);
+    practice_on_graded(app, fb);
     if (fb.verdict == Verdict::Correct) st.revealed = true;
   }
 }
@@ -354,6 +359,7 @@ static void draw_screen(App& app) {
     case Screen::Lab: draw_lab(app); break;
     case Screen::NotFound: draw_not_found(app); break;
     case Screen::Search: draw_search(app); break;
+    case Screen::Practice: draw_practice(app); break;
   }
   app.submit_requested = false;  // an Enter that no exercise took
 }

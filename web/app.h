@@ -29,7 +29,7 @@
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment, Search };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment, Search, Practice };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -173,6 +173,20 @@ struct Navigation {
   std::string link_copied;
 };
 
+// A practice session (web/screens/practice.cpp): the due exercises it took, where the student
+// is, and each one's first graded answer.
+struct PracticeOutcome {
+  bool done = false;
+  Verdict verdict = Verdict::Incorrect;
+  std::string diagnosis;  // the engine's messages on the wrong parts ("" when right)
+};
+struct PracticeSession {
+  bool active = false, finished = false;
+  std::vector<std::string> items;
+  size_t at = 0;
+  std::vector<PracticeOutcome> outcomes;
+};
+
 // Search (web/screens/search.cpp): the index as fetched, what is typed and its results.
 struct SearchState {
   int request = 0;          // the index's fetch in flight
@@ -271,6 +285,7 @@ struct App {
   WidgetSlots widgets;
   FrameStats stats;
   SearchState search;
+  PracticeSession practice;
 };
 
 void app_init(App& app, Platform* platform);

@@ -106,6 +106,7 @@ void apply_route(App& app, const Route& r) {
       app.nav.focus_frames = 0;
       return;
     case Route::Settings: app.screen = Screen::Settings; return;
+    case Route::Practice: app.screen = Screen::Practice; return;
     case Route::Search: {
       std::string q;
       for (const auto& [k, v] : r.query)
@@ -155,6 +156,7 @@ Route current_route(const App& app) {
     case Screen::Loading: return app.nav.route_pending ? *app.nav.route_pending : parse_route(app.nav.address);
     case Screen::CourseMap: r.chapter = app.nav.course_chapter; break;
     case Screen::Settings: r.kind = Route::Settings; break;
+    case Screen::Practice: r.kind = Route::Practice; break;
     case Screen::Search:
       r.kind = Route::Search;
       r.query = {{"q", app.search.input}};
@@ -181,6 +183,7 @@ std::string page_title(const App& app) {
     case Screen::Loading: return site;
     case Screen::CourseMap: return "dtx: the arithmetic of distributed training";
     case Screen::Settings: return "Settings · " + site;
+    case Screen::Practice: return "Practice · " + site;
     case Screen::Search: return (app.search.input.empty() ? std::string("Search") : "Search: " + app.search.input) + " · " + site;
     case Screen::Assignment:
       return (app.course && app.course->a ? app.course->a->title : std::string("Assignment")) + " · " + site;

@@ -121,6 +121,8 @@ Route parse_route(std::string_view f) {
     r.id = parts[1];
     if (parts.size() == 3 && !parse_u64(parts[2], r.seed))
       return invalid("\"" + parts[2] + "\" is not an instance number (digits only, as in #/ex/" + r.id + "/3)");
+  } else if (head == "practice" && parts.size() == 1) {
+    r.kind = Route::Practice;
   } else if (head == "search" && parts.size() == 1) {
     r.kind = Route::Search;
   } else if (head == "lab" && (parts.size() == 1 || parts.size() == 2)) {
@@ -129,7 +131,7 @@ Route parse_route(std::string_view f) {
   } else {
     return invalid("\"#/" + std::string(f) +
                    "\" is not an address of this site; addresses are #/, #/chapter/N, #/ex/ID, #/ex/ID/SEED, "
-                   "#/lab/KIND, #/search?q=WORDS, #/settings and #/assignment");
+                   "#/lab/KIND, #/search?q=WORDS, #/practice, #/settings and #/assignment");
   }
   if (!query.empty()) {
     if (r.kind != Route::Lab && r.kind != Route::Search)
@@ -153,6 +155,7 @@ std::string format_route(const Route& r) {
       return r.chapter >= 0 ? "#/chapter/" + std::to_string(r.chapter) + (r.notes ? "/notes" : "") : "#/";
     case Route::Settings: return "#/settings";
     case Route::Assignment: return "#/assignment";
+    case Route::Practice: return "#/practice";
     case Route::Search: {
       for (const auto& [k, v] : r.query)
         if (k == "q" && !v.empty()) return "#/search?q=" + percent_encode(v);

@@ -10,6 +10,7 @@
 //   #/lab/KIND?in=v&...     a Lab widget with its inputs (numbers, or option names)
 //   #/settings
 //   #/search?q=words       the search screen with those words
+//   #/practice             what is due for review today, as a session
 //   #/assignment            the assignment opened with ?assign=URL
 //
 // The fragment is never sent to the server, so a static host needs no rewrite rules, and the
@@ -25,7 +26,7 @@
 namespace dtx::web {
 
 struct Route {
-  enum Kind { Course, Exercise, Lab, Settings, Assignment, Search, Invalid } kind = Course;
+  enum Kind { Course, Exercise, Lab, Settings, Assignment, Search, Practice, Invalid } kind = Course;
   std::string id;          // exercise id, or lab widget kind
   uint64_t seed = 0;       // exercise instance
   int chapter = -1;        // course map: the chapter to open and show (-1: none named)

@@ -7,6 +7,7 @@
 #include "app.h"
 #include "imgui_internal.h"
 #include "platform/test_hook.h"
+#include "screens/screens.h"
 #include "type_view.h"
 #include "ui/keyboard.h"
 #include "ui/theme.h"
@@ -133,6 +134,13 @@ void packs_state(const App& app, Json& j) {
   for (const auto& p : app.load.problems) probs.push_back({{"file", p.file}, {"messages", p.messages}});
   j["problems"] = probs;
   j["notices"] = app.notices;
+  {
+    const PracticeSession& p = app.practice;
+    Json outcomes = Json::array();
+    for (const auto& o : p.outcomes) outcomes.push_back(o.done ? verdict_name(o.verdict) : "");
+    j["practice"] = {{"due", practice_due_count(app)}, {"active", p.active}, {"finished", p.finished},
+                     {"at", p.at}, {"items", p.items}, {"outcomes", outcomes}};
+  }
 }
 
 // Course mode: the assignment as read, the student, their own seed per exercise and how many

@@ -1158,6 +1158,7 @@ TEST(Route, ParsesAndWritesEveryAddressTheSiteUses) {
       {"#/chapter/5", Route::Course, "", 0, 5, "#/chapter/5"},
       {"#/chapter/5/notes", Route::Course, "", 0, 5, "#/chapter/5/notes"},
       {"#/search", Route::Search, "", 0, -1, "#/search"},
+      {"#/practice", Route::Practice, "", 0, -1, "#/practice"},
       {"#/search?q=zero%203", Route::Search, "", 0, -1, "#/search?q=zero%203"},
       {"#/ex/ring.volume", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},
       {"#/ex/ring.volume/0", Route::Exercise, "ring.volume", 0, -1, "#/ex/ring.volume"},

@@ -209,6 +209,15 @@ static void continue_and_problems(App& app) {
     std::string label = "Continue where you left off: " + t + "##continue";
     if (button(label.c_str(), true)) open_exercise(app, app.store.progress.last_exercise, 0);
   }
+  // What the spaced-review schedule brings back today (screens/practice.cpp).
+  if (!app.store.progress.review.empty()) {
+    const int due = practice_due_count(app);
+    const std::string label = due > 0 ? "Practice: " + std::to_string(due) + " due today##practice"
+                                      : std::string("Practice: nothing due today##practice");
+    same_line_if_fits(label.c_str());
+    if (small_button(app.ui, label.c_str())) app.screen = Screen::Practice;
+    link_item(label.substr(0, label.find("##")), "#/practice");
+  }
   // An exercise opened from the outline whose pack is still on its way.
   if (app.screen == Screen::CourseMap && app.nav.route_pending && app.nav.route_pending->kind == Route::Exercise)
     notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.nav.route_pending->id) + ": its chapter is loading…");

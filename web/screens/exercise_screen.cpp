@@ -56,11 +56,6 @@ const Exercise* neighbour(App& app, const std::string& id, int dir) {
   return nullptr;
 }
 
-uint64_t fresh_seed(App& app, uint64_t current) {
-  uint64_t s = static_cast<uint64_t>(app.platform->now_ms() * 1000.0) ^ (current * 0x9E3779B97F4A7C15ull);
-  s = (s ^ (s >> 31)) % 1000000 + 1;  // short enough to read out and type into the CLI
-  return s == current ? s + 1 : s;
-}
 
 // Whether the student sees the exercise's widget yet (its "reveal" setting): an instructor
 // always does; a student once this screen has graded an attempt, or a right answer, or the
@@ -505,6 +500,12 @@ void previous_next(App& app, const Exercise& ex) {
 
 }  // namespace
 
+uint64_t fresh_seed(App& app, uint64_t current) {
+  uint64_t s = static_cast<uint64_t>(app.platform->now_ms() * 1000.0) ^ (current * 0x9E3779B97F4A7C15ull);
+  s = (s ^ (s >> 31)) % 1000000 + 1;  // short enough to read out and type into the CLI
+  return s == current ? s + 1 : s;
+}
+
 void draw_exercise_screen(App& app) {
   ExerciseState& st = app.ex;
   if (!st.exercise) {
@@ -518,6 +519,7 @@ void draw_exercise_screen(App& app) {
   instructor_switch(app, pv);
   if (exercise_header(app, ex, pv)) return;
   draw_assignment_banner(app);
+  draw_practice_banner(app);
   // Saves happen here (after each answer): a failed one is said where the student is.
   if (!app.store.save_error.empty()) text_colored(color::wrong(), app.store.save_error.c_str());
   if (!st.inst) {

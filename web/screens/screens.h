@@ -12,6 +12,14 @@ void draw_lab(App& app);
 void draw_not_found(App& app);
 void draw_assignment(App& app);
 void draw_search(App& app);
+// Practice (screens/practice.cpp): the screen, its line above a practice exercise, the first
+// graded answer of the exercise in hand, and how many exercises are due today.
+void draw_practice(App& app);
+void draw_practice_banner(App& app);
+void practice_on_graded(App& app, const Feedback& fb);
+int practice_due_count(const App& app);
+// A new instance number, not `current` (Try another, practice).
+uint64_t fresh_seed(App& app, uint64_t current);
 // Search (screens/search.cpp): the screen with `query` in its field, the keyboard there when `focus`.
 void open_search(App& app, const std::string& query, bool focus);
 // True when the fetch was the search index's (and is handled).

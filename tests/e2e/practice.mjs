@@ -1,0 +1,77 @@
+// Practice (issue 42): a returning student whose record says two exercises are due (SM-2,
+// engine/practice.h) sees "2 due today" on the map, starts a session, answers each at new
+// numbers (one wrong, one right), and gets the summary: what was right, what the engine
+// diagnosed, and when each comes back (the wrong one tomorrow, the right one 15 days on:
+// round(6 x 2.5)). Then the map says nothing is due. Desktop light, a 360 px phone in dark by
+// touch, axe on the screen and the summary.
+import { waitFor, click, tap, submit, typeInto, engineAnswer, layerText, state } from './lib.mjs';
+
+const DAY = 86400000;
+const date = (t) => new Date(t).toISOString().slice(0, 10);
+
+// The page's local date is the browser's: the test runs in UTC (TZ unset), as the page's today() reads it.
+function record(now) {
+  return JSON.stringify({
+    format: 'dtx-progress', version: 2, exercises: {
+      'ring.why-ring': { attempts: 1, by_writer: { '1700000000-back': 1 }, best: 0, solved_at: 0, last_at: Math.floor(now / 1000) - 2 * 86400 },
+      'ring.volume': { attempts: 3, by_writer: { '1700000000-back': 3 }, best: 1, solved_at: Math.floor(now / 1000) - 9 * 86400, last_at: Math.floor(now / 1000) - 7 * 86400 },
+    },
+    review: {
+      'ring.why-ring': { ease: 2.5, reps: 0, interval: 1, lapses: 1, due: date(now - 1 * DAY), last: date(now - 2 * DAY) },
+      'ring.volume': { ease: 2.5, reps: 2, interval: 6, lapses: 0, due: date(now - 1 * DAY), last: date(now - 7 * DAY) },
+    },
+  });
+}
+
+export default function register({ test, newPage, assert, eq, server, axeAudit }) {
+  test('practice: two exercises due, a session at new numbers (one wrong, one right), the summary with diagnoses and when each comes back', async () => {
+    for (const phone of [false, true]) {
+      const page = await newPage({ bypassCSP: true, ...(phone ? { viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' } : {}) });
+      const now = Date.now();
+      await page.addInitScript((r) => { localStorage.setItem('dtx.progress', r); }, record(now));
+      const press = phone ? tap : click;
+      await page.goto(server().url);
+      let s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
+      eq(s.practice.due, 2, 'two due today');
+      assert(/Practice: 2 due today/.test(await layerText(page)), 'the map says so');
+      await press(page, 'practice');
+      s = await waitFor(page, "s.screen === 'practice'");
+      if (!phone) await axeAudit(page, 'practice, before a session');
+      await press(page, 'practice-start');
+      // most overdue first, then by id: both were due yesterday, so ring.volume, then ring.why-ring
+      s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume' && !s.busy");
+      assert(s.seed !== 0, 'new numbers, not the default instance');
+      assert(/Practice · 1 of 2/.test(await layerText(page)), 'the banner says where the session is');
+      const ans = engineAnswer('ring.volume', s.seed);
+      await typeInto(page, 'part-phase', `${ans.parts[0].value} ${ans.parts[0].unit}`, { commit: true });
+      await typeInto(page, 'part-total', `${ans.parts[1].value} ${ans.parts[1].unit}`, { commit: true });
+      s = await submit(page);
+      eq(s.verdict, 'correct', 'the first is right');
+      await press(page, 'practice-next');
+      s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.why-ring' && !s.busy");
+      const why = engineAnswer('ring.why-ring', s.seed);
+      const wrong = why.options.findIndex((o) => !o.correct);
+      await press(page, `choice-${wrong}`);
+      await waitFor(page, 's.picks && s.picks.length === 1');  // (a tap reaches the engine a frame later)
+      s = await submit(page);
+      eq(s.verdict, 'incorrect', 'the second is wrong');
+      await press(page, 'practice-next');
+      s = await waitFor(page, "s.screen === 'practice' && s.practice.finished");
+      eq(s.practice.outcomes.join(' '), 'correct incorrect', 'the session kept each first answer');
+      const words = await layerText(page);
+      assert(/Session done: 1 of 2 right the first time/.test(words), 'the summary counts: ' + words.slice(0, 300));
+      assert(/The engine: /.test(words), 'the wrong answer has its diagnosis');
+      assert(words.includes(`Comes back on ${date(now + 15 * DAY)}`), `the right one comes back in 15 days: ${words.slice(0, 600)}`);
+      assert(words.includes(`Comes back on ${date(now + DAY)}`), 'the wrong one tomorrow');
+      if (!phone) await axeAudit(page, 'practice summary');
+      await page.screenshot({ path: `build/e2e/practice-summary${phone ? '-phone' : ''}.png` });
+      s = await state(page);
+      for (const it of s.items) assert(it.x >= 0 && it.x + it.w <= (phone ? 361 : 1280), `on the screen: ${JSON.stringify(it)}`);
+      await press(page, 'practice-done');
+      await click(page, 'nav-course');
+      s = await waitFor(page, "s.screen === 'course'");
+      eq(s.practice.due, 0, 'nothing due after the session');
+      await page.context().close();
+    }
+  });
+}
