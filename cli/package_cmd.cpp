@@ -12,6 +12,7 @@
 #include <iostream>
 #include <set>
 
+#include "search.h"
 #include "files.h"
 #include "json_fields.h"
 #include "report_cmd.h"
@@ -91,8 +92,8 @@ std::optional<PackageArgs> parse_package_args(const std::vector<std::string>& ar
 std::string base_name(const std::string& p) { return fs::path(p).filename().string(); }
 
 // The site's files to ship, relative and with '/' separators: not the precompressed copies
-// (an LMS serves files as they are), not the course's packs, first views or assignments (the
-// package brings its own), not index.html (rewritten).
+// (an LMS serves files as they are), not the course's packs, first views, assignments or
+// search index (the package brings its own), not index.html (rewritten).
 std::vector<std::string> site_files(const std::string& site) {
   std::vector<std::string> out;
   std::error_code ec;
@@ -101,7 +102,7 @@ std::vector<std::string> site_files(const std::string& site) {
     if (!it->is_regular_file()) continue;
     std::string rel = fs::relative(it->path(), site).generic_string();
     const std::string ext = it->path().extension().string();
-    if (ext == ".br" || ext == ".gz" || rel == "index.html") continue;
+    if (ext == ".br" || ext == ".gz" || rel == "index.html" || rel == "search-index.json") continue;
     if (rel.rfind("exercises/", 0) == 0 && rel.rfind("exercises/img/", 0) != 0) continue;
     out.push_back(rel);
   }
@@ -196,6 +197,10 @@ bool add_site(Contents& c, const std::string& site, const std::vector<const Pack
     }
   }
   c.add("exercises/index.json", Json{{"packs", list}}.dump(2) + "\n");
+  // Search finds what the package holds, nothing of the course beyond it.
+  std::vector<PackSource> shipped;
+  for (const PackSource* p : packs) shipped.push_back(*p);
+  c.add("search-index.json", write_search_index(build_search_index(load_library(shipped))));
   std::string outline;
   if (read_file(site + "/exercises/outline.json", &outline)) {
     std::string kept = filtered_outline(outline, names);

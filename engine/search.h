@@ -1,6 +1,7 @@
 // Search across the course: exercise titles and prompts (at their default numbers) and each
 // chapter's notes, ranked, with the words around the match. The index is built once, at build
-// time (`dtx outline --search-index`, written by `make dist` next to the packs), so the page
+// time (`dtx outline --search-index`, written by `make dist` beside index.html; `dtx package`
+// writes one of its packs alone), so the page
 // searches without loading every pack and works offline; the same functions build and search
 // it in tests.
 //

@@ -42,9 +42,10 @@ node -e '
 # The course outline the map is drawn from before the packs are in (engine/outline.h), by the
 # engine itself (build/wasm/dtx-outline.js, node): the same loader as the page.
 # With it, what a link to each exercise shows before the engine runs (exercises/first/ID.html),
-# and the search index the Search screen reads (engine/search.h).
+# and the search index the Search screen reads (engine/search.h), beside index.html: a JSON file
+# among the packs would be read as one by `dtx list` and `dtx lint` of the folder.
 node "$wasm_dir/dtx-outline.js" "$out/exercises" -o "$out/exercises/outline.json" --first-views "$wasm_dir/first-views.json" \
-  --search-index "$out/exercises/search-index.json"
+  --search-index "$out/search-index.json"
 node "$repo_root/scripts/first-views.mjs" "$wasm_dir/first-views.json" "$out"
 # The accessibility statement, published with the site (Settings links to it).
 cp "$repo_root/web/shell/statement.css" "$out/"

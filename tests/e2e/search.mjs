@@ -1,5 +1,5 @@
 // Search (issue 42): "/" opens it from anywhere with the keyboard in the field; results come
-// as the student types, from exercises/search-index.json (built by `make dist`); each is a
+// as the student types, from search-index.json (built by `make dist`); each is a
 // link (<a href>) to its exercise or to its chapter's notes, with the words around the match;
 // #/search?q= is an address; keys alone reach and open a result; the accessibility tree names
 // the field and the results; axe finds nothing serious in light and dark; a 320 px phone keeps

@@ -1,5 +1,5 @@
 // Search (#/search?q=words): titles, prompts and chapter notes from the index `make dist`
-// writes (engine/search.h, exercises/search-index.json), fetched when the screen first opens
+// writes (engine/search.h, search-index.json beside index.html), fetched when the screen first opens
 // and kept by the service worker like every file of the site, so it works offline. Results
 // come as the student types; each is a link to its exercise or to its chapter's notes, with
 // the words around the match. "/" opens it from anywhere (a single-key shortcut: Settings can
@@ -26,7 +26,7 @@ void request_index(App& app) {
   if (s.loaded || s.request) return;
   s.error.clear();
   s.request = app.load.next_request++;
-  app.platform->fetch(s.request, app.base_url + "search-index.json");
+  app.platform->fetch(s.request, "search-index.json");  // beside index.html, not among the packs
 }
 
 std::string result_address(const SearchDoc& d) {
@@ -107,8 +107,8 @@ bool search_on_fetched(App& app, int id, bool ok, int status, const std::string&
   if (!s.request || id != s.request) return false;
   s.request = 0;
   std::string err;
-  if (!ok) s.error = "The search index (exercises/search-index.json) could not be fetched (HTTP " + std::to_string(status) + ").";
-  else if (!read_search_index(body, &s.index, &err)) s.error = "exercises/search-index.json: " + err;
+  if (!ok) s.error = "The search index (search-index.json) could not be fetched (HTTP " + std::to_string(status) + ").";
+  else if (!read_search_index(body, &s.index, &err)) s.error = "search-index.json: " + err;
   else s.loaded = true;
   s.hits_for = "\x01";  // search again with the index in
   return true;

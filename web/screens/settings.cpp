@@ -165,11 +165,11 @@ void draw_settings(App& app) {
   keyboard_section(app);
 
   ImGui::Spacing();
-  accessibility_section(app);
-
-  ImGui::Spacing();
   progress_section(app);
   notices_section(app);
+
+  ImGui::Spacing();
+  accessibility_section(app);
 }
 
 }  // namespace dtx::web
