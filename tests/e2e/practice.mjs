@@ -34,6 +34,8 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       let s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
       eq(s.practice.due, 2, 'two due today');
       assert(/Practice: 2 due today/.test(await layerText(page)), 'the map says so');
+      // the open chapter too (chapter 0 starts open): what is due, and what was tried and not solved
+      await page.waitForFunction(() => /2 due for practice today · 1 tried, not solved yet/.test(document.getElementById('dtx-layer').textContent), null, { timeout: 10000 });
       await press(page, 'practice');
       s = await waitFor(page, "s.screen === 'practice'");
       if (!phone) await axeAudit(page, 'practice, before a session');

@@ -1453,6 +1453,36 @@ TEST_F(HeadlessUi, AnExerciseSaysItsPlaceAndItsChapterNotesAreOnePressAway) {
   EXPECT_NE(map.find(first_words.substr(0, 20)), std::string::npos) << "the notes' words are on the map: " << first_words;
 }
 
+// Orientation, on the map: an open chapter says how many of its exercises the practice
+// schedule has due today and how many were tried but not solved, with the way to Practice.
+TEST_F(HeadlessUi, AnOpenChapterSaysWhatIsDueAndWhatWasMissed) {
+  start();
+  ImGui::GetIO().DisplaySize = ImVec2(1000, 800);
+  const Pack* ring = nullptr;
+  for (const Pack& p : app.lib.packs)
+    if (p.chapter == 0) ring = &p;
+  ASSERT_TRUE(ring && ring->exercises.size() >= 3);
+  const long today = days_from_date(pf.today());
+  ASSERT_GE(today, 0);
+  ReviewState due;
+  due.due_day = today - 1;
+  due.last_day = today - 2;
+  app.store.progress.review[ring->exercises[0].id] = due;
+  ReviewState later = due;
+  later.due_day = today + 5;
+  app.store.progress.review[ring->exercises[1].id] = later;
+  app.store.progress.exercises[ring->exercises[2].id].attempts_by_writer["w"] = 2;  // tried, never solved
+  app_on_address(app, "#/chapter/0");
+  frames_n(8, "chapter 0");
+  text_layer_build(nullptr, 1.0f);
+  frame("chapter 0 with what is due");
+  const std::string layer = text_layer_build(ImGui::GetDrawData(), 1.0f).json;
+  EXPECT_NE(layer.find("1 due for practice today"), std::string::npos) << "one due (the other comes back later)";
+  EXPECT_NE(layer.find("1 tried, not solved yet"), std::string::npos);
+  EXPECT_NE(layer.find("\"href\":\"#/practice\""), std::string::npos) << "the way to Practice";
+  EXPECT_NE(layer.find("Practice: 1 due today"), std::string::npos) << "and the map's own line";
+}
+
 // ---- start: the course map as soon as the index is in, each chapter as its pack arrives
 
 TEST_F(HeadlessUi, ChaptersAppearAsTheirPacksArriveAndADeepLinkWaitsForItsOwn) {

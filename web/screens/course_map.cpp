@@ -247,6 +247,28 @@ static void chapter_access(const Pack& p, const ChapterProgress& cp, bool open) 
   access_item(std::move(a));
 }
 
+// What of an open chapter wants the student back: exercises the practice schedule has due
+// today and exercises tried but not solved yet, with the way to Practice.
+static void chapter_due_and_missed(App& app, const Pack& p) {
+  const long today = days_from_date(app.platform->today());
+  int due = 0, missed = 0;
+  for (const auto& ex : p.exercises) {
+    auto r = app.store.progress.review.find(ex.id);
+    due += r != app.store.progress.review.end() && r->second.due_day <= today;
+    auto e = app.store.progress.exercises.find(ex.id);
+    missed += e != app.store.progress.exercises.end() && e->second.attempts() > 0 && !e->second.solved_at;
+  }
+  if (!due && !missed) return;
+  std::string line;
+  if (due) line = std::to_string(due) + " due for practice today";
+  if (missed) line += (line.empty() ? "" : " · ") + std::to_string(missed) + " tried, not solved yet";
+  ImGui::TextDisabled("%s", line.c_str());
+  if (!due) return;
+  same_line_if_fits("Practice##chapter-practice");
+  if (small_button(app.ui, "Practice##chapter-practice")) app.screen = Screen::Practice;
+  link_item("Practice", "#/practice");
+}
+
 // One chapter: its header with the mastery bar, and when open its intro and exercises.
 // Returns whether an address named this chapter.
 static bool chapter_section(App& app, const Pack* p, bool open_default, const std::string& last_id) {
@@ -289,6 +311,7 @@ static bool chapter_section(App& app, const Pack* p, bool open_default, const st
   char buf[256];
   std::snprintf(buf, sizeof buf, "Mastery %.0f%% · attempted %d of %d", cp.mastery * 100, cp.attempted, cp.total);
   ImGui::TextDisabled("%s", buf);
+  chapter_due_and_missed(app, *p);
   exercise_rows(app, *p, last_id);
   ImGui::PopID();
   ImGui::Spacing();
