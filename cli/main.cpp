@@ -693,18 +693,19 @@ void print_feedback_json(const Exercise& ex, const Instance& inst, const Feedbac
   msgs.push_back(fb.message);
   for (const auto& d : fb.details) msgs.push_back(d);
   j["messages"] = msgs;
+  j["misconception"] = fb.misconception;
   if (!fb.parts.empty()) {
     Json parts = Json::array();
     for (const auto& p : fb.parts)
       parts.push_back({{"id", p.id}, {"verdict", verdict_name(p.verdict)}, {"graded", p.graded}, {"given", p.given},
-                       {"expected", p.expected}, {"message", p.message}});
+                       {"expected", p.expected}, {"message", p.message}, {"misconception", p.misconception}});
     j["parts"] = parts;
   }
   if (!fb.cases.empty()) {
     Json cases = Json::array();
     for (const auto& c : fb.cases)
       cases.push_back({{"args", c.args}, {"expected", c.expected}, {"got", c.got}, {"pass", c.pass},
-                       {"message", c.message}, {"hidden", c.hidden}});
+                       {"message", c.message}, {"hidden", c.hidden}, {"misconception", c.misconception}});
     j["cases"] = cases;
   }
   std::cout << j.dump(2) << "\n";

@@ -25,41 +25,42 @@ enum Applies : unsigned {
 struct Factor {
   double k;
   unsigned applies;
+  const char* key;  // misconception.h: groups the slip across exercises
   const char* msg;
 };
 
 // Checked in this order: the first that fits is the most likely slip.
 const Factor kFactors[] = {
-    {2, kAlways,
+    {2, kAlways, "double",
      "Your answer is 2x the expected value: something is counted twice (both phases twice, both "
      "directions of a link, or 2 bytes where 1 belongs)."},
-    {0.5, kAlways,
+    {0.5, kAlways, "double",
      "Your answer is half the expected value: a factor of 2 is missing (one phase of two, one "
      "direction, or bytes per parameter)."},
-    {8, kData, "Your answer is 8x the expected value: bits vs bytes (1 byte = 8 bits)."},
-    {0.125, kData, "Your answer is 1/8 of the expected value: bits vs bytes (1 byte = 8 bits)."},
-    {1000, kUnit,
+    {8, kData, "bits-bytes", "Your answer is 8x the expected value: bits vs bytes (1 byte = 8 bits)."},
+    {0.125, kData, "bits-bytes", "Your answer is 1/8 of the expected value: bits vs bytes (1 byte = 8 bits)."},
+    {1000, kUnit, "unit-prefix",
      "Your answer is 1000x the expected value: check the unit prefix (MB vs GB, ms vs s, GFLOP vs "
      "TFLOP)."},
-    {0.001, kUnit,
+    {0.001, kUnit, "unit-prefix",
      "Your answer is 1/1000 of the expected value: check the unit prefix (MB vs GB, ms vs s, "
      "GFLOP vs TFLOP)."},
-    {1024, kPrefixed,
+    {1024, kPrefixed, "binary-prefix",
      "Your answer is 1024x the expected value: a unit step in binary prefixes (KiB, MiB, GiB) is "
      "1024."},
-    {1.0 / 1024, kPrefixed,
+    {1.0 / 1024, kPrefixed, "binary-prefix",
      "Your answer is 1/1024 of the expected value: a unit step in binary prefixes (KiB, MiB, GiB) "
      "is 1024."},
-    {1.073741824, kPrefixed, "Your answer is 7.4% high: that is GiB vs GB (2^30 vs 10^9 bytes)."},
-    {1 / 1.073741824, kPrefixed, "Your answer is 6.9% low: that is GiB vs GB (2^30 vs 10^9 bytes)."},
-    {1.048576, kPrefixed, "Your answer is 4.9% high: that is MiB vs MB (2^20 vs 10^6 bytes)."},
-    {1 / 1.048576, kPrefixed, "Your answer is 4.6% low: that is MiB vs MB (2^20 vs 10^6 bytes)."},
-    {1.099511627776, kPrefixed, "Your answer is 10% high: that is TiB vs TB (2^40 vs 10^12 bytes)."},
-    {1 / 1.099511627776, kPrefixed, "Your answer is 9% low: that is TiB vs TB (2^40 vs 10^12 bytes)."},
-    {100, kFraction, "Your answer is 100x the expected value: percent vs fraction (50% = 0.5)."},
-    {0.01, kFraction, "Your answer is 1/100 of the expected value: percent vs fraction (50% = 0.5)."},
-    {1e6, kUnit, "Your answer is a million times the expected value: check the unit (µs vs s, MB vs TB)."},
-    {1e-6, kUnit, "Your answer is a millionth of the expected value: check the unit (µs vs s, MB vs TB)."},
+    {1.073741824, kPrefixed, "binary-decimal", "Your answer is 7.4% high: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+    {1 / 1.073741824, kPrefixed, "binary-decimal", "Your answer is 6.9% low: that is GiB vs GB (2^30 vs 10^9 bytes)."},
+    {1.048576, kPrefixed, "binary-decimal", "Your answer is 4.9% high: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+    {1 / 1.048576, kPrefixed, "binary-decimal", "Your answer is 4.6% low: that is MiB vs MB (2^20 vs 10^6 bytes)."},
+    {1.099511627776, kPrefixed, "binary-decimal", "Your answer is 10% high: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+    {1 / 1.099511627776, kPrefixed, "binary-decimal", "Your answer is 9% low: that is TiB vs TB (2^40 vs 10^12 bytes)."},
+    {100, kFraction, "percent-fraction", "Your answer is 100x the expected value: percent vs fraction (50% = 0.5)."},
+    {0.01, kFraction, "percent-fraction", "Your answer is 1/100 of the expected value: percent vs fraction (50% = 0.5)."},
+    {1e6, kUnit, "unit-million", "Your answer is a million times the expected value: check the unit (µs vs s, MB vs TB)."},
+    {1e-6, kUnit, "unit-million", "Your answer is a millionth of the expected value: check the unit (µs vs s, MB vs TB)."},
 };
 
 unsigned what_applies(const Unit* u) {
@@ -182,29 +183,34 @@ std::vector<std::string> values_beside_slip(double given, double expected, doubl
   return singles(match_values(given, expected, rel, abs, ctx)).names;
 }
 
-std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx) {
-  if (expected == 0 || given == 0) return "";
+Diagnosis diagnose(double given, double expected, double rel, double abs, const FactorContext& ctx) {
+  if (expected == 0 || given == 0) return {};
   unsigned applies = what_applies(ctx.unit);
-  auto generic = [&](bool doubling) -> std::string {
+  auto generic = [&](bool doubling) -> const Factor* {
     for (const auto& f : kFactors) {
       if ((f.k == 2 || f.k == 0.5) != doubling) continue;
       if ((f.applies & applies) != f.applies || !distinguishable(f.k, rel)) continue;
-      if (near_factor(given, expected, f.k, rel, abs)) return f.msg;
+      if (near_factor(given, expected, f.k, rel, abs)) return &f;
     }
-    return "";
+    return nullptr;
   };
   // Twice or half is the commonest slip whatever the values (a parameter that happens to be 2
   // is a coincidence). The other slips the unit allows come next for the same reason: bits
   // for bytes is a slip in every instance, while N = 8 is a coincidence of some, so the same
   // wrong step gets the same diagnosis in every instance, and the value is mentioned after it.
   // Only a ratio no slip explains is put down to the instance's own values.
-  if (std::string m = generic(true); !m.empty()) return m;
+  if (const Factor* f = generic(true)) return {f->key, f->msg};
   ValueMatch values = match_values(given, expected, rel, abs, ctx);
-  if (std::string m = generic(false); !m.empty()) {
+  if (const Factor* f = generic(false)) {
     ValueMatch also = singles(values);
-    return also.names.empty() ? m : m + " " + value_note(also);
+    return {f->key, also.names.empty() ? f->msg : std::string(f->msg) + " " + value_note(also)};
   }
-  return values.names.empty() ? "" : value_diagnosis(values);
+  if (values.names.empty()) return {};
+  return {"instance-value", value_diagnosis(values)};
+}
+
+std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx) {
+  return diagnose(given, expected, rel, abs, ctx).message;
 }
 
 }  // namespace dtx

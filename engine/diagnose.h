@@ -36,7 +36,15 @@ std::vector<std::pair<double, std::string>> slips_for(const Unit* unit);
 std::vector<std::string> values_beside_slip(double given, double expected, double rel, double abs,
                                             const FactorContext& ctx);
 
-// Empty when nothing explains `given` against `expected` (within rel/abs of the factor).
+// What explains `given` against `expected` (within rel/abs of the factor): the misconception
+// key (misconception.h: a generic slip's, or "instance-value") and the message for the student.
+// Both empty when nothing does.
+struct Diagnosis {
+  std::string key, message;
+};
+Diagnosis diagnose(double given, double expected, double rel, double abs, const FactorContext& ctx);
+
+// The message alone: diagnose(...).message.
 std::string diagnose_factor(double given, double expected, double rel, double abs, const FactorContext& ctx);
 
 }  // namespace dtx

@@ -142,6 +142,14 @@ const std::vector<DiagCodeInfo> kCommonCodes = {
     {C::UnknownExercise, "E071", "unknown-exercise",
      "An assignment lists, or a text links to (#/ex/ID), an exercise id the course does not have "
      "(a typo, or an exercise of a pack that does not load). `dtx list` shows every id."},
+    {C::GlossaryEntry, "E072", "glossary-entry",
+     "A glossary entry cannot be used: its term or an alias is defined by another entry of the "
+     "course (each term is defined once: extend that entry), it has no letter or digit, it is longer "
+     "than 60 characters, or its definition is longer than 1,000 bytes."},
+    {C::GlossaryMissing, "W012", "glossary-missing",
+     "The prose uses an acronym (two or more capitals: \"MFU\", \"HSDP\") that no pack's "
+     "\"glossary\" defines, so the page cannot link it to a definition. Add an entry, or write a "
+     "name from code as `code`."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",

@@ -61,6 +61,9 @@ enum class DiagCode : uint8_t {
   // Assignment files (`dtx lint` of a "dtx-assignment/1" file).
   BadDateTime,
   UnknownExercise,
+  // The glossary (engine/glossary.h).
+  GlossaryEntry,
+  GlossaryMissing,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,

@@ -1,4 +1,5 @@
 #include "lint.h"
+#include "glossary.h"
 
 #include <algorithm>
 #include <cctype>
@@ -853,6 +854,7 @@ std::vector<Diagnostic> lint_library(const Library& lib, const LintOptions& opti
     }
     cap_pack_problems(out, pack_start, unchecked, pack.file);
   }
+  lint_glossary(lib, options.warnings, out);  // across packs: a term is defined once in the course
   return out;
 }
 

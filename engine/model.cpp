@@ -1,4 +1,5 @@
 #include "model.h"
+#include "glossary.h"
 
 #include <algorithm>
 #include <cctype>
@@ -417,7 +418,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     Pack pack;
     pack.file = file;
     if (!ctx.expect_object(doc, "", "a pack")) return;
-    ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "limits", "exercises"},
+    ctx.check_fields(doc, "", {"$schema", "format", "chapter", "id", "title", "intro", "limits", "glossary", "exercises"},
                      {"format", "chapter", "id", "title", "exercises"});
     if (auto f = ctx.int_field(doc, "", "format", true, 0, 1000000); f && *f != 1)
       ctx.error(DiagCode::UnsupportedFormat, "/format", "this engine reads pack format 1, got " + std::to_string(*f));
@@ -432,6 +433,7 @@ LoadResult load_pack(const std::string& text, const std::string& file) {
     if (auto t = ctx.string_field(doc, "", "intro", false)) pack.intro = *t;
     ctx.string_field(doc, "", "$schema", false);
     if (doc.contains("limits")) pack.limits = load_pack_limits(doc["limits"], ctx);
+    if (doc.contains("glossary")) pack.glossary = load_glossary(doc["glossary"], file, ctx);
     if (doc.contains("exercises")) {
       const Json& exs = doc["exercises"];
       if (!exs.is_array()) {

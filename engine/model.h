@@ -162,10 +162,22 @@ struct Exercise {
   }
 };
 
+// One term of a pack's "glossary" (engine/glossary.h reads, matches and lints them).
+struct GlossaryEntry {
+  std::string term;                  // the form students meet most: "MFU", "busBw", "ZeRO-3"
+  std::vector<std::string> aliases;  // other forms: "model FLOPs utilisation"
+  std::string definition;            // Markdown, a few sentences
+  std::string source;                // where its fact comes from; "" when none is named
+  std::string slug;                  // its address: #/glossary/<slug>
+  std::string file, pointer;         // where it is defined ("/glossary/3")
+  bool operator==(const GlossaryEntry&) const = default;
+};
+
 struct Pack {
   std::string file, id, title, intro;
   int chapter = 0;
   std::vector<PackLimit> limits;  // "limits": what every instance of its exercises respects
+  std::vector<GlossaryEntry> glossary;  // "glossary": the terms this pack defines
   std::vector<Exercise> exercises;
 };
 
@@ -255,6 +267,9 @@ struct PartFeedback {
   // False when this part was read but not judged: another part could not be read, so the
   // submission is a format error and no part is marked right or wrong.
   bool graded = true;
+  // The misconception key of a wrong part the engine diagnosed (engine/misconception.h); ""
+  // when none is known. It groups the same slip across exercises in the student's review.
+  std::string misconception;
 };
 
 struct CaseFeedback {
@@ -263,6 +278,7 @@ struct CaseFeedback {
   // A hidden case: args, expected, got and note are empty, and message is empty or says that
   // the case threw (never the error's text, which can quote the arguments).
   bool hidden = false;
+  std::string misconception;  // as PartFeedback's: the key of a failing case's diagnosis
 };
 
 struct Feedback {
@@ -272,6 +288,10 @@ struct Feedback {
   std::vector<std::string> details;  // further specific messages
   std::vector<PartFeedback> parts;
   std::vector<CaseFeedback> cases;
+  // The misconception key of the answer as a whole, for answers without parts or cases (an
+  // option whose author-written feedback explains the wrong pick: "listed"), and for code
+  // whose failing cases all share one diagnosis; "" otherwise.
+  std::string misconception;
   // A format error (unreadable input) is not an attempt and is not recorded.
   bool counts_as_attempt() const { return verdict != Verdict::FormatError; }
 };

@@ -8,6 +8,8 @@
 #include <tuple>
 #include <nlohmann/json.hpp>
 
+#include "misconception.h"
+
 namespace dtx {
 
 using Json = nlohmann::json;
@@ -48,6 +50,11 @@ std::string date_from_days(long z) {
 }
 
 namespace {
+
+// What a misconception key can look like: lower-case letters, digits and '-', at most 40.
+bool valid_misconception_key(const std::string& k) {
+  return k.size() <= 40 && std::all_of(k.begin(), k.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
 
 int add_capped(int a, int b) {
   // Both are in [0, kMaxAttempts], so the sum fits in int64 and never wraps.
@@ -261,7 +268,206 @@ void review_attempt(ReviewMap& reviews, const std::string& id, const Feedback& f
   sm2_review(r, *quality, day);
 }
 
+// ---------------------------------------------------------------- the log of mistakes
+
+// The table's keys are a word or two (misconception.h); a longer text is no key of any build.
+constexpr size_t kMaxMistakeKeyBytes = 64;
+
+// The top-level fields this build reads; any other is kept as an unknown field.
+const char* const kKnownFields[] = {"format", "version", "exercises", "streak", "last_exercise",
+                                    "last_exercise_at", "review", "mistakes"};
+
+bool known_field(const std::string& name) {
+  return std::any_of(std::begin(kKnownFields), std::end(kKnownFields), [&](const char* k) { return name == k; });
+}
+
+// `s` as valid UTF-8 (a bad byte becomes U+FFFD, as the writer would write it), cut to at most
+// `max_bytes` without splitting a character: what is recorded reads back the same.
+std::string bounded_utf8(const std::string& s, size_t max_bytes) {
+  // Cut first so a long text is not copied whole; the slack keeps the last characters whole.
+  const std::string head = s.substr(0, max_bytes + 4);
+  std::string valid = Json::parse(Json(head).dump(-1, ' ', false, Json::error_handler_t::replace)).get<std::string>();
+  if (valid.size() <= max_bytes) return valid;
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(valid[cut]) & 0xC0) == 0x80) --cut;
+  return valid.substr(0, cut);
+}
+
+// Sorted by mistake_before, without duplicates, the newest kMaxMistakes.
+void normalize_mistakes(std::vector<MistakeRecord>& log) {
+  std::sort(log.begin(), log.end(), mistake_before);
+  log.erase(std::unique(log.begin(), log.end()), log.end());
+  if (log.size() > kMaxMistakes) log.resize(kMaxMistakes);
+}
+
+// A stored seed: an unsigned integer, or (as written) a string of decimal digits.
+bool read_seed(const Json& v, uint64_t& out) {
+  if (v.is_number_unsigned()) {
+    out = v.get<uint64_t>();
+    return true;
+  }
+  if (!v.is_string()) return false;
+  const std::string& t = v.get_ref<const std::string&>();
+  if (t.empty() || t.size() > 20) return false;
+  uint64_t n = 0;
+  for (char c : t) {
+    if (c < '0' || c > '9') return false;
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (n > (std::numeric_limits<uint64_t>::max() - d) / 10) return false;
+    n = n * 10 + d;
+  }
+  out = n;
+  return true;
+}
+
+// One text field of a stored mistake: absent is "", a string at most `max_bytes` long is read;
+// anything else makes the record unreadable, `why` saying how.
+bool read_text(const Json& e, const char* name, size_t max_bytes, bool required, std::string& out, std::string& why) {
+  auto f = e.find(name);
+  if (f == e.end()) {
+    if (required) why = std::string("\"") + name + "\" is missing";
+    return !required;
+  }
+  if (!f->is_string()) {
+    why = std::string("\"") + name + "\" is not a string";
+    return false;
+  }
+  out = f->get<std::string>();
+  if (out.size() > max_bytes || (required && out.empty())) {
+    why = std::string("\"") + name + "\" is " + (out.empty() ? "empty" : "longer than " + std::to_string(max_bytes) + " bytes");
+    return false;
+  }
+  return true;
+}
+
+// One stored mistake; false, saying why, when it cannot be read (it is skipped).
+bool read_mistake(const Json& e, MistakeRecord& m, std::string& why) {
+  if (!e.is_object()) {
+    why = "not an object";
+    return false;
+  }
+  if (!read_text(e, "exercise", kMaxIdChars, true, m.exercise, why)) return false;
+  auto seed = e.find("seed");
+  if (seed == e.end() || !read_seed(*seed, m.seed)) {
+    why = seed == e.end() ? "\"seed\" is missing" : "\"seed\" is not a whole number from 0 to 2^64-1";
+    return false;
+  }
+  auto at = e.find("at");
+  if (at == e.end() || !at->is_number_integer()) {
+    why = at == e.end() ? "\"at\" is missing" : "\"at\" is not a whole number";
+    return false;
+  }
+  if (at->is_number_unsigned() ? at->get<uint64_t>() > static_cast<uint64_t>(kMaxTimestamp) : at->get<int64_t>() < 0) {
+    why = "\"at\" = " + at->dump() + " is outside 0.." + std::to_string(kMaxTimestamp);
+    return false;
+  }
+  m.at = at->get<int64_t>();
+  return read_text(e, "writer", kMaxWriterIdLength, false, m.writer, why) &&
+         read_text(e, "part", kMaxMistakePartBytes, false, m.part, why) &&
+         read_text(e, "given", kMaxMistakeGivenBytes, false, m.given, why) &&
+         read_text(e, "message", kMaxMistakeMessageBytes, false, m.message, why) &&
+         read_text(e, "key", kMaxMistakeKeyBytes, false, m.key, why);
+}
+
+// The optional "mistakes" list: a record that cannot be read is reported and skipped.
+void read_mistakes(const Json& j, std::vector<MistakeRecord>& log, std::vector<std::string>& problems) {
+  auto list = j.find("mistakes");
+  if (list == j.end()) return;
+  if (!list->is_array()) {
+    problems.push_back("\"mistakes\" is not a list; the log of mistakes is lost");
+    return;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    MistakeRecord m;
+    std::string why;
+    if (!read_mistake((*list)[i], m, why)) {
+      problems.push_back("mistake " + std::to_string(i + 1) + " of the log is malformed (" + why + ") and was skipped");
+      continue;
+    }
+    // A key of a later build is kept (a merge must not turn its record into another one) and
+    // grouped as not diagnosed (mistake_review.h); only one that cannot be a key is dropped.
+    if (!find_misconception(m.key) && !valid_misconception_key(m.key)) {
+      problems.push_back("mistake " + std::to_string(i + 1) + " of the log has the key \"" + m.key +
+                         "\", which is not a key; read as not diagnosed");
+      m.key.clear();
+    }
+    log.push_back(std::move(m));
+  }
+  std::sort(log.begin(), log.end(), mistake_before);
+  log.erase(std::unique(log.begin(), log.end()), log.end());
+  if (log.size() > kMaxMistakes) {
+    problems.push_back("the log holds " + std::to_string(log.size()) + " mistakes; only the newest " +
+                       std::to_string(kMaxMistakes) + " are kept");
+    log.resize(kMaxMistakes);
+  }
+}
+
+Json mistakes_json(const std::vector<MistakeRecord>& log) {
+  Json out = Json::array();
+  for (const MistakeRecord& m : log)
+    out.push_back({{"exercise", m.exercise}, {"seed", std::to_string(m.seed)}, {"at", m.at}, {"writer", m.writer},
+                   {"part", m.part}, {"given", m.given}, {"message", m.message}, {"key", m.key}});
+  return out;
+}
+
+// Whether `v` nests at most `max_depth` arrays and objects deep, found without recursion: the
+// document is anyone's file, and dump() recurses once per level.
+bool nests_within(const Json& v, int max_depth) {
+  std::vector<std::pair<const Json*, int>> todo{{&v, 1}};
+  while (!todo.empty()) {
+    auto [at, depth] = todo.back();
+    todo.pop_back();
+    if (!at->is_structured()) continue;
+    if (depth > max_depth) return false;
+    for (const Json& child : *at) todo.emplace_back(&child, depth + 1);
+  }
+  return true;
+}
+
+// Every top-level field this build does not know, as compact JSON text, within the caps.
+void read_unknown_fields(const Json& j, std::map<std::string, std::string>& out, std::vector<std::string>& problems) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (known_field(it.key())) continue;
+    if (!nests_within(it.value(), kMaxUnknownFieldDepth)) {
+      problems.push_back("the field \"" + it.key() + "\" nests deeper than " + std::to_string(kMaxUnknownFieldDepth) +
+                         " levels; dropped");
+      continue;
+    }
+    std::string text = it.value().dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (out.size() >= kMaxUnknownFields) {
+      problems.push_back("the field \"" + it.key() + "\" is beyond the " + std::to_string(kMaxUnknownFields) +
+                         " unknown fields kept; dropped");
+    } else if (text.size() > kMaxUnknownFieldBytes) {
+      problems.push_back("the field \"" + it.key() + "\" is longer than " + std::to_string(kMaxUnknownFieldBytes) +
+                         " bytes; dropped");
+    } else {
+      out.emplace(it.key(), std::move(text));
+    }
+  }
+}
+
+// The union of both sides' unknown fields, the larger text winning a name both have; then the
+// caps, which depend on the union alone, so the merge stays associative.
+std::map<std::string, std::string> merge_unknown_fields(const std::map<std::string, std::string>& a,
+                                                        const std::map<std::string, std::string>& b) {
+  std::map<std::string, std::string> m;
+  for (const auto* side : {&a, &b})
+    for (const auto& [name, text] : *side) {
+      if (text.size() > kMaxUnknownFieldBytes) continue;
+      auto [it, fresh] = m.emplace(name, text);
+      if (!fresh) it->second = std::max(it->second, text);
+    }
+  while (m.size() > kMaxUnknownFields) m.erase(std::prev(m.end()));
+  return m;
+}
+
 }  // namespace
+
+bool mistake_before(const MistakeRecord& a, const MistakeRecord& b) {
+  if (a.at != b.at) return a.at > b.at;
+  return std::tie(a.exercise, a.seed, a.writer, a.part, a.given, a.message, a.key) <
+         std::tie(b.exercise, b.seed, b.writer, b.part, b.given, b.message, b.key);
+}
 
 bool writer_older(const std::string& a, const std::string& b) {
   int64_t sa = leading_seconds(a), sb = leading_seconds(b);
@@ -319,7 +525,8 @@ ProgressRead read_progress(const std::string& text) {
     r.problems.push_back("no version number; reading it as version 1");
   } else if (version->get<double>() > kProgressVersion) {
     r.problems.push_back("written by a newer dtx (version " + version->dump() +
-                         "); fields this version does not know are ignored");
+                         "); fields this version does not know are kept as they are at the top level and "
+                         "dropped inside its records");
   }
   auto exs = j.find("exercises");
   if (exs != j.end()) {
@@ -367,6 +574,8 @@ ProgressRead read_progress(const std::string& text) {
       r.progress.last_exercise_at = static_cast<int64_t>(at);
   }
   read_reviews(j, r.progress.review, r.problems);
+  read_mistakes(j, r.progress.mistakes, r.problems);
+  read_unknown_fields(j, r.progress.unknown_fields, r.problems);
   return r;
 }
 
@@ -390,7 +599,15 @@ std::string write_progress(const Progress& p) {
   j["last_exercise"] = p.last_exercise;
   j["last_exercise_at"] = p.last_exercise_at;
   j["review"] = review_json(p.review);
-  return j.dump(1);
+  j["mistakes"] = mistakes_json(p.mistakes);
+  for (const auto& [name, text] : p.unknown_fields) {
+    if (known_field(name)) continue;  // never in a record read, and never over a field we write
+    Json v = Json::parse(text, nullptr, false);
+    if (!v.is_discarded()) j[name] = std::move(v);
+  }
+  // A text that is not valid UTF-8 (an error message quoting a byte of a student's program) is
+  // written with U+FFFD in its place, never thrown on.
+  return j.dump(1, ' ', false, Json::error_handler_t::replace);
 }
 
 static ExerciseProgress merge_exercise(const ExerciseProgress& a, const ExerciseProgress& b) {
@@ -445,6 +662,10 @@ Progress merge_progress(const Progress& a, const Progress& b) {
       auto [it, fresh] = m.review.emplace(id, r);
       if (!fresh) it->second = merge_review(it->second, r);
     }
+  m.mistakes = a.mistakes;
+  m.mistakes.insert(m.mistakes.end(), b.mistakes.begin(), b.mistakes.end());
+  normalize_mistakes(m.mistakes);
+  m.unknown_fields = merge_unknown_fields(a.unknown_fields, b.unknown_fields);
   return m;
 }
 
@@ -482,6 +703,34 @@ bool record_attempt(Progress& p, const std::string& writer, const std::string& i
     p.best_streak_days = std::max(p.best_streak_days, p.streak_days);
   }
   return true;
+}
+
+void record_mistakes(Progress& p, const std::string& writer, const std::string& exercise_id, uint64_t seed,
+                     const Feedback& fb, int64_t now_unix) {
+  // A record without an exercise would not read back (it names nothing to try again).
+  if (exercise_id.empty() || (fb.verdict != Verdict::Incorrect && fb.verdict != Verdict::Partial)) return;
+  const size_t before = p.mistakes.size();
+  auto add = [&](const std::string& part, const std::string& given, const std::string& message, const std::string& key) {
+    MistakeRecord m;
+    m.exercise = bounded_utf8(exercise_id, kMaxIdChars);
+    m.seed = seed;
+    m.at = std::clamp<int64_t>(now_unix, 0, kMaxTimestamp);
+    m.writer = bounded_utf8(writer, kMaxWriterIdLength);
+    m.part = bounded_utf8(part, kMaxMistakePartBytes);
+    m.given = bounded_utf8(given, kMaxMistakeGivenBytes);
+    m.message = bounded_utf8(message, kMaxMistakeMessageBytes);
+    m.key = find_misconception(key) ? key : "";
+    p.mistakes.push_back(std::move(m));
+  };
+  for (const PartFeedback& pf : fb.parts)
+    if (pf.graded && (pf.verdict == Verdict::Incorrect || pf.verdict == Verdict::Partial))
+      add(pf.id, pf.given, pf.message, pf.misconception);
+  for (const CaseFeedback& cf : fb.cases)
+    if (!cf.pass && !cf.hidden) add(cf.args, cf.got, cf.message.empty() ? cf.note : cf.message, cf.misconception);
+  // An answer without parts, or whose failing cases are all hidden: the answer as a whole.
+  if (p.mistakes.size() == before)
+    add("", "", fb.message + (fb.details.empty() ? "" : " " + fb.details.front()), fb.misconception);
+  normalize_mistakes(p.mistakes);
 }
 
 int current_streak(const Progress& p, const std::string& today) {

@@ -12,6 +12,15 @@
 //
 // Each exercise tried also has a spaced-review schedule (practice.h); it merges per exercise
 // the same way, the later review winning.
+//
+// The log of mistakes keeps the newest kMaxMistakes wrong graded parts and failing code cases
+// (what was given, the feedback, the misconception key), for the student's review. It is a
+// set ordered newest first by a total order over every field: a merge is the union cut to the
+// newest kMaxMistakes, so two tabs' mistakes both stay and the same record is never twice.
+//
+// Top-level fields this build does not know (a newer build's) are kept as raw JSON and
+// written back, so saving from an older page never drops them; a merge keeps both sides'
+// and, where both have one, the larger text.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +34,8 @@
 namespace dtx {
 
 // 1: one attempt count per exercise. 2: attempts per writer, the last exercise's time.
-// The "review" object (spaced review) is additive within version 2: older pages ignore it.
+// The "review" object (spaced review) and the "mistakes" list are additive within version 2:
+// older pages that know neither keep them as unknown fields.
 constexpr int kProgressVersion = 2;
 
 // Bounds a stored or imported number is clamped to (and reported when outside). The caps
@@ -40,6 +50,21 @@ constexpr size_t kMaxWriterIdLength = 64;
 // Either is refused before anything changes (web/app.cpp app_on_file).
 constexpr size_t kMaxImportBytes = 5000000;
 constexpr size_t kMaxImportRecords = 10000;
+
+// The log of mistakes: the newest records kept, and each text's length in bytes (longer text
+// is cut at a UTF-8 boundary when recorded; a stored record beyond a bound is skipped). An
+// exercise id is at most kMaxIdChars (model.h), a writer id kMaxWriterIdLength.
+constexpr size_t kMaxMistakes = 200;
+constexpr size_t kMaxMistakeMessageBytes = 1000;
+constexpr size_t kMaxMistakeGivenBytes = 200;
+constexpr size_t kMaxMistakePartBytes = 200;
+// Top-level fields this build does not know, kept as they are: at most this many (the first
+// in key order), each at most this long as JSON text; beyond either, reported and dropped.
+// Nor deeper than kMaxUnknownFieldDepth nested arrays and objects: writing JSON recurses, and
+// the page's stack is small.
+constexpr size_t kMaxUnknownFields = 32;
+constexpr size_t kMaxUnknownFieldBytes = 100000;
+constexpr int kMaxUnknownFieldDepth = 32;
 
 // Records of version 1 have no writers: their count is read as this one writer's.
 inline constexpr const char* kLegacyWriter = "v1";
@@ -63,6 +88,22 @@ struct ExerciseProgress {
   bool operator==(const ExerciseProgress&) const = default;
 };
 
+// One wrong graded part, failing code case or wrong answer, as the student saw it.
+struct MistakeRecord {
+  std::string exercise;
+  uint64_t seed = 0;    // the instance; stored as a string of decimal digits (JSON numbers are doubles)
+  int64_t at = 0;       // unix seconds
+  std::string writer;   // the page load that recorded it
+  std::string part;     // the part's id, the case's arguments, or "" for the answer as a whole
+  std::string given;    // what the student gave ("" for an answer as a whole)
+  std::string message;  // the feedback the student read
+  std::string key;      // the misconception key (misconception.h); "" when not diagnosed
+  bool operator==(const MistakeRecord&) const = default;
+};
+
+// The log's total order, newest first: `at` descending, then every other field ascending.
+bool mistake_before(const MistakeRecord& a, const MistakeRecord& b);
+
 struct Progress {
   std::map<std::string, ExerciseProgress> exercises;
   int streak_days = 0, best_streak_days = 0;
@@ -70,6 +111,10 @@ struct Progress {
   std::string last_exercise;    // where the student left off
   int64_t last_exercise_at = 0; // when it was opened (the later one wins a merge)
   ReviewMap review;             // exercise id -> its spaced-review schedule (practice.h)
+  // The newest kMaxMistakes mistakes, in mistake_before order, without duplicates.
+  std::vector<MistakeRecord> mistakes;
+  // Top-level fields this build does not know: name -> the value as compact JSON text.
+  std::map<std::string, std::string> unknown_fields;
   bool operator==(const Progress&) const = default;
 };
 
@@ -86,7 +131,9 @@ std::string write_progress(const Progress& p);
 // score is the maximum, solved_at the earliest non-zero time, last_attempt_at the latest;
 // the streak of the later last active day wins (the larger on the same day), best streak
 // is the maximum; the last exercise opened later wins; each review schedule merges with
-// merge_review (the later review wins). Writers beyond the cap are folded.
+// merge_review (the later review wins). Writers beyond the cap are folded. The logs of
+// mistakes join (the newest kMaxMistakes of the union); unknown fields join, the larger text
+// winning where both have one (then the first kMaxUnknownFields by name).
 Progress merge_progress(const Progress& a, const Progress& b);
 
 // Folds the oldest writers of each exercise beyond kMaxWritersPerExercise into its folded
@@ -106,6 +153,15 @@ bool writer_folded(const ExerciseProgress& e, const std::string& writer);
 // a day before the last review (a clock moved back), leave the schedule as it is.
 bool record_attempt(Progress& p, const std::string& writer, const std::string& exercise_id, const Feedback& fb,
                     int64_t now_unix, const std::string& today);
+
+// Adds what was wrong in a graded submission to the log of mistakes: one record per graded
+// part that is Incorrect or Partial, one per failing visible code case, and, when neither
+// gives one, one for the answer as a whole (its message and first detail, fb.misconception).
+// Nothing for a correct answer, a format error or an empty exercise id. Texts beyond their
+// bounds are cut; the log keeps the newest kMaxMistakes. Callers decide when feedback counts
+// as seen (not in an exam, where it is withheld).
+void record_mistakes(Progress& p, const std::string& writer, const std::string& exercise_id, uint64_t seed,
+                     const Feedback& fb, int64_t now_unix);
 
 // The streak as of `today`: the stored streak if the student was active today or
 // yesterday, 0 otherwise.

@@ -101,6 +101,11 @@ SearchIndex build_search_index(const Library& lib) {
       index.docs.push_back({SearchDoc::Exercise, ex.id, ex.chapter, ex.title, ex.type,
                             plain_text(inst ? inst->render(ex.prompt) : ex.prompt)});
     }
+    for (const GlossaryEntry& e : p.glossary) {
+      std::string text;
+      for (const auto& a : e.aliases) text += a + "; ";
+      index.docs.push_back({SearchDoc::Term, e.slug, p.chapter, e.term, "", text + plain_text(e.definition)});
+    }
   }
   return index;
 }
@@ -108,7 +113,8 @@ SearchIndex build_search_index(const Library& lib) {
 std::string write_search_index(const SearchIndex& index) {
   Json docs = Json::array();
   for (const auto& d : index.docs)
-    docs.push_back({d.kind == SearchDoc::Notes ? "notes" : "exercise", d.id, d.chapter, d.title, d.type, d.text});
+    docs.push_back({d.kind == SearchDoc::Notes ? "notes" : d.kind == SearchDoc::Term ? "term" : "exercise", d.id, d.chapter,
+                    d.title, d.type, d.text});
   return Json{{"format", "dtx-search"}, {"version", 1}, {"docs", docs}}.dump();
 }
 
@@ -126,7 +132,8 @@ bool read_search_index(const std::string& json, SearchIndex* out, std::string* e
       *error = "entry " + std::to_string(out->docs.size()) + " is not [kind, id, chapter, title, type, text]";
       return false;
     }
-    out->docs.push_back({d[0] == "notes" ? SearchDoc::Notes : SearchDoc::Exercise, d[1], d[2].get<int>(), d[3], d[4], d[5]});
+    SearchDoc::Kind kind = d[0] == "notes" ? SearchDoc::Notes : d[0] == "term" ? SearchDoc::Term : SearchDoc::Exercise;
+    out->docs.push_back({kind, d[1], d[2].get<int>(), d[3], d[4], d[5]});
   }
   return true;
 }
@@ -164,6 +171,7 @@ std::vector<SearchHit> search(const SearchIndex& index, std::string_view query, 
     }
     if (!all) continue;
     if (d.kind == SearchDoc::Notes) h.score += 0.5;  // a chapter's notes explain the term
+    if (d.kind == SearchDoc::Term) h.score += 1.0;   // and a term's definition says what it is
     if (in_text) {
       h.snippet = snippet_around(d.text, first_at, first_len, &h.match_at);
       h.match_len = first_len;

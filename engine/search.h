@@ -19,23 +19,24 @@
 namespace dtx {
 
 struct SearchDoc {
-  enum Kind { Exercise, Notes } kind = Exercise;
-  std::string id;     // exercise id; for notes, the chapter's pack id
+  enum Kind { Exercise, Notes, Term } kind = Exercise;
+  std::string id;     // exercise id; for notes, the chapter's pack id; for a term, its slug (glossary.h)
   int chapter = 0;
-  std::string title;  // the exercise's title; for notes, "Chapter N: pack title"
+  std::string title;  // the exercise's title; for notes, "Chapter N: pack title"; for a term, the term
   std::string type;   // the exercise's type ("" for notes)
-  std::string text;   // plain text: the prompt at the default numbers, or the notes
+  std::string text;   // plain text: the prompt at the default numbers, the notes, or a term's other forms and definition
 };
 
 struct SearchIndex {
   std::vector<SearchDoc> docs;
 };
 
-// Every exercise of the library (its prompt at seed 0, Markdown and maths marks removed) and
-// every chapter's notes.
+// Every exercise of the library (its prompt at seed 0, Markdown and maths marks removed),
+// every chapter's notes and every glossary term.
 SearchIndex build_search_index(const Library& lib);
 
-// {"format": "dtx-search", "version": 1, "docs": [[kind, id, chapter, title, type, text], ...]}
+// {"format": "dtx-search", "version": 1, "docs": [[kind, id, chapter, title, type, text], ...]};
+// kind is "exercise", "notes" or "term".
 std::string write_search_index(const SearchIndex& index);
 // Reads what write_search_index wrote; false with `error` when it is not that.
 bool read_search_index(const std::string& json, SearchIndex* out, std::string* error);

@@ -28,6 +28,8 @@ const char* screen_name(Screen s) {
     case Screen::NotFound: return "not-found";
     case Screen::Search: return "search";
     case Screen::Practice: return "practice";
+    case Screen::Glossary: return "glossary";
+    case Screen::Review: return "review";
   }
   return "?";
 }
@@ -173,7 +175,7 @@ static void record(App& app, const Answer& answer, const Feedback& fb) {
     assignment_record(app, answer, fb);
     st.attempted = true;  // kept when a later answer cannot be read (a widget stays open)
     st.solved |= fb.verdict == Verdict::Correct;
-    app.store.record(st.id, fb);
+    app.store.record(st.id, st.inst->seed, fb);
     practice_on_graded(app, fb);
     if (fb.verdict == Verdict::Correct) st.revealed = true;
   }
@@ -228,6 +230,17 @@ MdStyle md_style(App& app) {
 }
 
 void markdown(App& app, const std::string& text) { draw_markdown(text, md_style(app)); }
+
+// A prompt: its terms' first uses are linked to the glossary (a popover on a click or tap).
+void prompt_markdown(App& app, const std::string& text) {
+  MdStyle s = md_style(app);
+  const Glossary& g = course_glossary(app);
+  if (!g.empty()) {
+    s.glossary = &g;
+    s.open_term = [&app](const GlossaryEntry& e, ImRect word) { open_term_popover(app, e, word); };
+  }
+  draw_markdown(text, s);
+}
 
 void pack_markdown(App& app, const std::string& text, const std::optional<std::string>& image_base) {
   MdStyle s = md_style(app);
@@ -360,6 +373,8 @@ static void draw_screen(App& app) {
     case Screen::NotFound: draw_not_found(app); break;
     case Screen::Search: draw_search(app); break;
     case Screen::Practice: draw_practice(app); break;
+    case Screen::Glossary: draw_glossary(app); break;
+    case Screen::Review: draw_review(app); break;
   }
   app.submit_requested = false;  // an Enter that no exercise took
 }

@@ -29,7 +29,7 @@
 
 namespace dtx::web {
 
-enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment, Search, Practice };
+enum class Screen { Loading, CourseMap, Exercise, Settings, Lab, NotFound, Assignment, Search, Practice, Glossary, Review };
 const char* screen_name(Screen s);
 
 // A pack listed in exercises/index.json that could not be loaded, with its errors.
@@ -188,6 +188,18 @@ struct PracticeSession {
 };
 
 // Search (web/screens/search.cpp): the index as fetched, what is typed and its results.
+struct GlossaryState {
+  Glossary terms;                  // the library's, rebuilt when the library changes
+  size_t built_sig = static_cast<size_t>(-1);  // packs and entries it was built from
+  std::string selected;            // the screen's term (its slug, the address's), "" none
+  bool scroll_to_selected = false;
+  std::string filter;              // the screen's filter field
+  // The popover a term link opened in a prompt: its term and the word's rectangle.
+  std::string popover;
+  ImRect popover_word;
+  bool popover_opening = false;
+};
+
 struct SearchState {
   int request = 0;          // the index's fetch in flight
   bool loaded = false;
@@ -285,6 +297,7 @@ struct App {
   WidgetSlots widgets;
   FrameStats stats;
   SearchState search;
+  GlossaryState glossary;
   PracticeSession practice;
 };
 
@@ -397,6 +410,7 @@ bool app_first_view_answer(App& app, const std::string& id, const std::vector<st
 // Markdown of the open exercise's pack (its images are read next to that pack), or of the
 // course when no exercise is open.
 MdStyle md_style(App& app);
+void prompt_markdown(App& app, const std::string& text);
 void markdown(App& app, const std::string& text);
 // Markdown of a given pack (a chapter's intro): `image_base` is the pack's address, nullopt for
 // a dropped file (pack_image_base).

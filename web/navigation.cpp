@@ -107,6 +107,8 @@ void apply_route(App& app, const Route& r) {
       return;
     case Route::Settings: app.screen = Screen::Settings; return;
     case Route::Practice: app.screen = Screen::Practice; return;
+    case Route::Review: app.screen = Screen::Review; return;
+    case Route::Glossary: open_glossary(app, r.id); return;
     case Route::Search: {
       std::string q;
       for (const auto& [k, v] : r.query)
@@ -157,6 +159,11 @@ Route current_route(const App& app) {
     case Screen::CourseMap: r.chapter = app.nav.course_chapter; break;
     case Screen::Settings: r.kind = Route::Settings; break;
     case Screen::Practice: r.kind = Route::Practice; break;
+    case Screen::Review: r.kind = Route::Review; break;
+    case Screen::Glossary:
+      r.kind = Route::Glossary;
+      r.id = app.glossary.selected;
+      break;
     case Screen::Search:
       r.kind = Route::Search;
       r.query = {{"q", app.search.input}};
@@ -184,6 +191,11 @@ std::string page_title(const App& app) {
     case Screen::CourseMap: return "dtx: the arithmetic of distributed training";
     case Screen::Settings: return "Settings · " + site;
     case Screen::Practice: return "Practice · " + site;
+    case Screen::Review: return "My mistakes · " + site;
+    case Screen::Glossary: {
+      const GlossaryEntry* e = app.glossary.terms.find(app.glossary.selected);
+      return (e ? e->term + " · Glossary" : std::string("Glossary")) + " · " + site;
+    }
     case Screen::Search: return (app.search.input.empty() ? std::string("Search") : "Search: " + app.search.input) + " · " + site;
     case Screen::Assignment:
       return (app.course && app.course->a ? app.course->a->title : std::string("Assignment")) + " · " + site;

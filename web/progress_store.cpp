@@ -126,11 +126,12 @@ void ProgressStore::take_in_other_tabs() {
   if (stored_lacks) save();
 }
 
-void ProgressStore::record(const std::string& id, const Feedback& fb) {
+void ProgressStore::record(const std::string& id, uint64_t seed, const Feedback& fb) {
   // Another tab folded this page's writer (engine/progress.h): count on under a new one.
   if (auto it = progress.exercises.find(id); it != progress.exercises.end() && writer_folded(it->second, writer_id))
     writer_id = new_writer_id();
   record_attempt(progress, writer_id, id, fb, platform_->now_unix(), platform_->today());
+  record_mistakes(progress, writer_id, id, seed, fb, platform_->now_unix());
   save();
 }
 

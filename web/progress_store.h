@@ -28,7 +28,9 @@ class ProgressStore {
   // Another tab wrote the record: take in what it knows (called once a frame).
   void take_in_other_tabs();
   // A graded attempt on exercise `id`, counted under this page's writer, and saved.
-  void record(const std::string& id, const Feedback& fb);
+  // A graded answer whose feedback the student saw: the attempt, and what was wrong in it (the
+  // log of mistakes, #/review).
+  void record(const std::string& id, uint64_t seed, const Feedback& fb);
   // Exercise `id` was opened: the course map's "Continue" leads there.
   void opened(const std::string& id);
   // A progress file the student picked, merged in; the sentence that says what happened.

@@ -123,6 +123,11 @@ Route parse_route(std::string_view f) {
       return invalid("\"" + parts[2] + "\" is not an instance number (digits only, as in #/ex/" + r.id + "/3)");
   } else if (head == "practice" && parts.size() == 1) {
     r.kind = Route::Practice;
+  } else if (head == "review" && parts.size() == 1) {
+    r.kind = Route::Review;
+  } else if (head == "glossary" && parts.size() <= 2) {
+    r.kind = Route::Glossary;
+    r.id = parts.size() == 2 ? parts[1] : "";
   } else if (head == "search" && parts.size() == 1) {
     r.kind = Route::Search;
   } else if (head == "lab" && (parts.size() == 1 || parts.size() == 2)) {
@@ -131,7 +136,7 @@ Route parse_route(std::string_view f) {
   } else {
     return invalid("\"#/" + std::string(f) +
                    "\" is not an address of this site; addresses are #/, #/chapter/N, #/ex/ID, #/ex/ID/SEED, "
-                   "#/lab/KIND, #/search?q=WORDS, #/practice, #/settings and #/assignment");
+                   "#/lab/KIND, #/search?q=WORDS, #/practice, #/review, #/glossary, #/glossary/TERM, #/settings and #/assignment");
   }
   if (!query.empty()) {
     if (r.kind != Route::Lab && r.kind != Route::Search)
@@ -156,6 +161,8 @@ std::string format_route(const Route& r) {
     case Route::Settings: return "#/settings";
     case Route::Assignment: return "#/assignment";
     case Route::Practice: return "#/practice";
+    case Route::Review: return "#/review";
+    case Route::Glossary: return r.id.empty() ? "#/glossary" : "#/glossary/" + percent_encode(r.id);
     case Route::Search: {
       for (const auto& [k, v] : r.query)
         if (k == "q" && !v.empty()) return "#/search?q=" + percent_encode(v);

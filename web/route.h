@@ -26,8 +26,8 @@
 namespace dtx::web {
 
 struct Route {
-  enum Kind { Course, Exercise, Lab, Settings, Assignment, Search, Practice, Invalid } kind = Course;
-  std::string id;          // exercise id, or lab widget kind
+  enum Kind { Course, Exercise, Lab, Settings, Assignment, Search, Practice, Glossary, Review, Invalid } kind = Course;
+  std::string id;          // exercise id, lab widget kind, or glossary term (its slug)
   uint64_t seed = 0;       // exercise instance
   int chapter = -1;        // course map: the chapter to open and show (-1: none named)
   bool notes = false;      // course map: and its notes open

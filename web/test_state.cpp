@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "imgui_internal.h"
+#include "mistake_review.h"
 #include "platform/test_hook.h"
 #include "screens/screens.h"
 #include "type_view.h"
@@ -140,6 +141,13 @@ void packs_state(const App& app, Json& j) {
     for (const auto& o : p.outcomes) outcomes.push_back(o.done ? verdict_name(o.verdict) : "");
     j["practice"] = {{"due", practice_due_count(app)}, {"active", p.active}, {"finished", p.finished},
                      {"at", p.at}, {"items", p.items}, {"outcomes", outcomes}};
+  }
+  j["glossary"] = {{"terms", app.glossary.terms.entries.size()}, {"popover", app.glossary.popover},
+                   {"selected", app.glossary.selected}};
+  {
+    Json groups = Json::array();
+    for (const auto& g : group_mistakes(app.store.progress.mistakes)) groups.push_back({g.key, g.exercise, g.records.size()});
+    j["mistakes"] = {{"count", app.store.progress.mistakes.size()}, {"groups", groups}};
   }
 }
 

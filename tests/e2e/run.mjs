@@ -1978,6 +1978,8 @@ for (const { module } of await typeModules())
 (await import(path.join(ROOT, 'tests/e2e/orientation.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/search.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
 (await import(path.join(ROOT, 'tests/e2e/practice.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
+(await import(path.join(ROOT, 'tests/e2e/glossary.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
+(await import(path.join(ROOT, 'tests/e2e/review.mjs'))).default({ test, newPage, assert, eq, server: () => server, axeAudit });
 (await import(path.join(ROOT, 'tests/e2e/page.mjs'))).default({ test, newPage, assert, eq, server: () => server });
 (await import(path.join(ROOT, 'tests/e2e/first-screen.mjs'))).default({ test, newPage, assert, eq, server: () => server, dist, axeAudit });
 

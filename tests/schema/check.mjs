@@ -36,6 +36,7 @@ export const SCHEMA_BLIND_MALFORMED = {
   'mistake-equals-answer.json': 'the known mistake is a different expression with the same value: finding it means evaluating both',
   'placeholder-unknown-param.json': 'the prompt\'s {B} is text inside Markdown, and which names exist depends on "params"',
   'duplicate-exercise-id.json': 'two exercises share an id: uniqueItems compares whole items, no keyword compares one member across items',
+  'glossary-duplicate-term.json': 'an alias repeats another entry\'s term: no keyword compares strings across two members of different items',
   'duplicate-key.json': 'a key appears twice in one object: a validator sees the parsed data, where the second value has already replaced the first',
   'param-default-not-in-choices.json': 'the default must be one of the choices: a relation between two members\' values',
   'param-default-out-of-range.json': 'the default must lie in [min, max]: a relation between members\' values',

@@ -1076,9 +1076,21 @@ TEST_F(HeadlessUi, TheTextLayerHasTheWordsOnScreenAndTheProseOutOfView) {
     }
     return nullptr;
   };
+  // As the page reads a block (text-layer.js, blockNode): a space between two lines unless the
+  // second starts right where the first ends (a term link and the full stop after it).
   auto text_of = [](const nlohmann::json& e) {
     std::string all;
-    for (const auto& line : e["lines"]) all += (all.empty() ? "" : " ") + line["t"].get<std::string>();
+    const nlohmann::json* prev = nullptr;
+    for (const auto& line : e["lines"]) {
+      if (prev) {
+        const auto &a = (*prev)["r"], &b = line["r"];
+        bool same_line = std::fabs(a[1].get<double>() - b[1].get<double>()) < 1;
+        double gap = b[0].get<double>() - (a[0].get<double>() + a[2].get<double>());
+        if (!same_line || gap > line["fs"].get<double>() * 0.15) all += " ";
+      }
+      all += line["t"].get<std::string>();
+      prev = &line;
+    }
     return all;
   };
   // The prompt's first paragraph, maths as readable text; the title, from the glyphs.

@@ -36,8 +36,8 @@ TEST(ProgressStore, TwoTabsKeepEachOthersAttempts) {
   Tab a, b;
   a.store.start(&pf);
   b.store.start(&pf);
-  a.store.record("ring.volume", verdict(Verdict::Incorrect, 0));
-  b.store.record("ring.volume", verdict(Verdict::Correct, 1));  // b's save merges a's record first
+  a.store.record("ring.volume", 0, verdict(Verdict::Incorrect, 0));
+  b.store.record("ring.volume", 0, verdict(Verdict::Correct, 1));  // b's save merges a's record first
   ProgressRead stored = read_progress(pf.storage[ProgressStore::kKey]);
   ASSERT_FALSE(stored.unreadable);
   EXPECT_EQ(stored.progress.exercises["ring.volume"].attempts(), 2);
@@ -59,8 +59,8 @@ TEST(ProgressStore, AFullStorageIsSaidOnceAndClearedByTheNextSave) {
   Tab t;
   t.store.start(&pf);
   pf.storage_full = true;
-  t.store.record("zero.stages", verdict(Verdict::Partial, 0.5));
-  t.store.record("zero.stages", verdict(Verdict::Partial, 0.5));
+  t.store.record("zero.stages", 0, verdict(Verdict::Partial, 0.5));
+  t.store.record("zero.stages", 0, verdict(Verdict::Partial, 0.5));
   EXPECT_FALSE(t.store.save_error.empty());
   ASSERT_EQ(t.notices.size(), 1u) << "the same notice once";
   EXPECT_NE(t.notices[0].find("browser storage is full"), std::string::npos);
@@ -80,7 +80,7 @@ TEST(ProgressStore, AnUnreadableRecordIsKeptAsideOnce) {
   EXPECT_EQ(pf.storage[ProgressStore::kUnreadableKey], "[1, 2");
   ASSERT_EQ(t.notices.size(), 1u);
   EXPECT_NE(t.notices[0].find(ProgressStore::kUnreadableKey), std::string::npos) << t.notices[0];
-  t.store.record("ring.volume", verdict(Verdict::Correct, 1));
+  t.store.record("ring.volume", 0, verdict(Verdict::Correct, 1));
   EXPECT_FALSE(read_progress(pf.storage[ProgressStore::kKey]).unreadable) << "a fresh record replaces it";
   EXPECT_EQ(pf.storage[ProgressStore::kUnreadableKey], "[1, 2") << "the copy aside stays";
 }
@@ -89,11 +89,11 @@ TEST(ProgressStore, ImportMergesAndKeepsTheRecordBefore) {
   testing::FakePlatform pf;
   Tab mine, other;
   mine.store.start(&pf);
-  mine.store.record("ring.volume", verdict(Verdict::Incorrect, 0));
+  mine.store.record("ring.volume", 0, verdict(Verdict::Incorrect, 0));
   const std::string before = pf.storage[ProgressStore::kKey];
   testing::FakePlatform elsewhere;  // another browser's export
   other.store.start(&elsewhere);
-  other.store.record("tp.step-traffic", verdict(Verdict::Correct, 1));
+  other.store.record("tp.step-traffic", 0, verdict(Verdict::Correct, 1));
   const std::string file = elsewhere.storage[ProgressStore::kKey];
 
   EXPECT_NE(mine.store.import_file("notes.txt", "hello").find("is not a dtx progress file"), std::string::npos);

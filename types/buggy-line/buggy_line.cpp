@@ -7,6 +7,7 @@
 
 #include "figures.h"
 #include "type_support.h"
+#include "misconception.h"
 
 namespace dtx {
 
@@ -177,6 +178,7 @@ Feedback BuggyLineSpec::grade(const Exercise& ex, const Instance& inst, const An
       fb.details.push_back(head + "yes, this is a bug. " + inst.render(bug->message));
     } else if (decoy != decoys.end()) {
       fb.details.push_back(head + "this line is fine. " + inst.render(decoy->message));
+      if (!decoy->message.empty()) fb.misconception = kListedMisconception;  // a decoy the author explains
     } else {
       fb.details.push_back(head + "this line is fine.");
     }

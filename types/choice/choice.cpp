@@ -6,6 +6,7 @@
 #include "type_support.h"
 #include "figures.h"
 #include "maths.h"
+#include "misconception.h"
 #include "text.h"
 
 namespace dtx {
@@ -181,6 +182,8 @@ Feedback ChoiceSpec::grade(const Exercise& ex, const Instance& inst, const Answe
     if (sel == o.correct) ++judged_right;
     if (sel && o.correct) ++correct_picked;
     if (sel && !o.correct) ++wrong_picked;
+    // A wrong pick the author explains is a step the review groups per exercise.
+    if (sel && !o.correct && !o.feedback.empty()) fb.misconception = kListedMisconception;
     if (sel) {
       if (!o.feedback.empty()) fb.details.push_back("“" + inst.render(o.text) + "”: " + inst.render(o.feedback));
       else if (multiple) fb.details.push_back("“" + inst.render(o.text) + "”: " + (o.correct ? "right." : "not right."));

@@ -385,9 +385,9 @@ std::optional<Feedback> failed_run(const CodeSpec& spec, const CodeRunResult& ru
 }
 
 // Why a numeric result differs from the expected one (a factor, a unit slip), in the case's
-// own argument values; a hidden case's values stay out of it.
-std::string case_diagnosis(const CodeSpec& spec, const CodeCase& c, bool conceal, const std::string& got_json,
-                           const std::string& expected_json) {
+// own argument values, with its misconception key; a hidden case's values stay out of it.
+Diagnosis case_diagnosis(const CodeSpec& spec, const CodeCase& c, bool conceal, const std::string& got_json,
+                         const std::string& expected_json) {
   Json g = Json::parse(got_json, nullptr, false);
   Json e = Json::parse(expected_json, nullptr, false);
   if (g.is_number() && e.is_number()) {
@@ -396,16 +396,16 @@ std::string case_diagnosis(const CodeSpec& spec, const CodeCase& c, bool conceal
       Json a = Json::parse(c.args_json[k], nullptr, false);
       if (a.is_number()) fc.values.emplace_back(spec.args[k], a.get<double>());
     }
-    return diagnose_factor(g.get<double>(), e.get<double>(), std::max(spec.rel, 1e-6), spec.abs, fc);
+    return diagnose(g.get<double>(), e.get<double>(), std::max(spec.rel, 1e-6), spec.abs, fc);
   }
-  if (!g.is_discarded() && g.is_null()) return "the function returned nothing (undefined) or NaN";
-  return "";
+  if (!g.is_discarded() && g.is_null()) return {"", "the function returned nothing (undefined) or NaN"};
+  return {};
 }
 
 // One case: what was given, expected and got, and whether it passes. `diagnosis` is set when
 // a numeric result is off by a nameable factor.
 CaseFeedback grade_case(const CodeSpec& spec, const CodeRunResult& run, const CodeCase& c, size_t i, bool conceal,
-                        std::string* diagnosis) {
+                        Diagnosis* diagnosis) {
   CaseFeedback cf;
   cf.args = show_args(spec.args, c.args_json);
   cf.note = c.note;
@@ -424,9 +424,11 @@ CaseFeedback grade_case(const CodeSpec& spec, const CodeRunResult& run, const Co
     } else if (json_values_match(run.student[i].value_json, *expected, spec.rel, spec.abs)) {
       cf.pass = true;
     } else {
-      cf.message = case_diagnosis(spec, c, conceal, run.student[i].value_json, *expected);
+      Diagnosis why = case_diagnosis(spec, c, conceal, run.student[i].value_json, *expected);
+      cf.message = why.message;
+      cf.misconception = why.key;
       Json g = Json::parse(run.student[i].value_json, nullptr, false);
-      if (g.is_number() && !cf.message.empty()) *diagnosis = cf.message;
+      if (g.is_number() && !cf.message.empty()) *diagnosis = std::move(why);
     }
   }
   return cf;
@@ -437,14 +439,14 @@ Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResu
   Feedback fb;
   int pass = 0, hidden = 0, hidden_pass = 0;
   bool hidden_threw = false;
-  std::vector<std::string> diagnoses;
+  std::vector<Diagnosis> diagnoses;
   for (size_t i = 0; i < cases_of(inst).size(); ++i) {
     const CodeCase& c = cases_of(inst)[i];
     const bool conceal = c.hidden && !for_author;
     const bool threw = i < run.student.size() && !run.student[i].ok;
-    std::string diagnosis;
+    Diagnosis diagnosis;
     CaseFeedback cf = grade_case(spec, run, c, i, conceal, &diagnosis);
-    if (!diagnosis.empty()) diagnoses.push_back(diagnosis);
+    if (!diagnosis.message.empty()) diagnoses.push_back(std::move(diagnosis));
     hidden_threw |= conceal && threw;
     pass += cf.pass;
     if (c.hidden) {
@@ -468,8 +470,11 @@ Feedback grade_ran(const CodeSpec& spec, const Instance& inst, const CodeRunResu
   // When every failing case is off by the same factor, say it once, up front.
   if (pass < n && !diagnoses.empty() && static_cast<int>(diagnoses.size()) == n - pass) {
     bool same = true;
-    for (const auto& d : diagnoses) same &= d == diagnoses.front();
-    if (same) fb.message += " In every failing case: " + diagnoses.front();
+    for (const auto& d : diagnoses) same &= d.message == diagnoses.front().message;
+    if (same) {
+      fb.message += " In every failing case: " + diagnoses.front().message;
+      fb.misconception = diagnoses.front().key;
+    }
   }
   if (hidden > 0 && !for_author)
     fb.details.push_back("Hidden cases: " + std::to_string(hidden_pass) + " of " + std::to_string(hidden) + " pass" +

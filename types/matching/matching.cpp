@@ -8,6 +8,7 @@
 #include "figures.h"
 #include "type_support.h"
 #include "maths.h"
+#include "misconception.h"
 #include "text.h"
 
 namespace dtx {
@@ -177,7 +178,10 @@ Feedback MatchingSpec::grade(const Exercise&, const Instance& inst, const Answer
       continue;
     }
     std::string line = "“" + inst.render(pairs[i].left) + "” does not go with “" + inst.render(option_text(choice[i])) + "”.";
-    if (!pairs[i].feedback.empty()) line += " " + inst.render(pairs[i].feedback);
+    if (!pairs[i].feedback.empty()) {
+      line += " " + inst.render(pairs[i].feedback);
+      fb.misconception = kListedMisconception;  // a wrong match the author explains
+    }
     fb.details.push_back(line);
   }
   fb.score = static_cast<double>(right) / n;

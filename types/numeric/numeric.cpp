@@ -8,6 +8,7 @@
 #include "diagnose.h"
 #include "type_support.h"
 #include "maths.h"
+#include "misconception.h"
 #include "sim/sources.h"
 #include "text.h"
 
@@ -134,6 +135,8 @@ std::shared_ptr<TypeSpec> load_numeric(const Json& j, const std::string& ptr, Lo
 
 // "Mb/s" -> "MB/s": the same prefix in bytes.
 std::string bytes_symbol(std::string s) {
+  // "Gbit" -> "GB", "Gb" -> "GB", "Gibit" -> "GiB"
+  if (size_t bit = s.find("bit"); bit != std::string::npos) return s.substr(0, bit) + "B" + s.substr(bit + 3);
   size_t b = s.find('b');
   if (b != std::string::npos) s[b] = 'B';
   return s;
@@ -462,49 +465,61 @@ void mark_unreadable(size_t part_count, Feedback& fb) {
   }
 }
 
-// What went wrong with a wrong answer `g`, from the most particular diagnosis to the least.
-std::string wrong_answer_message(const Exercise& ex, const Instance& inst, const NumericPart& part, double expected,
-                                 const ReadAnswer& read, const std::string& unit_sp, const std::string& tol) {
-  const double g = read.value;
-  const std::optional<Unit>& given_unit = read.unit;
-  std::string message;
-  // 1. Mistakes the author listed for this part.
+// The instance's parameters by name, for the engine's diagnosis ("8 is N here").
+FactorContext factor_context(const Exercise& ex, const Instance& inst, const NumericPart& part) {
+  FactorContext fc;
+  fc.unit = &part.unit;
+  for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
+  return fc;
+}
+
+// The first mistake the author listed for this part that `g` matches: its message, and as key
+// the generic slip its value is (an author's "you used bits" groups with every bits-vs-bytes
+// slip), or "listed" when it is a step of this exercise alone. Empty when none matches.
+Diagnosis listed_mistake(const Instance& inst, const NumericPart& part, double expected, double g) {
   for (const auto& m : part.mistakes) {
     ExprError err;
     auto mv = m.answer.eval(inst.scope(), &err);
-    if (mv && !within(*mv, expected, part.rel, part.abs) && within(g, *mv, part.rel, part.abs)) {
-      message = inst.render(m.message);
-      break;
-    }
+    if (!mv || within(*mv, expected, part.rel, part.abs) || !within(g, *mv, part.rel, part.abs)) continue;
+    FactorContext unit_only;
+    unit_only.unit = &part.unit;
+    std::string key = diagnose(*mv, expected, part.rel, part.abs, unit_only).key;
+    return {key.empty() ? kListedMisconception : key, inst.render(m.message)};
   }
+  return {};
+}
+
+// What went wrong with a wrong answer `g`, from the most particular diagnosis to the least:
+// the message and its misconception key ("" when the engine cannot name the slip).
+Diagnosis wrong_answer_message(const Exercise& ex, const Instance& inst, const NumericPart& part, double expected,
+                               const ReadAnswer& read, const std::string& unit_sp, const std::string& tol) {
+  const double g = read.value;
+  const std::optional<Unit>& given_unit = read.unit;
+  // 1. Mistakes the author listed for this part.
+  if (Diagnosis listed = listed_mistake(inst, part, expected, g); !listed.message.empty()) return listed;
   // 2. Bits for bytes: the student's number read in bytes would have been right.
-  if (message.empty() && given_unit && given_unit->family == DataFamily::Bits &&
-      part.unit.family != DataFamily::Bits && near_factor(g, expected, 0.125, part.rel, part.abs)) {
-    message = "You answered in " + given_unit->symbol + " (bits), but the question asks for bytes: " +
-              format_for_reading(read.raw) + " " + given_unit->symbol + " is only " + format_for_reading(g) +
-              unit_sp + ". Your number is right in bytes: write " +
-              bytes_symbol(given_unit->symbol) + ".";
+  if (given_unit && given_unit->family == DataFamily::Bits && part.unit.family != DataFamily::Bits &&
+      near_factor(g, expected, 0.125, part.rel, part.abs)) {
+    return {"bits-bytes", "You answered in " + given_unit->symbol + " (bits), but the question asks for bytes: " +
+                              format_for_reading(read.raw) + " " + given_unit->symbol + " is only " +
+                              format_for_reading(g) + unit_sp + ". Your number is right in bytes: write " +
+                              bytes_symbol(given_unit->symbol) + "."};
   }
-  if (message.empty() && given_unit && given_unit->family == DataFamily::Bytes &&
-      part.unit.family == DataFamily::Bits && near_factor(g, expected, 8, part.rel, part.abs)) {
-    message = "You answered in bytes, but the question asks for bits (1 byte = 8 bits).";
+  if (given_unit && given_unit->family == DataFamily::Bytes && part.unit.family == DataFamily::Bits &&
+      near_factor(g, expected, 8, part.rel, part.abs)) {
+    return {"bits-bytes", "You answered in bytes, but the question asks for bits (1 byte = 8 bits)."};
   }
   // 3. The engine's own factor diagnosis.
-  if (message.empty()) {
-    FactorContext fc;
-    fc.unit = &part.unit;
-    for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
-    message = diagnose_factor(g, expected, part.rel, part.abs, fc);
-  }
-  if (message.empty() && given_unit && part.unit.family != DataFamily::None &&
-      given_unit->family != DataFamily::None && given_unit->family != part.unit.family)
-    message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
-              given_unit->symbol + (given_unit->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
-              " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + ".";
-  if (message.empty())
-    message = part.integer ? format_for_reading(g) + unit_sp + " is not the answer (a whole number, graded exactly)."
-                           : format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
-  return message;
+  if (Diagnosis d = diagnose(g, expected, part.rel, part.abs, factor_context(ex, inst, part)); !d.message.empty())
+    return d;
+  if (given_unit && part.unit.family != DataFamily::None && given_unit->family != DataFamily::None &&
+      given_unit->family != part.unit.family)
+    return {"", format_for_reading(g) + unit_sp + " is not " + tol + " of the answer. Note that you wrote " +
+                    given_unit->symbol + (given_unit->family == DataFamily::Bits ? " (bits)" : " (bytes)") +
+                    " and the question asks for " + (part.unit.family == DataFamily::Bits ? "bits" : "bytes") + "."};
+  if (part.integer)
+    return {"", format_for_reading(g) + unit_sp + " is not the answer (a whole number, graded exactly)."};
+  return {"", format_for_reading(g) + unit_sp + " is not " + tol + " of the answer."};
 }
 
 // Grades one readable part into pf; true when it is right.
@@ -525,7 +540,9 @@ bool grade_part(const Exercise& ex, const Instance& inst, const NumericPart& par
     return true;
   }
   pf.verdict = Verdict::Incorrect;
-  pf.message = wrong_answer_message(ex, inst, part, expected, read, unit_sp, tol);
+  Diagnosis why = wrong_answer_message(ex, inst, part, expected, read, unit_sp, tol);
+  pf.message = std::move(why.message);
+  pf.misconception = std::move(why.key);
   return false;
 }
 

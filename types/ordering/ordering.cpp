@@ -6,6 +6,7 @@
 #include "type_support.h"
 #include "figures.h"
 #include "maths.h"
+#include "misconception.h"
 
 namespace dtx {
 
@@ -47,9 +48,9 @@ namespace {
 // puts it in a pack; the CLI test checks that it passes `dtx lint --warn`).
 const char* kNewTitle = "One mixed-precision step with loss scaling";
 const char* kNewIntro =
-    "Mixed precision runs the forward and backward passes in 16-bit floats and keeps FP32 "
-     "master weights for the update. With FP16, a loss scale keeps small gradients from "
-     "underflowing to zero.";
+    "Mixed precision runs the forward and backward passes in 16-bit floats and keeps 32-bit "
+     "master weights for the update. With half precision (`float16`), a loss scale keeps small "
+     "gradients from underflowing to zero.";
 const char* kNewExercise = R"JSON(    {
       "$comment": [
 @COMMON@,
@@ -61,7 +62,7 @@ const char* kNewExercise = R"JSON(    {
       "title": @TITLE@,
       "difficulty": 2,
       "tags": ["mixed-precision", "loss-scaling"],
-      "prompt": "Put the steps of one **FP16 mixed-precision** training step with **dynamic loss scaling** in order, from the forward pass to weights that are ready for the next step.",
+      "prompt": "Put the steps of one **16-bit (half-precision) mixed-precision** training step with **dynamic loss scaling** in order, from the forward pass to weights that are ready for the next step.",
       "items": [
         "Forward pass in FP16, with the FP16 copy of the weights",
         "Multiply the loss by the loss scale S",
@@ -82,7 +83,7 @@ const char* kNewExercise = R"JSON(    {
         "Follow the data: the loss exists only after the forward pass, and gradients only after the backward pass.",
         "The optimizer must never see gradients that are still multiplied by S or that overflowed."
       ],
-      "explanation": "The forward pass produces the loss; scaling it by S before the backward pass makes every gradient S times larger, so small values survive FP16. The gradients are then unscaled in FP32 and checked: an overflow means S was too large, so the step is skipped and S lowered. Otherwise the optimizer updates the FP32 master weights, and the FP16 copy is refreshed from them for the next forward pass."
+      "explanation": "The forward pass produces the loss; scaling it by S before the backward pass makes every gradient S times larger, so small values survive in half precision. The gradients are then unscaled in 32-bit floats and checked: an overflow means S was too large, so the step is skipped and S lowered. Otherwise the optimizer updates the 32-bit master weights, and the 16-bit copy is refreshed from them for the next forward pass."
     })JSON";
 
 }  // namespace
@@ -178,7 +179,10 @@ Feedback OrderingSpec::grade(const Exercise& ex, const Instance& inst, const Ans
                std::to_string(static_cast<int>(fb.score * 100 + 0.5)) + "%). The first item out of "
                "place is “" + inst.render(items[item]) + "” (your position " +
                std::to_string(pos + 1) + ").";
-  if (item < static_cast<int>(feedback.size())) fb.details.push_back(inst.render(feedback[item]));
+  if (item < static_cast<int>(feedback.size())) {
+    fb.details.push_back(inst.render(feedback[item]));
+    if (!feedback[item].empty()) fb.misconception = kListedMisconception;  // a misplaced step the author explains
+  }
   return fb;
 }
 

@@ -209,7 +209,9 @@ PartFeedback grade_cell(const TableSpec& spec, const Exercise& ex, const Instanc
   FactorContext fc;
   fc.unit = &c.unit;
   for (const auto& p : ex.params) fc.values.emplace_back(p.name, inst.value(p.name).value_or(0));
-  pf.message = diagnose_factor(g, expected, spec.rel, spec.abs, fc);
+  Diagnosis why = diagnose(g, expected, spec.rel, spec.abs, fc);
+  pf.message = std::move(why.message);
+  pf.misconception = std::move(why.key);
   if (pf.message.empty()) pf.message = format_for_reading(g) + unit_sp + " is not " + tol + " of the answer.";
   return pf;
 }

@@ -148,8 +148,9 @@ void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* lab
   const ImRect& r = it->second;
   if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;
   g_hook.seen[id] = g_hook.frame.items.size();
+  const ImGuiWindow* w = GImGui ? GImGui->CurrentWindow : nullptr;
   g_hook.frame.items.push_back({id, key_of(label), visible_label(label), r.Min, r.Max, g_hook.cut.count(id) != 0,
-                           g_hook.partial.count(id) != 0, flags});
+                                g_hook.partial.count(id) != 0, flags, w ? w->Name : ""});
   if (g_hook.last_seen.size() > kMaxRemembered) g_hook.last_seen.clear();
   g_hook.last_seen[id] = g_hook.frame.items.back();
 }

@@ -19,6 +19,7 @@ struct HookItem {
   bool cut = false;      // its left or right edge lies outside what its window shows (clipped text)
   bool partial = false;  // only part of it is shown (scrolled partly out of view)
   ImGuiItemStatusFlags status = 0;  // ImGui's Checkable/Checked/Openable/Opened, for the text layer's roles
+  std::string window;  // the name of the window it is in (the text layer tells the page's from a popover's)
 };
 
 // Every item the keyboard can reach, in the order the frame submitted them (reading order),

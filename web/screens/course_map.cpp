@@ -218,6 +218,16 @@ static void continue_and_problems(App& app) {
     if (small_button(app.ui, label.c_str())) app.screen = Screen::Practice;
     link_item(label.substr(0, label.find("##")), "#/practice");
   }
+  // The wrong answers kept, grouped by slip (screens/review.cpp), once there are any.
+  if (const size_t n = app.store.progress.mistakes.size()) {
+    const std::string label = "My mistakes: " + std::to_string(n) + "##review";
+    same_line_if_fits(label.c_str());
+    if (small_button(app.ui, label.c_str())) app.screen = Screen::Review;
+    link_item(label.substr(0, label.find("##")), "#/review");
+  }
+  same_line_if_fits("Glossary##glossary");
+  if (small_button(app.ui, "Glossary##glossary")) open_glossary(app, "");
+  link_item("Glossary", "#/glossary");
   // An exercise opened from the outline whose pack is still on its way.
   if (app.screen == Screen::CourseMap && app.nav.route_pending && app.nav.route_pending->kind == Route::Exercise)
     notice_box(app, color::muted(), "Opening " + map_exercise_title(app, app.nav.route_pending->id) + ": its chapter is loading…");

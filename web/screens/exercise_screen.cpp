@@ -204,7 +204,9 @@ bool handle_shortcuts(App& app, ExerciseState& st, const Exercise& ex) {
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeySuper) {
     const TypeView* v = find_view(ex.type);
-    const bool view_holds_escape = v && v->holds_escape && st.view && v->holds_escape(st);
+    // (a term's popover open: Escape closes it, not the exercise)
+    const bool view_holds_escape =
+        (v && v->holds_escape && st.view && v->holds_escape(st)) || !app.glossary.popover.empty();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !view_holds_escape) {
       app.screen = Screen::CourseMap;
       return true;
@@ -533,7 +535,8 @@ void draw_exercise_screen(App& app) {
     if (!st.inst || st.inst->seed != seed) return;  // "next seed" opened another instance
   }
   ImGui::Spacing();
-  markdown(app, inst.render(ex.prompt));
+  prompt_markdown(app, inst.render(ex.prompt));
+  draw_term_popover(app);
   ImGui::Spacing();
   if (ex.widget) draw_embedded_widget(app, ex, inst);
 

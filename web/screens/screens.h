@@ -25,5 +25,14 @@ void open_search(App& app, const std::string& query, bool focus);
 // True when the fetch was the search index's (and is handled).
 bool search_on_fetched(App& app, int id, bool ok, int status, const std::string& body);
 void select_lab_widget(App& app, const std::string& kind);
+// Glossary (screens/glossary.cpp): the screen, at `slug` when one is named ("" the top); the
+// popover a term link in a prompt opens; the library's glossary kept current.
+void open_glossary(App& app, const std::string& slug);
+void draw_glossary(App& app);
+void draw_term_popover(App& app);
+void open_term_popover(App& app, const GlossaryEntry& e, ImRect word);
+const Glossary& course_glossary(App& app);
+// Review of my mistakes (screens/review.cpp).
+void draw_review(App& app);
 
 }  // namespace dtx::web

@@ -1,4 +1,4 @@
-// Search (#/search?q=words): titles, prompts and chapter notes from the index `make dist`
+// Search (#/search?q=words): titles, prompts, chapter notes and glossary terms from the index `make dist`
 // writes (engine/search.h, search-index.json beside index.html), fetched when the screen first opens
 // and kept by the service worker like every file of the site, so it works offline. Results
 // come as the student types; each is a link to its exercise or to its chapter's notes, with
@@ -31,7 +31,10 @@ void request_index(App& app) {
 
 std::string result_address(const SearchDoc& d) {
   Route r;
-  if (d.kind == SearchDoc::Notes) {
+  if (d.kind == SearchDoc::Term) {
+    r.kind = Route::Glossary;
+    r.id = d.id;
+  } else if (d.kind == SearchDoc::Notes) {
     r.kind = Route::Course;
     r.chapter = d.chapter;
     r.notes = true;
@@ -45,6 +48,10 @@ std::string result_address(const SearchDoc& d) {
 void open_result(App& app, const SearchDoc& d) {
   if (d.kind == SearchDoc::Exercise) {
     open_exercise(app, d.id, 0);
+    return;
+  }
+  if (d.kind == SearchDoc::Term) {
+    open_glossary(app, d.id);
     return;
   }
   app.screen = Screen::CourseMap;
@@ -88,11 +95,14 @@ bool result_row(App& app, const SearchHit& h, size_t i) {
     a.role = Role::Link;
     a.name = d.title;
     a.href = result_address(d);
-    a.desc = d.kind == SearchDoc::Notes ? "chapter notes" : "chapter " + std::to_string(d.chapter) + ", " + d.type;
+    a.desc = d.kind == SearchDoc::Notes  ? "chapter notes"
+             : d.kind == SearchDoc::Term ? "glossary"
+                                         : "chapter " + std::to_string(d.chapter) + ", " + d.type;
     access_item(std::move(a));
   }
-  const std::string where = d.kind == SearchDoc::Notes ? "Chapter " + std::to_string(d.chapter) + " notes"
-                                                       : "Chapter " + std::to_string(d.chapter) + " · " + d.type;
+  const std::string where = d.kind == SearchDoc::Notes  ? "Chapter " + std::to_string(d.chapter) + " notes"
+                            : d.kind == SearchDoc::Term ? std::string("Glossary")
+                                                        : "Chapter " + std::to_string(d.chapter) + " · " + d.type;
   ImGui::TextDisabled("%s", where.c_str());
   if (!h.snippet.empty()) ImGui::TextWrapped("%s", h.snippet.c_str());
   ImGui::Spacing();

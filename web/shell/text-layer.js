@@ -132,6 +132,20 @@ function lineNode(l) {
   } else {
     node = document.createElement('span');
   }
+  // A glossary term: its definition is said after the link's name. A press with the mouse, a
+  // finger or a pen is the canvas's (it opens the term's popover where the word is); the
+  // browser's own ways with a link (middle button, modifiers, a screen reader's activation)
+  // follow the href to the Glossary screen.
+  if (href && l.d) {
+    node.setAttribute('aria-description', l.d);
+    if (/^#\/glossary\//.test(href)) {
+      node.classList.add('dtx-term');
+      for (const type of ['mousedown', 'mouseup']) node.addEventListener(type, onLinkMouse);
+      node.addEventListener('click', (e) => {
+        if (e.button === 0 && !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) && e.detail > 0) e.preventDefault();
+      });
+    }
+  }
   node.className = `dtx-line ${fc}${l.i ? ' in-item' : ''}`;
   node.textContent = l.t;
   const [x, y, w, h] = l.r;
@@ -214,7 +228,7 @@ function groups(els) {
       g.geometry = '';
       continue;
     }
-    g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.ah, el.lines.map((l) => [l.t, l.f, l.a, l.i])]));
+    g.key = g.kind + JSON.stringify(g.els.map((el) => [el.k, el.level, el.bullet, el.cell, el.ah, el.lines.map((l) => [l.t, l.f, l.a, l.i, l.d])]));
     g.geometry = JSON.stringify(g.els.map((el) => el.lines.map((l) => [l.r, l.fs])));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include "imgui_internal.h"
 #include "markdown_links.h"
+#include "search.h"
 #include "md4c.h"
 #include "ui/images.h"
 #include "ui/maths_layout.h"
@@ -534,12 +535,53 @@ std::vector<float> line_tops(const std::vector<Token>& toks, int lines, const Fo
   return top;
 }
 
+const GlossaryEntry* term_entry(const MdRun& run, const MdStyle& st) {
+  return st.glossary ? st.glossary->find(term_slug(run.url)) : nullptr;
+}
+
+// A glossary term's word: a dotted underline (a definition, not a way elsewhere), its
+// definition in a tooltip while hovered, and a click or tap hands it to open_term (the page's
+// popover, which a touch screen needs: it has no hover).
+void draw_term_word(const MdRun& run, ImRect word, ImFont* font, ImU32 col, const MdStyle& st) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float y = word.Max.y, dash = std::max(2.0f, font->FontSize * 0.15f);
+  for (float x = word.Min.x; x < word.Max.x; x += dash * 2) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, word.Max.x), y), col, 1.0f);
+#ifdef IMGUI_ENABLE_TEST_ENGINE
+  {
+    ImGuiContext& g = *GImGui;  // (the hook macros use it)
+    ImGuiID id = ImHashData(&word, sizeof word, ImHashStr(run.url.c_str()));
+    std::string label = run.text + "##term:" + run.url;
+    IMGUI_TEST_ENGINE_ITEM_ADD(word, id);
+    IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
+  }
+#endif
+  const GlossaryEntry* e = term_entry(run, st);
+  if (!e || !ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(word.Min, word.Max)) return;
+  ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  if (ImGui::IsMouseClicked(0) && st.open_term) {
+    st.open_term(*e, word);
+  } else if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(font->FontSize * 24);
+    ImGui::PushFont(st.fonts->bold);
+    ImGui::TextUnformatted(e->term.c_str());
+    ImGui::PopFont();
+    ImGui::TextUnformatted(plain_text(e->definition).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
 // A link's word: underlined, reported to the item hooks ("link:URL", so tests and the DOM
 // mirror find where a link is), and opened on a click.
 void draw_link_word(const Token& k, ImVec2 pos, ImFont* font, ImU32 col, const MdStyle& st) {
   const MdRun& run = *k.run;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 a(pos.x, pos.y + font->FontSize), b(pos.x + k.w, pos.y + font->FontSize);
+  if (run.style & kTerm) {
+    draw_term_word(run, ImRect(pos, b), font, col, st);
+    return;
+  }
   dl->AddLine(a, b, col, 1.0f);
 #ifdef IMGUI_ENABLE_TEST_ENGINE
   // Straight to the hooks, not ItemAdd: the word is no ImGui item, and the caller's last
@@ -583,8 +625,10 @@ void draw_text_token(const Token& k, float x, float line_top, float line_h, floa
   while (e > k.s && e[-1] == ' ') --e;
   if (e > k.s) {
     float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, k.s, e).x;
+    const GlossaryEntry* term = (run.style & kTerm) ? term_entry(run, st) : nullptr;
     text_layer_report_run(std::string(k.s, e), ImRect(pos.x, pos.y, pos.x + w, pos.y + font->FontSize), font,
-                          (run.style & kLink) ? run.url : std::string());
+                          (run.style & kLink) ? run.url : std::string(), false,
+                          term ? "glossary: " + plain_text(term->definition) : std::string());
   }
   if (run.style & kLink) draw_link_word(k, pos, font, col, st);
 }
@@ -737,11 +781,54 @@ float draw_table_block(const MdBlock& b, int& table_no, const BlockPlace& at, co
 
 }  // namespace
 
+std::string term_slug(const std::string& url) {
+  static const std::string kPrefix = "#/glossary/";
+  return url.rfind(kPrefix, 0) == 0 ? url.substr(kPrefix.size()) : std::string();
+}
+
+void link_terms(MdDoc& doc, const Glossary& glossary) {
+  std::vector<bool> linked(glossary.entries.size(), false);
+  constexpr unsigned kNotProse = kCode | kLink | kMath | kImage;
+  for (MdBlock& b : doc.blocks) {
+    if (b.kind != MdBlock::Para) continue;
+    std::vector<MdRun> out;
+    for (MdRun& run : b.runs) {
+      if (run.style & kNotProse) {
+        out.push_back(std::move(run));
+        continue;
+      }
+      size_t from = 0;
+      for (const TermUse& u : find_terms(run.text, glossary)) {
+        if (linked[u.entry]) continue;
+        linked[u.entry] = true;
+        MdRun before = run, term = run;
+        before.text = run.text.substr(from, u.begin - from);
+        term.text = run.text.substr(u.begin, u.end - u.begin);
+        term.style |= kLink | kTerm;
+        term.url = "#/glossary/" + glossary.entries[u.entry].slug;
+        if (!before.text.empty()) out.push_back(std::move(before));
+        out.push_back(std::move(term));
+        from = u.end;
+      }
+      if (from < run.text.size()) {
+        run.text = run.text.substr(from);
+        out.push_back(std::move(run));
+      }
+    }
+    b.runs = std::move(out);
+  }
+}
+
 void draw_markdown(const std::string& text, const MdStyle& st) {
   static std::unordered_map<std::string, MdDoc> cache;
   if (cache.size() > 256) cache.clear();
-  auto it = cache.find(text);
-  if (it == cache.end()) it = cache.emplace(text, parse_markdown(text)).first;
+  // (a text with its terms linked is another document than the same text without)
+  const std::string key = st.glossary ? text + "\x1f#glossary" + std::to_string(st.glossary->entries.size()) : text;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    it = cache.emplace(key, parse_markdown(text)).first;
+    if (st.glossary) link_terms(it->second, *st.glossary);
+  }
   const MdDoc& doc = it->second;
   const Fonts& f = *st.fonts;
   const float indent_w = f.body->FontSize * 1.4f;

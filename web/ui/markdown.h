@@ -12,12 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "glossary.h"
+#include "imgui.h"
+#include "imgui_internal.h"
 #include "maths.h"
 #include "ui/theme.h"
 
 namespace dtx::web {
 
-enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8, kMath = 16, kMathDisplay = 32, kImage = 64 };
+// kTerm: a glossary term's first use (with kLink; its url is the term's address, #/glossary/SLUG).
+enum RunStyle : unsigned { kBold = 1, kItalic = 2, kCode = 4, kLink = 8, kMath = 16, kMathDisplay = 32, kImage = 64, kTerm = 128 };
 
 struct MdRun {
   std::string text;  // kMath: the maths source, between the $; kImage: the alt text
@@ -59,7 +63,18 @@ struct MdStyle {
   PackImages* images = nullptr;
   std::optional<std::string> image_base;
   float dpr = 1;  // device pixels per CSS pixel: an image is never drawn beyond natural size x dpr
+  // With a glossary, the first use of each of its terms is a term link (kTerm): hovering it
+  // shows the definition, a click or tap calls open_term (the page opens a popover there).
+  const Glossary* glossary = nullptr;
+  std::function<void(const GlossaryEntry&, ImRect word)> open_term;
 };
+
+// The first use of each glossary term in the document's prose (paragraphs and list items,
+// not code, maths, links or headings) becomes a run of its own, kLink | kTerm.
+void link_terms(MdDoc& doc, const Glossary& glossary);
+
+// The glossary address of a term link's url ("#/glossary/SLUG" -> "SLUG"); "" for another url.
+std::string term_slug(const std::string& url);
 
 // The prose measure: 75 characters of body text (75 average advances of the alphabet and a
 // space), the longest line that still reads comfortably.

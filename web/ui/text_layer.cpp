@@ -21,6 +21,7 @@ struct MdRunRec {
   float font_px = 0;
   int font = 0;
   std::string url;
+  std::string desc;  // a link's description (aria-description)
   int block = -1;
   bool in_page = false;
 };
@@ -228,7 +229,8 @@ void text_layer_description(const std::string& text, ImRect rect) {
   if (!text.empty()) recorded.descs.push_back({text, rect, current_in_page()});
 }
 
-void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont, const std::string& url, bool math) {
+void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont, const std::string& url, bool math,
+                           const std::string& desc) {
   if (text.empty() || !imfont) return;
   const float font_px = imfont->FontSize;
   const int font = math ? 4 : font_class(imfont);
@@ -236,7 +238,7 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
   // Pieces of one line in one style join into one run (a line of a paragraph is one span).
   if (!recorded.runs.empty()) {
     MdRunRec& last = recorded.runs.back();
-    if (last.block == recorded.open_block && last.font == font && font != 4 && last.url == url && last.in_page == in_page &&
+    if (last.block == recorded.open_block && last.font == font && font != 4 && last.url == url && last.desc == desc && last.in_page == in_page &&
         std::fabs(last.rect.Min.y - rect.Min.y) < 0.5f && std::fabs(last.font_px - font_px) < 0.01f &&
         rect.Min.x >= last.rect.Max.x - 0.5f && rect.Min.x - last.rect.Max.x < font_px * 0.6f) {
       last.text += ' ';
@@ -251,6 +253,7 @@ void text_layer_report_run(const std::string& text, ImRect rect, ImFont* imfont,
   r.font_px = font_px;
   r.font = font;
   r.url = url;
+  r.desc = desc;
   r.block = recorded.open_block;
   r.in_page = in_page;
   recorded.runs.push_back(std::move(r));
@@ -335,6 +338,18 @@ const Glyph* glyph_of(const ImDrawVert& v0, const ImDrawVert& v2) {
 
 // The glyphs of one draw command: each textured quad (six indices a, a+1, a+2, a, a+2, a+3)
 // of the atlas whose centre its clip rectangle shows.
+// Whether the Markdown run or image `md` (md_index's numbering: runs, then images) is the page's.
+bool md_in_page(int md) {
+  const size_t i = static_cast<size_t>(md);
+  return i < recorded.runs.size() ? recorded.runs[i].in_page : recorded.images[i - recorded.runs.size()].in_page;
+}
+
+// Whether the hook item `item` (item_index's numbering) is in the page's window or one inside it.
+bool item_in_page(int item) {
+  const std::string& w = hook_frame().items[static_cast<size_t>(item)].window;
+  return !recorded.page_name.empty() && w.compare(0, recorded.page_name.size(), recorded.page_name) == 0;
+}
+
 void read_command(const ImDrawList* dl, const ImDrawCmd& cmd, const RectIndex& md_index, const RectIndex& item_index,
                   GlyphJoiner& join) {
   const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset;
@@ -359,8 +374,12 @@ void read_command(const ImDrawList* dl, const ImDrawCmd& cmd, const RectIndex& m
     const bool shown = cmd.ClipRect.x <= centre.x && centre.x <= cmd.ClipRect.z && cmd.ClipRect.y <= centre.y &&
                        centre.y <= cmd.ClipRect.w;
     // (labels of two buttons are two runs: the item a glyph lies in is part of its run)
-    if (shown) join.add(g->font, gl, v0.pos.x - gl.X0 * scale, v0.pos.y - gl.Y0 * scale, scale, md_index.find(centre),
-                        item_index.find(centre));
+    // A Markdown run reported these words only if it is in the same layer: a popover's glyphs
+    // over the page's prose are the popover's.
+    int md = md_index.find(centre), item = item_index.find(centre);
+    if (md >= 0 && md_in_page(md) != join.in_page) md = -1;
+    if (item >= 0 && item_in_page(item) != join.in_page) item = -1;
+    if (shown) join.add(g->font, gl, v0.pos.x - gl.X0 * scale, v0.pos.y - gl.Y0 * scale, scale, md, item);
     i += 6;
   }
 }
@@ -410,9 +429,11 @@ struct LayerElements {
     els.push_back({in_page, y + (in_page ? scroll : 0), x, std::move(j)});
   }
   // A line inside a control becomes its content.
-  bool into_control(nlohmann::json& line, const ImRect& r) {
+  // A control in the same layer only: a popover's button over the page's prose is not
+  // where that prose's words belong.
+  bool into_control(nlohmann::json& line, const ImRect& r, bool in_page) {
     const int ci = ctl_index.find(r.GetCenter());
-    if (ci < 0) return false;
+    if (ci < 0 || els[static_cast<size_t>(ci)].in_page != in_page) return false;
     line.erase("i");
     els[static_cast<size_t>(ci)].j["lines"].push_back(std::move(line));
     return true;
@@ -514,8 +535,9 @@ void add_markdown_runs(LayerElements& L) {
   for (const MdRunRec& r : recorded.runs) {
     nlohmann::json line = L.line_of(r.text, r.rect, r.in_page, r.font_px, r.font);
     if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
+    if (!r.desc.empty()) line["d"] = r.desc;
     else if (L.inside_item(r.rect)) line["i"] = 1;
-    if (r.url.empty() && L.into_control(line, r.rect)) continue;
+    if (r.url.empty() && L.into_control(line, r.rect, r.in_page)) continue;
     const int bi = r.block;
     int ei = bi >= 0 ? block_el[static_cast<size_t>(bi)] : -1;
     if (ei < 0) {
@@ -540,7 +562,7 @@ void add_glyph_runs(LayerElements& L, const std::vector<GlyphRun>& glyph_runs) {
   for (const GlyphRun& r : glyph_runs) {
     nlohmann::json line = L.line_of(r.text, r.rect, r.in_page, r.font_px, r.font);
     if (L.inside_item(r.rect)) line["i"] = 1;
-    if (L.into_control(line, r.rect)) continue;
+    if (L.into_control(line, r.rect, r.in_page)) continue;
     nlohmann::json e = {{"k", "text"}, {"page", r.in_page}, {"lines", nlohmann::json::array({std::move(line)})}};
     if (described(r)) e["ah"] = 1;
     L.push(r.in_page, r.rect.Min.y, r.rect.Min.x, std::move(e));

@@ -55,7 +55,9 @@ int text_layer_new_table();
 // One laid-out piece of a Markdown line: its text (maths as its plain-text rendering), the
 // rectangle its glyphs occupy (pen start to pen end, line top to line top + font size), its
 // font and the link it belongs to. `math`: a formula's box, whose glyphs are set apart.
-void text_layer_report_run(const std::string& text, ImRect rect, ImFont* font, const std::string& url, bool math = false);
+// `desc`: said after a link's name (a glossary term's definition, aria-description).
+void text_layer_report_run(const std::string& text, ImRect rect, ImFont* font, const std::string& url, bool math = false,
+                           const std::string& desc = "");
 
 // Starts a frame's record (before the frame's ImGui::NewFrame).
 void text_layer_begin_frame();
