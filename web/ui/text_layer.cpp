@@ -377,8 +377,8 @@ void read_command(const ImDrawList* dl, const ImDrawCmd& cmd, const RectIndex& m
     // A Markdown run reported these words only if it is in the same layer: a popover's glyphs
     // over the page's prose are the popover's.
     int md = md_index.find(centre), item = item_index.find(centre);
-    if (md >= 0 && md_in_page(md) != join.in_page) md = -1;
-    if (item >= 0 && item_in_page(item) != join.in_page) item = -1;
+    if (!join.in_page && md >= 0 && md_in_page(md)) md = -1;
+    if (!join.in_page && item >= 0 && item_in_page(item)) item = -1;
     if (shown) join.add(g->font, gl, v0.pos.x - gl.X0 * scale, v0.pos.y - gl.Y0 * scale, scale, md, item);
     i += 6;
   }
@@ -433,7 +433,7 @@ struct LayerElements {
   // where that prose's words belong.
   bool into_control(nlohmann::json& line, const ImRect& r, bool in_page) {
     const int ci = ctl_index.find(r.GetCenter());
-    if (ci < 0 || els[static_cast<size_t>(ci)].in_page != in_page) return false;
+    if (ci < 0 || (in_page && !els[static_cast<size_t>(ci)].in_page)) return false;
     line.erase("i");
     els[static_cast<size_t>(ci)].j["lines"].push_back(std::move(line));
     return true;
@@ -534,8 +534,8 @@ void add_markdown_runs(LayerElements& L) {
   std::vector<int> block_el(recorded.blocks.size(), -1);
   for (const MdRunRec& r : recorded.runs) {
     nlohmann::json line = L.line_of(r.text, r.rect, r.in_page, r.font_px, r.font);
-    if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
     if (!r.desc.empty()) line["d"] = r.desc;
+    if (!r.url.empty()) line["a"] = r.url;  // a link takes its own clicks (its words are its hook item)
     else if (L.inside_item(r.rect)) line["i"] = 1;
     if (r.url.empty() && L.into_control(line, r.rect, r.in_page)) continue;
     const int bi = r.block;
