@@ -3,7 +3,8 @@
 // "In the glossary" goes to #/glossary/TERM, where the term is marked). The screen lists
 // every term the packs define, a field filters them, keys alone reach the field; in the
 // accessibility tree the term is a link whose description is the definition; axe finds
-// nothing serious in light and dark; on a 360 px phone the popover stays on the screen.
+// nothing serious in light and dark; on a 360 px phone the popover stays on the screen; Search
+// finds a term and opens it in the glossary.
 import { waitFor, click, tap, press, state, layerText, findItem, axTree, tabUntil } from './lib.mjs';
 
 const GPU = 'term:#/glossary/gpu';
@@ -73,6 +74,10 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     assert(/pipeline bubble/i.test(words), 'the bubble is listed: ' + words.slice(0, 400));
     assert(!/Graphics processing unit/.test(words), 'unrelated terms are not: ' + words.slice(0, 400));
     eq(await page.evaluate(() => window.__pointer), 0, 'no pointer event: keys alone');
+    // Search finds terms too: a result that opens the term in the glossary.
+    await page.goto(server().url + '#/search?q=busbw');
+    await waitFor(page, "s.screen === 'search'", 20000);
+    await page.waitForFunction(() => [...document.querySelectorAll('#dtx-layer a')].some((a) => a.getAttribute('href') === '#/glossary/busbw'), null, { timeout: 15000 });
     await page.goto(server().url + '#/glossary/no-such-term');
     await waitFor(page, "s.screen === 'glossary'", 20000);
     await page.waitForFunction(() => /has no term "no-such-term"/.test((document.getElementById('dtx-layer') || {}).textContent || ''), null, { timeout: 15000 });

@@ -3,8 +3,8 @@
 // numbers (one wrong, one right), and gets the summary: what was right, what the engine
 // diagnosed, and when each comes back (the wrong one tomorrow, the right one 15 days on:
 // round(6 x 2.5)). Then the map says nothing is due. Desktop light, a 360 px phone in dark by
-// touch, axe on the screen and the summary.
-import { waitFor, click, tap, submit, typeInto, engineAnswer, layerText, state } from './lib.mjs';
+// touch, axe on the screen and the summary; and keys alone with the accessibility tree, in dark.
+import { waitFor, click, tap, press, submit, typeInto, engineAnswer, layerText, state, axTree, tabUntil } from './lib.mjs';
 
 const DAY = 86400000;
 const date = (t) => new Date(t).toISOString().slice(0, 10);
@@ -23,7 +23,58 @@ function record(now) {
   });
 }
 
+// One exercise due (ring.volume, answered right a week ago).
+function oneDue(now) {
+  return JSON.stringify({
+    format: 'dtx-progress', version: 2, exercises: {
+      'ring.volume': { attempts: 1, by_writer: { '1700000000-back': 1 }, best: 1, solved_at: Math.floor(now / 1000) - 8 * 86400, last_at: Math.floor(now / 1000) - 7 * 86400 },
+    },
+    review: { 'ring.volume': { ease: 2.5, reps: 1, interval: 1, lapses: 0, due: date(now - 6 * DAY), last: date(now - 7 * DAY) } },
+  });
+}
+
 export default function register({ test, newPage, assert, eq, server, axeAudit }) {
+  test('practice: keys alone from the map to the summary, the accessibility tree names the screen, axe in dark', async () => {
+    const page = await newPage({ bypassCSP: true, colorScheme: 'dark' });
+    const now = Date.now();
+    await page.addInitScript((r) => {
+      localStorage.setItem('dtx.progress', r);
+      window.__pointer = 0;
+      for (const ev of ['mousedown', 'mouseup', 'touchstart', 'wheel']) window.addEventListener(ev, () => { window.__pointer++; }, true);
+    }, oneDue(now));
+    await page.goto(server().url);
+    let s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
+    eq(s.practice.due, 1, 'one due today');
+    await tabUntil(page, "s.focus === 'practice'", 'Practice on the map');
+    await press(page, 'Enter');
+    s = await waitFor(page, "s.screen === 'practice'");
+    const cdp = await page.context().newCDPSession(page);
+    let tree = await axTree(cdp);
+    assert(tree.some((n) => n.role === 'heading' && n.name === 'Practice'), 'the screen has its heading');
+    assert(tree.some((n) => n.role === 'button' && /^Start a session of 1/.test(n.name)), 'the start is a named button');
+    await axeAudit(page, 'practice, dark');
+    await tabUntil(page, "s.focus === 'practice-start'", 'Start a session');
+    await press(page, 'Enter');
+    s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume' && !s.busy");
+    assert(s.seed !== 0, 'new numbers');
+    const ans = engineAnswer('ring.volume', s.seed);
+    for (const p of ans.parts) {
+      await tabUntil(page, `s.text_input && s.active === 'part-${p.id}'`, `field ${p.id}`);
+      await page.keyboard.type(`${p.value} ${p.unit}`);
+    }
+    await press(page, 'Enter');
+    s = await waitFor(page, "s.verdict === 'correct'");
+    await tabUntil(page, "s.focus === 'practice-next'", 'the way to the summary');
+    await press(page, 'Enter');
+    s = await waitFor(page, "s.screen === 'practice' && s.practice.finished");
+    tree = await axTree(cdp);
+    assert(tree.some((n) => n.role === 'heading' && n.name === 'Session done: 1 of 1 right the first time'), 'the summary is a heading: ' +
+      JSON.stringify(tree.filter((n) => n.role === 'heading')));
+    await axeAudit(page, 'practice summary, dark');
+    eq(await page.evaluate(() => window.__pointer), 0, 'no pointer event: keys alone');
+    await page.context().close();
+  });
+
   test('practice: two exercises due, a session at new numbers (one wrong, one right), the summary with diagnoses and when each comes back', async () => {
     for (const phone of [false, true]) {
       const page = await newPage({ bypassCSP: true, ...(phone ? { viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'dark' } : {}) });

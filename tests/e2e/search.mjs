@@ -63,8 +63,8 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     await page.context().close();
   });
 
-  test('search: a 320 px phone by touch keeps the top bar and the results on the screen; with the network off it still finds', async () => {
-    for (const width of [320, 430]) {
+  test('search: 320, 360 and 430 px phones by touch keeps the top bar and the results on the screen; with the network off it still finds', async () => {
+    for (const width of [320, 360, 430]) {
       const page = await newPage({ viewport: { width, height: 760 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       await page.goto(server().url);
       let s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
