@@ -34,16 +34,8 @@ bool entry_matches(const GlossaryEntry& e, const std::vector<std::string>& words
 }
 
 void filter_field(App& app) {
-  GlossaryState& g = app.glossary;
-  ImGui::SetNextItemWidth(std::min(app.content_width, em(app.ui) * 24));
-  ImGui::InputTextWithHint("##glossary-filter", "Filter the terms", &g.filter);
-  mark_text_field();
-  Access a;
-  a.role = Role::Textbox;
-  a.name = "Filter the glossary";
-  a.value_text = g.filter;
-  a.placeholder = "Filter the terms";
-  access_item(std::move(a));
+  named_text_field("##glossary-filter", "Filter the glossary", "Filter the terms", app.glossary.filter,
+                   std::min(app.content_width, em(app.ui) * 24));
 }
 
 // One entry: the term as a heading, its other forms, the definition, the source.

@@ -62,19 +62,12 @@ void open_result(App& app, const SearchDoc& d) {
 
 void search_field(App& app) {
   SearchState& s = app.search;
-  ImGui::SetNextItemWidth(std::min(app.content_width, em(app.ui) * 32));
   if (s.focus_field) {
     ImGui::SetKeyboardFocusHere();
     s.focus_field = false;
   }
-  ImGui::InputTextWithHint("##search-field", "Words from a title, a question or the chapter notes", &s.input);
-  mark_text_field();
-  Access a;
-  a.role = Role::Textbox;
-  a.name = "Search the course";
-  a.value_text = s.input;
-  a.placeholder = "Words from a title, a question or the chapter notes";
-  access_item(std::move(a));
+  named_text_field("##search-field", "Search the course", "Words from a title, a question or the chapter notes", s.input,
+                   std::min(app.content_width, em(app.ui) * 32));
 }
 
 // One result: its title as a link, where it is, and the words around the match.

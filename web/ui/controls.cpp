@@ -5,6 +5,9 @@
 #include <unordered_set>
 
 #include "imgui_internal.h"
+#include "misc/cpp/imgui_stdlib.h"
+#include "ui/access.h"
+#include "ui/keyboard.h"
 #include "ui/theme.h"
 
 namespace dtx::web {
@@ -61,6 +64,18 @@ void text_colored(ImU32 col, const char* text) {
   ImGui::TextUnformatted(text);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
+}
+
+void named_text_field(const char* id, const std::string& name, const char* placeholder, std::string& value, float width) {
+  ImGui::SetNextItemWidth(width);
+  ImGui::InputTextWithHint(id, placeholder, &value);
+  mark_text_field();
+  Access a;
+  a.role = Role::Textbox;
+  a.name = name;
+  a.value_text = value;
+  a.placeholder = placeholder;
+  access_item(std::move(a));
 }
 
 }  // namespace dtx::web

@@ -2,6 +2,8 @@
 // can hit, wrapped coloured text, placing the next item beside the last when it fits, and drag handles.
 #pragma once
 
+#include <string>
+
 #include "imgui.h"
 #include "ui/ui_env.h"
 
@@ -13,6 +15,9 @@ bool touch_button(const UiEnv& ui, const char* label);
 // A link-sized button ("Copy link", "← Course"): a full-height button on a coarse pointer.
 bool small_button(const UiEnv& ui, const char* label);
 void text_colored(ImU32 col, const char* text);
+// A one-line field with a placeholder, `width` wide, named `name` for a screen reader (a
+// textbox whose value and placeholder the text layer carries): Search's, the glossary's filter.
+void named_text_field(const char* id, const std::string& name, const char* placeholder, std::string& value, float width);
 // After a line of text: SameLine() when the last item is one line and a button of this label
 // fits after it; otherwise the button goes under it (a phone never cuts it at the edge).
 void same_line_if_fits(const char* next_label);
