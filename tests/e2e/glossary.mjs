@@ -5,7 +5,7 @@
 // accessibility tree the term is a link whose description is the definition; axe finds
 // nothing serious in light and dark; on a 360 px phone the popover stays on the screen; Search
 // finds a term and opens it in the glossary.
-import { waitFor, click, tap, press, state, layerText, findItem, axTree, tabUntil } from './lib.mjs';
+import { waitFor, click, tap, press, state, layerText, findItem, axUntil, tabUntil } from './lib.mjs';
 
 const GPU = 'term:#/glossary/gpu';
 
@@ -42,8 +42,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     s = await waitFor(page, "s.screen === 'glossary' && s.glossary.selected === 'gpu'");
     eq(new URL(page.url()).hash, '#/glossary/gpu', 'the address names the term');
     assert(/Glossary/.test(await page.title()) && /GPU/.test(await page.title()), 'the title names the term: ' + await page.title());
-    const tree = await axTree(cdp);
-    assert(tree.some((n) => n.role === 'textbox' && n.name === 'Filter the glossary'), 'the field is named');
+    const tree = await axUntil(cdp, (t) => t.some((n) => n.role === 'textbox' && n.name === 'Filter the glossary'), 'the field is named');
     assert(tree.some((n) => n.role === 'heading' && n.name === 'MFU'), 'each term is a heading');
     await axeAudit(page, 'glossary, light');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -347,6 +347,18 @@ export async function axTree(cdp) {
   });
 }
 
+// The tree once `pred(tree)` holds: the text layer is rebuilt on the frame after the engine's
+// state changes, so a screen's nodes arrive a frame or two after the hook names the screen.
+export async function axUntil(cdp, pred, what, timeoutMs = 8000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const tree = await axTree(cdp);
+    if (pred(tree)) return tree;
+    if (Date.now() > end) throw new Error(`accessibility tree: ${what}: ` + JSON.stringify(tree.filter((n) => n.role === 'heading' || n.role === 'link' || n.role === 'textbox').slice(0, 30)));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function axFocused(cdp) {
   return (await axTree(cdp)).find((n) => n.focused && n.role !== 'RootWebArea') || null;
 }

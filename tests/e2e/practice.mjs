@@ -4,7 +4,7 @@
 // diagnosed, and when each comes back (the wrong one tomorrow, the right one 15 days on:
 // round(6 x 2.5)). Then the map says nothing is due. Desktop light, a 360 px phone in dark by
 // touch, axe on the screen and the summary; and keys alone with the accessibility tree, in dark.
-import { waitFor, click, tap, press, submit, typeInto, engineAnswer, layerText, state, axTree, tabUntil } from './lib.mjs';
+import { waitFor, click, tap, press, submit, typeInto, engineAnswer, layerText, waitForLayer, state, axUntil, tabUntil } from './lib.mjs';
 
 const DAY = 86400000;
 const date = (t) => new Date(t).toISOString().slice(0, 10);
@@ -49,8 +49,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     await press(page, 'Enter');
     s = await waitFor(page, "s.screen === 'practice'");
     const cdp = await page.context().newCDPSession(page);
-    let tree = await axTree(cdp);
-    assert(tree.some((n) => n.role === 'heading' && n.name === 'Practice'), 'the screen has its heading');
+    let tree = await axUntil(cdp, (t) => t.some((n) => n.role === 'heading' && n.name === 'Practice'), 'the screen has its heading');
     assert(tree.some((n) => n.role === 'button' && /^Start a session of 1/.test(n.name)), 'the start is a named button');
     await axeAudit(page, 'practice, dark');
     await tabUntil(page, "s.focus === 'practice-start'", 'Start a session');
@@ -67,9 +66,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     await tabUntil(page, "s.focus === 'practice-next'", 'the way to the summary');
     await press(page, 'Enter');
     s = await waitFor(page, "s.screen === 'practice' && s.practice.finished");
-    tree = await axTree(cdp);
-    assert(tree.some((n) => n.role === 'heading' && n.name === 'Session done: 1 of 1 right the first time'), 'the summary is a heading: ' +
-      JSON.stringify(tree.filter((n) => n.role === 'heading')));
+    await axUntil(cdp, (t) => t.some((n) => n.role === 'heading' && n.name === 'Session done: 1 of 1 right the first time'), 'the summary is a heading');
     await axeAudit(page, 'practice summary, dark');
     eq(await page.evaluate(() => window.__pointer), 0, 'no pointer event: keys alone');
     await page.context().close();
@@ -84,7 +81,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       await page.goto(server().url);
       let s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
       eq(s.practice.due, 2, 'two due today');
-      assert(/Practice: 2 due today/.test(await layerText(page)), 'the map says so');
+      await waitForLayer(page, '/Practice: 2 due today/.test(t)', 'the map says so');
       // the open chapter too (chapter 0 starts open): what is due, and what was tried and not solved
       await page.waitForFunction(() => /2 due for practice today · 1 tried, not solved yet/.test(document.getElementById('dtx-layer').textContent), null, { timeout: 10000 });
       await press(page, 'practice');
@@ -94,7 +91,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       // most overdue first, then by id: both were due yesterday, so ring.volume, then ring.why-ring
       s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.volume' && !s.busy");
       assert(s.seed !== 0, 'new numbers, not the default instance');
-      assert(/Practice · 1 of 2/.test(await layerText(page)), 'the banner says where the session is');
+      await waitForLayer(page, '/Practice · 1 of 2/.test(t)', 'the banner says where the session is');
       const ans = engineAnswer('ring.volume', s.seed);
       await typeInto(page, 'part-phase', `${ans.parts[0].value} ${ans.parts[0].unit}`, { commit: true });
       await typeInto(page, 'part-total', `${ans.parts[1].value} ${ans.parts[1].unit}`, { commit: true });
@@ -111,6 +108,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       await press(page, 'practice-next');
       s = await waitFor(page, "s.screen === 'practice' && s.practice.finished");
       eq(s.practice.outcomes.join(' '), 'correct incorrect', 'the session kept each first answer');
+      await waitForLayer(page, '/Session done/.test(t)', 'the summary');
       const words = await layerText(page);
       assert(/Session done: 1 of 2 right the first time/.test(words), 'the summary counts: ' + words.slice(0, 300));
       assert(/The engine: /.test(words), 'the wrong answer has its diagnosis');

@@ -5,7 +5,7 @@
 // both exercises, the wrong option in a group of its own, each with "Try a fresh one", which
 // opens the exercise at new numbers. Keys alone from the map; the accessibility tree names the
 // links; axe in light and dark; a 360 px phone by touch.
-import { waitFor, click, tap, press, submit, typeInto, engineAnswer, layerText, state, axTree, tabUntil } from './lib.mjs';
+import { waitFor, click, tap, press, submit, typeInto, engineAnswer, layerText, waitForLayer, state, axUntil, tabUntil } from './lib.mjs';
 
 async function answerInBits(page, id, parts, inBits) {
   await page.goto(page.url().split('#')[0] + '#/ex/' + id);
@@ -45,18 +45,18 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     // Keys alone: from the map to the review.
     await page.goto(server().url + '#/');
     s = await waitFor(page, "s.screen === 'course' && !s.busy", 20000);
-    assert(/My mistakes: \d+/.test(await layerText(page)), 'the map offers the review');
+    await waitForLayer(page, '/My mistakes: \\d+/.test(t)', 'the map offers the review');
     await tabUntil(page, "s.focus === 'review'", 'My mistakes');
     await press(page, 'Enter');
     s = await waitFor(page, "s.screen === 'review'");
     eq(new URL(page.url()).hash, '#/review', 'the address');
+    await waitForLayer(page, "/Bits vs bytes: [3-9] times/.test(t)", 'the group is counted');
     const words = await layerText(page);
     assert(/Bits vs bytes: [3-9] times/.test(words), 'the group is counted: ' + words.slice(0, 500));
     assert(/Bytes each GPU sends/.test(words) && /16 bytes per parameter/.test(words), 'both exercises are in it');
     assert(/You gave/.test(words), 'what was given is shown');
     const cdp = await page.context().newCDPSession(page);
-    const tree = await axTree(cdp);
-    assert(tree.some((n) => n.role === 'heading' && /^Bits vs bytes: \d+ times$/.test(n.name)), 'each group is a heading');
+    const tree = await axUntil(cdp, (t) => t.some((n) => n.role === 'heading' && /^Bits vs bytes: \d+ times$/.test(n.name)), 'each group is a heading');
     assert(tree.some((n) => n.role === 'link' && n.name === 'Try a fresh one: Bytes each GPU sends'), 'a fresh instance is a link');
     await axeAudit(page, 'review, light');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -1676,9 +1676,11 @@ test('images: a PNG and SVGs from the pack\'s folder are drawn at their size wit
       await page.evaluate(() => document.querySelector('#dtx-layer [role="img"]').scrollIntoView({ block: 'center' }));
       // (The scroll reaches the canvas a frame or two after the layer moves; on a loaded machine
       // the first look can come before that draw, so the pixel is looked at again, frame by
-      // frame, for up to 20 frames. The red must be where the element is in the end.)
+      // frame, for at least 20 frames and 20 seconds. The red must be where the element is in
+      // the end.)
       let r, mid;
-      for (let tries = 0; tries < 20; tries++) {
+      const until = Date.now() + 20000;
+      for (let tries = 0; tries < 20 || Date.now() < until; tries++) {
         await waitFor(page, `s.frame > ${(await state(page)).frame + 1}`);
         r = await page.evaluate(() => document.querySelector('#dtx-layer [role="img"][aria-label="A red bar"]').getBoundingClientRect().toJSON());
         const shotPng = readPng(await page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 40, height: 20 } }));

@@ -4,7 +4,7 @@
 // #/search?q= is an address; keys alone reach and open a result; the accessibility tree names
 // the field and the results; axe finds nothing serious in light and dark; a 320 px phone keeps
 // the top bar and the results on the screen; with the network off the search still works.
-import { waitFor, click, tap, press, state, layerText, findItem, axTree, tabUntil } from './lib.mjs';
+import { waitFor, click, tap, press, state, layerText, findItem, axUntil, tabUntil } from './lib.mjs';
 import { offlineReady } from './offline.mjs';
 
 async function results(page) {
@@ -34,8 +34,7 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
     eq(new URL(page.url()).hash, '#/search?q=dualpipe%20bubble', 'the address holds the words');
     // The accessibility tree: the field by its name, the results as links.
     const cdp = await page.context().newCDPSession(page);
-    const tree = await axTree(cdp);
-    assert(tree.some((n) => n.role === 'textbox' && n.name === 'Search the course'), 'the field is named');
+    const tree = await axUntil(cdp, (t) => t.some((n) => n.role === 'textbox' && n.name === 'Search the course'), 'the field is named');
     assert(tree.some((n) => n.role === 'link' && /DualPipe/i.test(n.name)), 'the results are links');
     await axeAudit(page, 'search results, light');
     await page.emulateMedia({ colorScheme: 'dark' });

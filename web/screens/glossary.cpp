@@ -6,13 +6,11 @@
 #include <algorithm>
 
 #include "imgui.h"
-#include "misc/cpp/imgui_stdlib.h"
 #include "screens/screens.h"
 #include "search.h"
 #include "text.h"
 #include "ui/access.h"
 #include "ui/controls.h"
-#include "ui/keyboard.h"
 #include "ui/text_layer.h"
 #include "ui/theme.h"
 #include "route.h"
