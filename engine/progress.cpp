@@ -115,6 +115,11 @@ bool read_number(const Json& v, const std::string& what, double lo, double hi, b
   return true;
 }
 
+bool known_exercise_field(const std::string& name);
+template <class Known>
+void read_unknown_fields(const Json& j, Known known, const UnknownFieldCaps& caps, const std::string& where,
+                         std::map<std::string, std::string>& out, std::vector<std::string>& problems);
+
 // One exercise's record; false when it is not a record at all (then it is skipped).
 bool read_exercise(const std::string& id, const Json& e, ExerciseProgress& ep, std::vector<std::string>& problems) {
   if (!e.is_object()) return false;
@@ -166,6 +171,7 @@ bool read_exercise(const std::string& id, const Json& e, ExerciseProgress& ep, s
     if (d > 0) ep.attempts_by_writer[kLegacyWriter] = static_cast<int>(d);
   }
   fold_writers(ep);
+  read_unknown_fields(e, known_exercise_field, kExerciseUnknownCaps, rec, ep.unknown_fields, found);
   problems.insert(problems.end(), found.begin(), found.end());
   return true;
 }
@@ -273,12 +279,19 @@ void review_attempt(ReviewMap& reviews, const std::string& id, const Feedback& f
 // The table's keys are a word or two (misconception.h); a longer text is no key of any build.
 constexpr size_t kMaxMistakeKeyBytes = 64;
 
-// The top-level fields this build reads; any other is kept as an unknown field.
+// The top-level fields this build reads, and those of an exercise's record; any other is kept
+// as an unknown field.
 const char* const kKnownFields[] = {"format", "version", "exercises", "streak", "last_exercise",
                                     "last_exercise_at", "review", "mistakes"};
+const char* const kKnownExerciseFields[] = {"attempts", "by_writer", "folded", "best", "solved_at", "last_at"};
 
 bool known_field(const std::string& name) {
   return std::any_of(std::begin(kKnownFields), std::end(kKnownFields), [&](const char* k) { return name == k; });
+}
+
+bool known_exercise_field(const std::string& name) {
+  return std::any_of(std::begin(kKnownExerciseFields), std::end(kKnownExerciseFields),
+                     [&](const char* k) { return name == k; });
 }
 
 // `s` as valid UTF-8 (a bad byte becomes U+FFFD, as the writer would write it), cut to at most
@@ -424,22 +437,23 @@ bool nests_within(const Json& v, int max_depth) {
   return true;
 }
 
-// Every top-level field this build does not know, as compact JSON text, within the caps.
-void read_unknown_fields(const Json& j, std::map<std::string, std::string>& out, std::vector<std::string>& problems) {
+// Every field of object `j` that `known` does not name, as compact JSON text, within the caps;
+// `where` starts each problem ("" at the top, "the record for \"ID\": " in an exercise's).
+template <class Known>
+void read_unknown_fields(const Json& j, Known known, const UnknownFieldCaps& caps, const std::string& where,
+                         std::map<std::string, std::string>& out, std::vector<std::string>& problems) {
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (known_field(it.key())) continue;
-    if (!nests_within(it.value(), kMaxUnknownFieldDepth)) {
-      problems.push_back("the field \"" + it.key() + "\" nests deeper than " + std::to_string(kMaxUnknownFieldDepth) +
-                         " levels; dropped");
+    if (known(it.key())) continue;
+    const std::string field = where + "the field \"" + it.key() + "\"";
+    if (!nests_within(it.value(), caps.depth)) {
+      problems.push_back(field + " nests deeper than " + std::to_string(caps.depth) + " levels; dropped");
       continue;
     }
     std::string text = it.value().dump(-1, ' ', false, Json::error_handler_t::replace);
-    if (out.size() >= kMaxUnknownFields) {
-      problems.push_back("the field \"" + it.key() + "\" is beyond the " + std::to_string(kMaxUnknownFields) +
-                         " unknown fields kept; dropped");
-    } else if (text.size() > kMaxUnknownFieldBytes) {
-      problems.push_back("the field \"" + it.key() + "\" is longer than " + std::to_string(kMaxUnknownFieldBytes) +
-                         " bytes; dropped");
+    if (out.size() >= caps.fields) {
+      problems.push_back(field + " is beyond the " + std::to_string(caps.fields) + " unknown fields kept; dropped");
+    } else if (text.size() > caps.bytes) {
+      problems.push_back(field + " is longer than " + std::to_string(caps.bytes) + " bytes; dropped");
     } else {
       out.emplace(it.key(), std::move(text));
     }
@@ -449,16 +463,27 @@ void read_unknown_fields(const Json& j, std::map<std::string, std::string>& out,
 // The union of both sides' unknown fields, the larger text winning a name both have; then the
 // caps, which depend on the union alone, so the merge stays associative.
 std::map<std::string, std::string> merge_unknown_fields(const std::map<std::string, std::string>& a,
-                                                        const std::map<std::string, std::string>& b) {
+                                                        const std::map<std::string, std::string>& b,
+                                                        const UnknownFieldCaps& caps) {
   std::map<std::string, std::string> m;
   for (const auto* side : {&a, &b})
     for (const auto& [name, text] : *side) {
-      if (text.size() > kMaxUnknownFieldBytes) continue;
+      if (text.size() > caps.bytes) continue;
       auto [it, fresh] = m.emplace(name, text);
       if (!fresh) it->second = std::max(it->second, text);
     }
-  while (m.size() > kMaxUnknownFields) m.erase(std::prev(m.end()));
+  while (m.size() > caps.fields) m.erase(std::prev(m.end()));
   return m;
+}
+
+// Writes each kept field back into `into`, never over a field this build writes.
+template <class Known>
+void write_unknown_fields(const std::map<std::string, std::string>& fields, Known known, Json& into) {
+  for (const auto& [name, text] : fields) {
+    if (known(name)) continue;  // never in a record read, and never over a field we write
+    Json v = Json::parse(text, nullptr, false);
+    if (!v.is_discarded()) into[name] = std::move(v);
+  }
 }
 
 }  // namespace
@@ -575,7 +600,7 @@ ProgressRead read_progress(const std::string& text) {
   }
   read_reviews(j, r.progress.review, r.problems);
   read_mistakes(j, r.progress.mistakes, r.problems);
-  read_unknown_fields(j, r.progress.unknown_fields, r.problems);
+  read_unknown_fields(j, known_field, kTopLevelUnknownCaps, "", r.progress.unknown_fields, r.problems);
   return r;
 }
 
@@ -593,6 +618,7 @@ std::string write_progress(const Progress& p) {
     x["best"] = e.best_score;
     x["solved_at"] = e.solved_at;
     x["last_at"] = e.last_attempt_at;
+    write_unknown_fields(e.unknown_fields, known_exercise_field, x);
   }
   j["exercises"] = exs;
   j["streak"] = {{"current", p.streak_days}, {"best", p.best_streak_days}, {"last_day", p.last_active_day}};
@@ -600,11 +626,7 @@ std::string write_progress(const Progress& p) {
   j["last_exercise_at"] = p.last_exercise_at;
   j["review"] = review_json(p.review);
   j["mistakes"] = mistakes_json(p.mistakes);
-  for (const auto& [name, text] : p.unknown_fields) {
-    if (known_field(name)) continue;  // never in a record read, and never over a field we write
-    Json v = Json::parse(text, nullptr, false);
-    if (!v.is_discarded()) j[name] = std::move(v);
-  }
+  write_unknown_fields(p.unknown_fields, known_field, j);
   // A text that is not valid UTF-8 (an error message quoting a byte of a student's program) is
   // written with U+FFFD in its place, never thrown on.
   return j.dump(1, ' ', false, Json::error_handler_t::replace);
@@ -625,6 +647,7 @@ static ExerciseProgress merge_exercise(const ExerciseProgress& a, const Exercise
   m.best_score = std::max(a.best_score, b.best_score);
   m.solved_at = a.solved_at == 0 ? b.solved_at : b.solved_at == 0 ? a.solved_at : std::min(a.solved_at, b.solved_at);
   m.last_attempt_at = std::max(a.last_attempt_at, b.last_attempt_at);
+  m.unknown_fields = merge_unknown_fields(a.unknown_fields, b.unknown_fields, kExerciseUnknownCaps);
   return m;
 }
 
@@ -665,7 +688,7 @@ Progress merge_progress(const Progress& a, const Progress& b) {
   m.mistakes = a.mistakes;
   m.mistakes.insert(m.mistakes.end(), b.mistakes.begin(), b.mistakes.end());
   normalize_mistakes(m.mistakes);
-  m.unknown_fields = merge_unknown_fields(a.unknown_fields, b.unknown_fields);
+  m.unknown_fields = merge_unknown_fields(a.unknown_fields, b.unknown_fields, kTopLevelUnknownCaps);
   return m;
 }
 

@@ -65,6 +65,13 @@ constexpr size_t kMaxMistakePartBytes = 200;
 constexpr size_t kMaxUnknownFields = 32;
 constexpr size_t kMaxUnknownFieldBytes = 100000;
 constexpr int kMaxUnknownFieldDepth = 32;
+// The same within each exercise's record, smaller: a course has hundreds of records.
+struct UnknownFieldCaps {
+  size_t fields, bytes;
+  int depth;
+};
+constexpr UnknownFieldCaps kTopLevelUnknownCaps{kMaxUnknownFields, kMaxUnknownFieldBytes, kMaxUnknownFieldDepth};
+constexpr UnknownFieldCaps kExerciseUnknownCaps{8, 1000, 8};
 
 // Records of version 1 have no writers: their count is read as this one writer's.
 inline constexpr const char* kLegacyWriter = "v1";
@@ -83,6 +90,9 @@ struct ExerciseProgress {
   double best_score = 0;     // 0..1
   int64_t solved_at = 0;     // unix seconds of the first full solve; 0 = not yet
   int64_t last_attempt_at = 0;
+  // Fields of this record a newer build wrote and this one does not know: name -> compact
+  // JSON text, within kExerciseUnknownCaps, written back as they were.
+  std::map<std::string, std::string> unknown_fields;
 
   int attempts() const;  // the sum over writers, saturating at kMaxAttempts
   bool operator==(const ExerciseProgress&) const = default;
@@ -132,8 +142,9 @@ std::string write_progress(const Progress& p);
 // the streak of the later last active day wins (the larger on the same day), best streak
 // is the maximum; the last exercise opened later wins; each review schedule merges with
 // merge_review (the later review wins). Writers beyond the cap are folded. The logs of
-// mistakes join (the newest kMaxMistakes of the union); unknown fields join, the larger text
-// winning where both have one (then the first kMaxUnknownFields by name).
+// mistakes join (the newest kMaxMistakes of the union); unknown fields, at the top and in each
+// exercise's record, join, the larger text winning where both have one (then the first of
+// the caps' count by name).
 Progress merge_progress(const Progress& a, const Progress& b);
 
 // Folds the oldest writers of each exercise beyond kMaxWritersPerExercise into its folded

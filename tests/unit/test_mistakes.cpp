@@ -395,6 +395,57 @@ TEST(UnknownFields, BeyondTheCapsAreReportedAndDropped) {
   EXPECT_EQ(r.progress.unknown_fields.count("x"), 1u) << all_of(r.problems);
 }
 
+// A newer build's field inside an exercise's record (a hint count, say) is kept by this one:
+// read, written back, merged, and bounded like the top level's, with smaller caps.
+TEST(UnknownFields, InsideAnExerciseRecordSurviveReadWriteAndMerge) {
+  const std::string newer = R"J({"format": "dtx-progress", "version": 2, "exercises": {
+      "ring.volume": {"attempts": 2, "by_writer": {"1700000000-a": 2}, "best": 1, "solved_at": 5, "last_at": 6,
+                      "hints_seen": 3, "notes": {"x": "y"}}}})J";
+  ProgressRead r = read_progress(newer);
+  ASSERT_TRUE(r.problems.empty()) << all_of(r.problems);
+  const ExerciseProgress& e = r.progress.exercises.at("ring.volume");
+  ASSERT_EQ(e.unknown_fields.size(), 2u);
+  EXPECT_EQ(e.unknown_fields.at("hints_seen"), "3");
+  EXPECT_EQ(e.unknown_fields.at("notes"), R"J({"x":"y"})J");
+  EXPECT_EQ(e.attempts(), 2);
+  // Written back inside the record, not at the top.
+  const std::string text = write_progress(r.progress);
+  EXPECT_EQ(read_progress(text).progress, r.progress);
+  EXPECT_NE(text.find("\"hints_seen\": 3"), std::string::npos) << text;
+  EXPECT_TRUE(read_progress(text).progress.unknown_fields.empty());
+  // An older tab's record of the same exercise (no such field) merges without losing it, in
+  // either order; a name both have keeps the larger text.
+  Progress older;
+  older.exercises["ring.volume"].attempts_by_writer["1700000001-b"] = 1;
+  older.exercises["ring.volume"].unknown_fields["hints_seen"] = "10";
+  Progress m = merge_progress(r.progress, older);
+  EXPECT_EQ(m, merge_progress(older, r.progress));
+  EXPECT_EQ(m.exercises.at("ring.volume").unknown_fields.at("hints_seen"), "3");  // "3" > "10" as text
+  EXPECT_EQ(m.exercises.at("ring.volume").unknown_fields.at("notes"), R"J({"x":"y"})J");
+  EXPECT_EQ(m.exercises.at("ring.volume").attempts(), 3);
+}
+
+TEST(UnknownFields, InsideAnExerciseRecordBeyondTheCapsAreReportedAndDropped) {
+  std::string rec = R"J("best": 0)J";
+  for (size_t k = 0; k < kExerciseUnknownCaps.fields + 3; ++k) rec += ", \"f" + std::to_string(k) + "\": " + std::to_string(k);
+  rec += ", \"big\": \"" + std::string(kExerciseUnknownCaps.bytes, 'x') + "\"";
+  rec += ", \"deep\": " + std::string(kExerciseUnknownCaps.depth + 1, '[') + std::string(kExerciseUnknownCaps.depth + 1, ']');
+  ProgressRead r = read_progress(R"J({"format": "dtx-progress", "version": 2, "exercises": {"ring.volume": {)J" + rec + "}}}");
+  const ExerciseProgress& e = r.progress.exercises.at("ring.volume");
+  EXPECT_EQ(e.unknown_fields.size(), kExerciseUnknownCaps.fields);
+  EXPECT_EQ(e.unknown_fields.count("big"), 0u);
+  EXPECT_EQ(e.unknown_fields.count("deep"), 0u);
+  EXPECT_EQ(r.problems.size(), 5u) << all_of(r.problems);  // "big", "deep" and three beyond the count
+  for (const std::string& p : r.problems) EXPECT_EQ(p.rfind("the record for \"ring.volume\": the field", 0), 0u) << p;
+  // Known fields are never taken for unknown ones, and a kept field never overwrites one.
+  ExerciseProgress crafted;
+  crafted.unknown_fields["best"] = "0.5";
+  Progress p;
+  p.exercises["ring.volume"] = crafted;
+  p.exercises["ring.volume"].best_score = 1;
+  EXPECT_EQ(read_progress(write_progress(p)).progress.exercises.at("ring.volume").best_score, 1);
+}
+
 // ---------------------------------------------------------------- merge
 
 namespace {
