@@ -465,6 +465,12 @@ Progress random_progress(std::mt19937_64& rng) {
   p.mistakes.erase(std::unique(p.mistakes.begin(), p.mistakes.end()), p.mistakes.end());
   if (p.mistakes.size() > kMaxMistakes) p.mistakes.resize(kMaxMistakes);
   if (rng() % 2) p.unknown_fields["u" + std::to_string(rng() % 3)] = std::to_string(rng() % 5);
+  // An exercise record with a newer build's fields: more names than its cap across three
+  // sides, so the merge's cut is exercised too.
+  if (rng() % 2) {
+    ExerciseProgress& e = p.exercises[std::string(1, static_cast<char>('a' + rng() % 2))];
+    for (int k = static_cast<int>(rng() % 5); k > 0; --k) e.unknown_fields["x" + std::to_string(rng() % 12)] = std::to_string(rng() % 5);
+  }
   return p;
 }
 
