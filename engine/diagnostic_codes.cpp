@@ -150,6 +150,11 @@ const std::vector<DiagCodeInfo> kCommonCodes = {
      "The prose uses an acronym (two or more capitals: \"MFU\", \"HSDP\") that no pack's "
      "\"glossary\" defines, so the page cannot link it to a definition. Add an entry, or write a "
      "name from code as `code`."},
+    {C::GlossaryBroad, "W013", "glossary-broad",
+     "A glossary term or alias in lower case is a common English word (\"the\", \"into\", \"each\") or has "
+     "fewer than three letters and digits: lower-case forms match any capitalisation, so the page "
+     "would link that word in prompts all over the course. Use a longer form (\"pipeline stage\"), "
+     "or capitals when it is an acronym (\"SP\")."},
     {C::NoExplanation, "W001", "no-explanation",
      "The exercise has no \"explanation\", the worked solution a student reads after answering."},
     {C::NoHints, "W002", "no-hints",

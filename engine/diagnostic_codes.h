@@ -64,6 +64,7 @@ enum class DiagCode : uint8_t {
   // The glossary (engine/glossary.h).
   GlossaryEntry,
   GlossaryMissing,
+  GlossaryBroad,
   // Style warnings (`dtx lint --warn`).
   NoExplanation,
   NoHints,

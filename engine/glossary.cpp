@@ -1,6 +1,7 @@
 #include "glossary.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -225,6 +226,45 @@ std::vector<std::pair<size_t, std::string>> acronyms_in(std::string_view markdow
   return out;
 }
 
+namespace {
+
+// Words a lower-case term or alias must not be: the most common English function words, each of
+// which a prompt uses in its ordinary sense.
+constexpr std::string_view kCommonWords[] = {
+    "about", "after", "all", "also", "and", "any", "are", "been", "before", "between", "both", "but", "can",
+    "does", "each", "every", "for", "from", "had", "has", "have", "her", "here", "his", "how", "into", "its",
+    "just", "less", "many", "may", "more", "most", "much", "not", "one", "only", "other", "our", "out", "over",
+    "per", "same", "she", "should", "some", "such", "than", "that", "the", "their", "then", "there", "these",
+    "they", "this", "those", "two", "under", "use", "used", "very", "was", "were", "what", "when", "where",
+    "which", "who", "why", "will", "with", "would", "you", "your"};
+
+// Why a form would link ordinary words, or "" when it would not: a lower-case form matches any
+// capitalisation, so it must be a word of its own.
+std::string broad_form(const std::string& form) {
+  if (has_capital(form)) return "";
+  size_t alnum = std::count_if(form.begin(), form.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  if (alnum < 3) return "has fewer than three letters and digits";
+  if (std::find(std::begin(kCommonWords), std::end(kCommonWords), form) != std::end(kCommonWords))
+    return "is a common English word";
+  return "";
+}
+
+// With --warn: a term or alias in lower case that would link ordinary words (W013).
+void warn_broad_forms(const GlossaryEntry& e, const Reporter& rep) {
+  std::vector<std::string> forms = {e.term};
+  forms.insert(forms.end(), e.aliases.begin(), e.aliases.end());
+  for (size_t i = 0; i < forms.size(); ++i) {
+    std::string why = broad_form(forms[i]);
+    if (why.empty()) continue;
+    rep.report(DiagCode::GlossaryBroad, e.pointer + (i ? "/aliases/" + std::to_string(i - 1) : "/term"),
+               "\"" + forms[i] + "\" " + why + ", and a lower-case form matches any capitalisation, so the page "
+               "would link that word in prompts across the course: use a longer form, or capitals for an acronym",
+               false);
+  }
+}
+
+}  // namespace
+
 void lint_glossary(const Library& lib, bool warnings, std::vector<Diagnostic>& out) {
   FormOwners owners;
   std::map<std::string, const GlossaryEntry*> slugs;
@@ -252,6 +292,7 @@ void lint_glossary(const Library& lib, bool warnings, std::vector<Diagnostic>& o
       }
     }
     if (!warnings) continue;
+    for (const auto& e : pack.glossary) warn_broad_forms(e, rep);
     std::set<std::string> told;
     auto warn_text = [&](const std::string& text, const std::string& pointer, const Reporter& r) {
       std::vector<TermUse> uses = find_terms(text, g);

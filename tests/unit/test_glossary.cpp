@@ -3,6 +3,7 @@
 // defined twice, the issue's core terms are defined, and every prompt's acronyms have entries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "content_util.h"
@@ -88,6 +89,24 @@ TEST(Glossary, ATermOrAddressDefinedTwiceIsAnError) {
   EXPECT_EQ(library_glossary(lib).entries.size(), 2u) << "Mfu shares mfu's address and is left out";
 }
 
+// W013: a lower-case form that is a common word or shorter than three letters and digits would
+// link ordinary words all over the course; capitals (an acronym) and longer phrases do not.
+TEST(Glossary, ALowerCaseFormThatIsAnOrdinaryWordIsAWarning) {
+  Library lib = pack_with(R"([{"term": "pipeline stage", "aliases": ["stage", "the", "pp", "PP"], "definition": "a"},
+                              {"term": "each", "aliases": ["Each GPU"], "definition": "b"}])");
+  LintOptions o;
+  o.warnings = true;
+  std::vector<std::string> where;
+  for (const auto& x : lint_library(lib, o))
+    if (std::string(diag_info(x.code).id) == "W013") where.push_back(x.pointer + " " + x.message.substr(0, x.message.find(',')));
+  EXPECT_EQ(where, (std::vector<std::string>{"/glossary/0/aliases/1 \"the\" is a common English word",
+                                             "/glossary/0/aliases/2 \"pp\" has fewer than three letters and digits",
+                                             "/glossary/1/term \"each\" is a common English word"}));
+  EXPECT_TRUE(std::none_of(lint_library(lib, nullptr).begin(), lint_library(lib, nullptr).end(),
+                           [](const Diagnostic& d) { return std::string(diag_info(d.code).id) == "W013"; }))
+      << "a warning: only with --warn";
+}
+
 TEST(Glossary, TheShippedCourseDefinesItsTermsOnce) {
   Library lib = load_library(shipped_pack_sources());
   Glossary g = library_glossary(lib);
@@ -104,7 +123,7 @@ TEST(Glossary, TheShippedCourseDefinesItsTermsOnce) {
   o.warnings = true;
   for (const auto& d : lint_library(lib, o)) {
     std::string id = diag_info(d.code).id;
-    EXPECT_TRUE(id != "E072" && id != "W012") << d.file << " " << d.pointer << ": " << d.message;
+    EXPECT_TRUE(id != "E072" && id != "W012" && id != "W013") << d.file << " " << d.pointer << ": " << d.message;
   }
   std::printf("glossary: %zu terms\n", g.entries.size());
 }
