@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ROOT, state, waitFor, click, typeInto, submit, shot, engineAnswer } from './lib.mjs';
+import { ROOT, state, waitFor, click, typeInto, submit, shot, engineAnswer, waitForLayer } from './lib.mjs';
 
 const ASSIGNMENT = path.join(ROOT, 'tests/course/assignment.json');
 const DUE_MS = Date.parse('2030-01-01T12:00:00+01:00');
@@ -194,6 +194,7 @@ export default function register({ test, newPage, assert, eq, server, checkPhone
     await page.route('**/exercises/00-ring-allreduce.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(pack, null, 2) }));
     await page.goto(server().url + '?assign=e2e-assignment.json');
     const s = await waitFor(page, "s.screen === 'assignment' && !s.busy && s.assignment && !s.assignment.loading", 20000);
+    await waitForLayer(page, '/could not be opened/.test(t)', 'the refusal');
     const layer = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
     assert(/could not be opened/.test(layer) && /error\[E050\]: \/exercises\/0\/parts\/0\/mistakes\/0\/answer: this known mistake equals the answer/.test(layer),
       'the refusal names the lint error: ' + layer.slice(0, 800));

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, waitFor, shot, typeModules } from './lib.mjs';
+import { ROOT, waitFor, shot, typeModules, waitForLayer } from './lib.mjs';
 
 // A record as the engine writes it (engine/progress.cpp write_progress): ring.volume solved in
 // two tries, ring.latency tried once, the last exercise ring.latency (chapter 0).
@@ -167,6 +167,7 @@ export default function register({ test, newPage, assert, eq, server, dist, axeA
     // Back: the engine's map, which agrees with what the HTML map said.
     await page.goBack();
     await waitFor(page, "s.screen === 'course' && s.items.some((i) => i.id === 'chapter-0')", 20000);
+    await waitForLayer(page, `t.includes('Solved 2 of ${total}')`, 'the engine\'s map').catch(() => {});  // (the assert says what differs)
     const layerText = await page.evaluate(() => document.getElementById('dtx-layer').textContent);
     assert(layerText.includes(`Solved 2 of ${total}`) && layerText.includes('attempted 3'), 'the engine\'s totals differ from the HTML map\'s: ' + layerText.slice(0, 300));
     await page.context().close();

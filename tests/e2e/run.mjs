@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem, layerText, waitForLayer, touchPath, tabUntil, replaceCodeByKeys, axTree, axFocused, tabToAx, typeModules } from './lib.mjs';
+import { ROOT, launch, launchProfile, TEST_ARGS, serve, engineAnswer, state, waitFor, ready, click, tap, press, typeInto, openExercise, submit, shot, setSlider, findItem, layerText, waitForLayer, touchPath, tabUntil, replaceCodeByKeys, axTree, axUntil, axFocused, tabToAx, typeModules } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { limitPack, hostilePacks, longPromptPack } from './limit-packs.mjs';
@@ -1857,10 +1857,13 @@ async function axeAudit(page, where) {
 test('screen reader: every exercise type solved with the accessibility tree to find and the keyboard to act; axe finds nothing serious before or after', async () => {
   const page = await newPage({ bypassCSP: true });
   const cdp = await page.context().newCDPSession(page);
-  const open = async (id) => {
+  // (The text layer follows the engine's state a frame or more later, so the tree is read once
+  // it holds the exercise's title, not at a fixed frame.)
+  const open = async (id, title) => {
     await page.goto(`${server.url}#/ex/${id}`);
     const s = await waitFor(page, `s.screen === 'exercise' && s.exercise === ${JSON.stringify(id)} && !s.busy`, 20000);
     await waitFor(page, `s.frame > ${s.frame + 1}`);
+    await axUntil(cdp, (t) => t.some((n) => n.role === 'heading' && n.name === title), `${id}: the title is a heading`);
     await axeAudit(page, `${id} before grading`);
     return axTree(cdp);
   };
@@ -1871,7 +1874,8 @@ test('screen reader: every exercise type solved with the accessibility tree to f
     await press(page, key);
     const s = await waitFor(page, `s.graded > ${before}`, timeout);
     await waitFor(page, `s.frame > ${s.frame + 1}`);
-    const tree = await axTree(cdp);
+    const tree = await axUntil(cdp, (t) => t.some((n) => n.name === s.spoken) && t.some((n) => n.role === 'heading' && n.name.endsWith('Correct')),
+      `${id}: the verdict in the tree`).catch(() => axTree(cdp));  // (the asserts below say what is missing)
     const said = tree.filter((n) => n.name.startsWith('Correct.')).map((n) => n.name);
     assert(said.length > 0, `${id}: no "Correct." in the accessibility tree (the verdict was ${s.verdict}: ${s.spoken})`);
     assert(said.some((t) => t === s.spoken), `${id}: the live region says the engine's sentence "${s.spoken}"; the tree has ${JSON.stringify(said)}`);
@@ -1889,7 +1893,7 @@ test('screen reader: every exercise type solved with the accessibility tree to f
   assert(!missing.length, `types with no screen-reader steps in their e2e.mjs: ${missing.join(', ')}`);
   for (const { type, module: { screenReader: sr } } of types) {
     const ans = engineAnswer(sr.id);
-    const tree = await open(sr.id);
+    const tree = await open(sr.id, ans.title);
     assert(tree.some((n) => n.role === 'heading' && n.name === ans.title), `${type}: the title is a heading`);
     await sr.solve(page, cdp, ans, tree, { assert, eq, names });
     const after = await submitsCorrect(sr.submitKey || 'Enter', type, sr.timeout);
@@ -1913,8 +1917,8 @@ test('screen reader: a proxy activated as assistive technology does (its click) 
       assert(ch && ch.expanded === 'false', 'chapter 3 is a collapsed expander: ' + JSON.stringify(ch));
       await page.evaluate(() => [...document.querySelectorAll('#dtx-layer .dtx-ctl')].find((e) => /^Chapter 3: /.test(e.getAttribute('aria-label'))).click());
       await waitFor(page, "s.items.some((i) => i.id.startsWith('ex-') && i.id.includes('batch'))").catch(() => null);
-      const after = (await axTree(cdp)).find((n) => n.role === 'button' && /^Chapter 3: /.test(n.name));
-      eq(after.expanded, 'true', 'the chapter opened by its proxy');
+      const isOpen = (n) => n.role === 'button' && /^Chapter 3: /.test(n.name) && n.expanded === 'true';
+      const after = (await axUntil(cdp, (t) => t.some(isOpen), 'the chapter opened by its proxy')).find(isOpen);
       eq((await axFocused(cdp) || {}).name, after.name, 'the activated control has the focus');
       // A screen reader moving its focus (DOM focus on a proxy) moves the page's focus ring.
       await page.evaluate(() => document.querySelector('#dtx-layer .dtx-ctl[aria-label="Settings"]').focus());

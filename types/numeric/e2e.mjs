@@ -76,6 +76,7 @@ export default function register({ test, newPage, assert, eq, server }) {
       for (let i = 0; i < 12; i++) { await page.mouse.move(180, 400); await page.mouse.wheel(0, 600); await page.waitForTimeout(50); }
       const f = (await waitFor(page, 'true')).frame;
       await waitFor(page, `s.frame > ${f} + 1`);
+      await page.waitForFunction(() => /How each number comes out/.test(document.getElementById('dtx-layer').textContent), null, { timeout: 8000 }).catch(() => {});
       const text = await page.evaluate(() => document.getElementById('dtx-layer').textContent.replace(/\s+/g, ' '));
       assert(text.includes('How each number comes out'), name + ': the heading is in the text layer');
       // every derivation's last step, as the engine wrote it (the page writes powers of ten raised)
