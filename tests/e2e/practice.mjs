@@ -100,7 +100,9 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       await press(page, 'practice-next');
       s = await waitFor(page, "s.screen === 'exercise' && s.exercise === 'ring.why-ring' && !s.busy");
       const why = engineAnswer('ring.why-ring', s.seed);
-      const wrong = why.options.findIndex((o) => !o.correct);
+      // the wrong option whose feedback has maths in it, which the summary draws as maths
+      const wrong = why.options.findIndex((o) => !o.correct && /fewer bytes per GPU/.test(o.text));
+      assert(wrong >= 0, 'the option is there: ' + JSON.stringify(why.options));
       await press(page, `choice-${wrong}`);
       await waitFor(page, 's.picks && s.picks.length === 1');  // (a tap reaches the engine a frame later)
       s = await submit(page);
@@ -111,7 +113,8 @@ export default function register({ test, newPage, assert, eq, server, axeAudit }
       await waitForLayer(page, '/Session done/.test(t)', 'the summary');
       const words = await layerText(page);
       assert(/Session done: 1 of 2 right the first time/.test(words), 'the summary counts: ' + words.slice(0, 300));
-      assert(/The engine: /.test(words), 'the wrong answer has its diagnosis');
+      assert(/The engine: Not this one\. Per-GPU bytes/.test(words) && /grow slightly with N/.test(words), 'the wrong answer has its diagnosis: ' + words.slice(0, 600));
+      assert(!/\$|\\frac/.test(words), 'its maths is drawn as maths, not as TeX: ' + words.slice(0, 600));
       assert(words.includes(`Comes back on ${date(now + 15 * DAY)}`), `the right one comes back in 15 days: ${words.slice(0, 600)}`);
       assert(words.includes(`Comes back on ${date(now + DAY)}`), 'the wrong one tomorrow');
       if (!phone) await axeAudit(page, 'practice summary');

@@ -93,7 +93,8 @@ void summary(App& app) {
     ImGui::TextUnformatted(title_of(app, p.items[i]).c_str());
     text_colored(!o.done ? color::muted() : o.verdict == Verdict::Correct ? color::correct() : color::wrong(),
                  !o.done ? "skipped" : verdict_words(o.verdict));
-    if (!o.diagnosis.empty()) ImGui::TextWrapped("The engine: %s", o.diagnosis.c_str());
+    // (the feedback's own words, maths included, drawn as the exercise screen drew them)
+    if (!o.diagnosis.empty()) markdown(app, "The engine: " + o.diagnosis);
     auto it = app.store.progress.review.find(p.items[i]);
     if (it != app.store.progress.review.end())
       ImGui::TextDisabled("Comes back on %s", date_from_days(it->second.due_day).c_str());
